@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from companion import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

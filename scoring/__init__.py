@@ -1,0 +1,135 @@
+"""Kartenrunde's rules engine for five Amigo card games.
+
+Pure Python, no Django. Every public function is pure and raises
+:class:`ScoringError` on input that the rules do not allow.
+
+>>> GAMES["elf-nimmt"].title
+'11 nimmt!'
+>>> hornochsen(55), hornochsen(44), hornochsen(30), hornochsen(25), hornochsen(7)
+(7, 5, 3, 2, 1)
+>>> rank({"Ben": 12, "Anna": 12, "Cem": 20}, lower_is_better=True)
+((1, 'Anna', 12), (1, 'Ben', 12), (3, 'Cem', 20))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+__all__ = ["GAMES", "GameInfo", "ScoringError", "hornochsen", "rank"]
+
+
+class ScoringError(ValueError):
+    """Input that the rules of the game do not allow.
+
+    ``str(error)`` is an English sentence a player understands. ``code`` names
+    the kind of error and ``params`` its values, so that the app can show the
+    message in the player's language.
+    """
+
+    def __init__(self, message: str, *, code: str = "invalid", **params: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.params: dict[str, object] = dict(params)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the app needs to know about a game before it asks the game's module."""
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    lower_is_better: bool
+    module: str
+    """Dotted name of the game's module in this package."""
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`ScoringError` unless ``players`` may play this game.
+
+        >>> GAMES["dreizehn"].check_players(2)
+        Traceback (most recent call last):
+        ...
+        scoring.ScoringError: 13 is played by 3 to 6 players, not 2.
+        """
+        if not self.min_players <= players <= self.max_players:
+            raise ScoringError(
+                f"{self.title} is played by {self.min_players} to {self.max_players} "
+                f"players, not {players}.",
+                code="player_count",
+                game=self.title,
+                min=self.min_players,
+                max=self.max_players,
+                players=players,
+            )
+
+
+GAMES: Mapping[str, GameInfo] = MappingProxyType(
+    {
+        info.slug: info
+        for info in (
+            GameInfo("drei-sind-einer-zuviel", "3 sind einer zuviel!", 2, 4, False,
+                     "scoring.drei_sind_einer_zuviel"),
+            GameInfo("x-nimmt", "X nimmt!", 2, 4, True, "scoring.x_nimmt"),
+            GameInfo("freaky", "Freaky", 2, 5, False, "scoring.freaky"),
+            GameInfo("elf-nimmt", "11 nimmt!", 2, 7, True, "scoring.elf_nimmt"),
+            GameInfo("dreizehn", "13", 3, 6, True, "scoring.dreizehn"),
+        )
+    }
+)
+
+
+def hornochsen(card: int) -> int:
+    """Bullheads ("Hornochsen") on a number card 1–100 of X nimmt! and 11 nimmt!.
+
+    55 → 7; other multiples of 11 → 5; multiples of 10 → 3; other multiples
+    of 5 → 2; every other card → 1.
+
+    >>> sum(hornochsen(c) for c in range(1, 101))
+    167
+    >>> hornochsen(101)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: There is no card 101: cards go from 1 to 100.
+    """
+    if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 100:
+        raise ScoringError(
+            f"There is no card {card}: cards go from 1 to 100.", code="card_range", card=card
+        )
+    if card == 55:
+        return 7
+    if card % 11 == 0:
+        return 5
+    if card % 10 == 0:
+        return 3
+    if card % 5 == 0:
+        return 2
+    return 1
+
+
+def rank(
+    totals: Mapping[str, int], *, lower_is_better: bool
+) -> tuple[tuple[int, str, int], ...]:
+    """Standings as ``(place, player, total)``, best first.
+
+    Tied players share a place and the next place is skipped (1, 1, 3);
+    players with equal totals are listed by name.
+
+    >>> rank({"Anna": 20, "Ben": 31, "Cem": 20}, lower_is_better=False)
+    ((1, 'Ben', 31), (2, 'Anna', 20), (2, 'Cem', 20))
+    >>> rank({}, lower_is_better=True)
+    ()
+    """
+    sign = 1 if lower_is_better else -1
+    ordered = sorted(totals.items(), key=lambda item: (sign * item[1], item[0]))
+    standings: list[tuple[int, str, int]] = []
+    for index, (player, total) in enumerate(ordered):
+        if standings and standings[-1][2] == total:
+            place = standings[-1][0]
+        else:
+            place = index + 1
+        standings.append((place, player, total))
+    return tuple(standings)
