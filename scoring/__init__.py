@@ -17,22 +17,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ["GAMES", "GameInfo", "ScoringError", "hornochsen", "rank"]
+__all__ = ["GAMES", "GameInfo", "ScoringError", "error", "hornochsen", "rank"]
 
 
 class ScoringError(ValueError):
     """Input that the rules of the game do not allow.
 
     ``str(error)`` is an English sentence a player understands. ``code`` names
-    the kind of error and ``params`` its values, so that the app can show the
-    message in the player's language.
+    the kind of error, ``template`` is the English sentence with ``{name}``
+    placeholders and ``params`` their values, so that the app can translate
+    the template and fill in the values in the player's language.
     """
 
-    def __init__(self, message: str, *, code: str = "invalid", **params: object) -> None:
+    def __init__(
+        self, message: str, *, code: str = "invalid", template: str | None = None,
+        **params: object,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
+        self.template = template if template is not None else message
         self.params: dict[str, object] = dict(params)
+
+
+def error(code: str, template: str, **params: object) -> ScoringError:
+    """A :class:`ScoringError` from a message template (keep ``template`` a literal).
+
+    >>> err = error("card_twice", "Card {card} appears twice.", card=17)
+    >>> str(err), err.code, err.template, err.params
+    ('Card 17 appears twice.', 'card_twice', 'Card {card} appears twice.', {'card': 17})
+    """
+    return ScoringError(template.format(**params), code=code, template=template, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +71,9 @@ class GameInfo:
         scoring.ScoringError: 13 is played by 3 to 6 players, not 2.
         """
         if not self.min_players <= players <= self.max_players:
-            raise ScoringError(
-                f"{self.title} is played by {self.min_players} to {self.max_players} "
-                f"players, not {players}.",
-                code="player_count",
+            raise error(
+                "player_count",
+                "{game} is played by {min} to {max} players, not {players}.",
                 game=self.title,
                 min=self.min_players,
                 max=self.max_players,
@@ -96,9 +110,7 @@ def hornochsen(card: int) -> int:
     scoring.ScoringError: There is no card 101: cards go from 1 to 100.
     """
     if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 100:
-        raise ScoringError(
-            f"There is no card {card}: cards go from 1 to 100.", code="card_range", card=card
-        )
+        raise error("card_range", "There is no card {card}: cards go from 1 to 100.", card=card)
     if card == 55:
         return 7
     if card % 11 == 0:

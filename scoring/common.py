@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from scoring import GAMES, ScoringError
+from scoring import GAMES, error
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def rules_for(slug: str) -> GameRules:
     """
     info = GAMES.get(slug)
     if info is None:
-        raise ScoringError(f"Unknown game {slug!r}.", code="unknown_game", game=slug)
+        raise error("unknown_game", "Unknown game {game!r}.", game=slug)
     return cast(GameRules, importlib.import_module(info.module))
 
 

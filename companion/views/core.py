@@ -1,4 +1,4 @@
-"""Views: thin, typed, function-based."""
+"""Views that belong to no area: the landing page."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""forms of the companion app, one module per area."""

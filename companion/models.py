@@ -1,0 +1,255 @@
+"""Kartenrunde's data: groups, their players, game nights, matches and deals.
+
+Scores are computed by ``scoring/`` only; the models keep what was recorded
+(``DealScore.data``) and the engine's results (``DealScore.score``,
+``Seat.total``/``place``/``is_winner``) so that history pages can read them
+without recomputing every match.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring import GAMES
+
+
+def new_invite_token() -> str:
+    """An unguessable invite token (192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+class Game(models.TextChoices):
+    DREI = "drei-sind-einer-zuviel", GAMES["drei-sind-einer-zuviel"].title
+    X_NIMMT = "x-nimmt", GAMES["x-nimmt"].title
+    FREAKY = "freaky", GAMES["freaky"].title
+    ELF_NIMMT = "elf-nimmt", GAMES["elf-nimmt"].title
+    DREIZEHN = "dreizehn", GAMES["dreizehn"].title
+
+
+class Group(models.Model):
+    """A "Runde": people who play together."""
+
+    name = models.CharField(_("name"), max_length=80)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_groups",
+        verbose_name=_("owner"),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """An account that belongs to a group."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        MEMBER = "member", _("member")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["group", "user"], name="unique_membership"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.group}"
+
+
+class Invite(models.Model):
+    """A join link with an unguessable token; the owner can revoke it."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invite")
+        verbose_name_plural = _("invites")
+
+    def __str__(self) -> str:
+        return f"Invite to {self.group}"
+
+
+class Player(models.Model):
+    """A name on a group's roster; may be linked to a member's account."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="players", verbose_name=_("account"),
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameNight(models.Model):
+    """An evening of play: matches belong to one."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="game_nights")
+    date = models.DateField(_("date"), default=timezone.localdate)
+    place = models.CharField(_("place"), max_length=100, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("game night")
+        verbose_name_plural = _("game nights")
+        ordering = ["-date", "-id"]
+        indexes = [models.Index(fields=["group", "-date"])]
+
+    def __str__(self) -> str:
+        return f"{self.group}: {self.date}"
+
+
+class Match(models.Model):
+    """One game of one of the five games, played by seated players."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("running")
+        FINISHED = "finished", _("finished")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="matches")
+    game_night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="matches")
+    game = models.CharField(_("game"), max_length=30, choices=Game.choices)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["group", "game"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} ({self.game_night.date})"
+
+
+class Seat(models.Model):
+    """A player at a match, in seat order, with the engine's current result."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    total = models.IntegerField(_("total"), default=0)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    is_winner = models.BooleanField(_("winner"), default=False)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(fields=["match", "player"], name="unique_seat_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.match_id}"
+
+
+class Deal(models.Model):
+    """One deal of a match; ``version`` guards against stale saves from another phone."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField(_("deal"))
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_deal_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of match {self.match_id}"
+
+
+class DealScore(models.Model):
+    """What one player took in one deal (``data``, the engine's Entry) and its score."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="scores")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="deal_scores")
+    data = models.JSONField(default=dict)
+    score = models.IntegerField(_("score"))
+
+    class Meta:
+        verbose_name = _("deal score")
+        verbose_name_plural = _("deal scores")
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "player"], name="unique_deal_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.score}"
+
+
+class MatchChange(models.Model):
+    """The undo log: the state of a deal before each change."""
+
+    class Kind(models.TextChoices):
+        RECORD = "record", _("recorded")
+        EDIT = "edit", _("edited")
+        DELETE = "delete", _("deleted")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    deal_number = models.PositiveSmallIntegerField()
+    before = models.JSONField(null=True, blank=True)
+    """``{player_id: entry dict}`` before the change; null when the deal did not exist."""
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("change")
+        verbose_name_plural = _("changes")
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} deal {self.deal_number} of match {self.match_id}"

@@ -1,0 +1,1 @@
+"""selectors of the companion app, one module per area."""

@@ -1,0 +1,1 @@
+"""services of the companion app, one module per area."""

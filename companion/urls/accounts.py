@@ -1,0 +1,5 @@
+"""URLs of the accounts area."""
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []

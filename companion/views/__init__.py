@@ -1,0 +1,1 @@
+"""views of the companion app, one module per area."""
