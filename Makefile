@@ -35,6 +35,7 @@ test-postgres: $(VENV)/.installed-dev
 	$(VENV)/bin/pytest tests/companion
 
 messages: $(VENV)/.installed-dev
+	$(PY) -m companion.engine_templates
 	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv
 

@@ -1,0 +1,23 @@
+from django.utils import translation
+
+from companion.engine_messages import message_for
+from companion.engine_templates import CATALOGUE, engine_templates, render_catalogue
+from scoring import GAMES, ScoringError
+
+
+def test_the_catalogue_holds_every_engine_message() -> None:
+    assert CATALOGUE.read_text(encoding="utf-8") == render_catalogue(engine_templates()), (
+        "run `python -m companion.engine_templates` (make messages) and translate"
+    )
+
+
+def test_an_engine_error_speaks_german_by_default() -> None:
+    try:
+        GAMES["dreizehn"].check_players(2)
+    except ScoringError as err:
+        with translation.override("de"):
+            assert message_for(err) == "13 wird von 3 bis 6 Spielern gespielt, nicht von 2."
+        with translation.override("en"):
+            assert message_for(err) == "13 is played by 3 to 6 players, not 2."
+    else:
+        raise AssertionError("two players must be refused for 13")
