@@ -1,0 +1,472 @@
+"""Freaky (Amigo, Leo Colovini): rows of cards that share a feature.
+
+Every card shows three features: a background colour, a circle colour and a
+number 1–6. A card joins a row when it shares at least one feature with the
+row's last card; it opens a new row only when it fits no row's last card. A
+row in which one feature value appears at least four times may be collected
+by the player whose turn it is. Most collected cards wins.
+
+Colours are keys of one six-colour vocabulary, :data:`COLOURS`, used for both
+the background and the circle. The rulebook names yellow, violet and blue;
+the other three keys complete a six-colour wheel. The engine never assumes
+which combinations the 108 real cards print: a deck is an input
+(:func:`synthetic_deck` is a stand-in for tests and simulations).
+
+>>> row_ends = (Card("yellow", "blue", 2), Card("red", "green", 4), Card("orange", "orange", 1))
+>>> placement_options(Card("yellow", "violet", 6), row_ends)
+(0,)
+>>> may_open_row(Card("violet", "violet", 6), row_ends)
+True
+>>> score_deal({"Anna": Entry(collected=9), "Ben": Entry(collected=0)})
+{'Anna': 9, 'Ben': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal, TypeAlias, cast
+
+from scoring import GAMES, error
+
+__all__ = [
+    "BACKGROUND_COLOURS",
+    "CIRCLE_COLOURS",
+    "COLLECT_AT",
+    "COLOURS",
+    "COLOUR_SWATCHES",
+    "DECK_SIZE",
+    "FEATURES",
+    "HAND_SIZE",
+    "MAX_PLAYED_PER_TURN",
+    "NUMBERS",
+    "START_ROWS",
+    "Card",
+    "Entry",
+    "Feature",
+    "FeatureMatch",
+    "Row",
+    "card_from_dict",
+    "card_to_dict",
+    "check_card",
+    "collectable",
+    "collectable_features",
+    "deal_count",
+    "entry_from_dict",
+    "entry_to_dict",
+    "fits",
+    "may_open_row",
+    "placement_options",
+    "score_deal",
+    "validate_deal",
+]
+
+SLUG = "freaky"
+
+COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "violet")
+"""The six colour keys, in rainbow order, for backgrounds and circles alike."""
+
+BACKGROUND_COLOURS: tuple[str, ...] = COLOURS
+"""Colour keys a card's background may have."""
+
+CIRCLE_COLOURS: tuple[str, ...] = COLOURS
+"""Colour keys a card's circle may have."""
+
+COLOUR_SWATCHES: Mapping[str, str] = MappingProxyType(
+    {
+        "red": "#d62828",
+        "orange": "#f77f00",
+        "yellow": "#fcbf49",
+        "green": "#2a9d8f",
+        "blue": "#1d4e89",
+        "violet": "#7b2cbf",
+    }
+)
+"""A CSS colour per key, for the swatches the app shows."""
+
+NUMBERS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+"""The numbers a card may show."""
+
+DECK_SIZE = 108
+"""Cards in the box."""
+
+HAND_SIZE = 3
+"""Hand cards every player refills to at the end of a turn."""
+
+START_ROWS = 3
+"""Rows turned up at the start of the game."""
+
+MAX_PLAYED_PER_TURN = 3
+"""A player plays 1 to this many cards per turn."""
+
+COLLECT_AT = 4
+"""A row may be collected when one feature value appears this many times."""
+
+Feature: TypeAlias = Literal["background", "circle", "number"]
+"""One of the three features a card shows."""
+
+FEATURES: tuple[Feature, ...] = ("background", "circle", "number")
+"""The three features, in the order :class:`Card` lists them."""
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One Freaky card: background colour, circle colour and number.
+
+    Building a card checks its features:
+
+    >>> Card("yellow", "violet", 6)
+    Card(background='yellow', circle='violet', number=6)
+    >>> Card("pink", "violet", 6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: There is no background colour 'pink': choose one of red, orange, ...
+    """
+
+    background: str
+    circle: str
+    number: int
+
+    def __post_init__(self) -> None:
+        check_card(self.background, self.circle, self.number)
+
+    def __str__(self) -> str:
+        return f"{self.number} ({self.background} background, {self.circle} circle)"
+
+    def feature(self, name: Feature) -> str | int:
+        """The value of one feature.
+
+        >>> Card("yellow", "violet", 6).feature("circle")
+        'violet'
+        """
+        if name == "background":
+            return self.background
+        if name == "circle":
+            return self.circle
+        if name == "number":
+            return self.number
+        raise error("unknown_feature", "There is no card feature {feature!r}.", feature=name)
+
+
+Row: TypeAlias = tuple[Card, ...]
+"""The cards of one row, first card first; the last card is the row's end."""
+
+
+def check_card(background: object, circle: object, number: object) -> None:
+    """Raise :class:`scoring.ScoringError` unless the three values make a card.
+
+    >>> check_card("blue", "blue", 7)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: There is no card number 7: numbers go from 1 to 6.
+    """
+    if not isinstance(background, str) or background not in BACKGROUND_COLOURS:
+        raise error(
+            "background_colour",
+            "There is no background colour {colour!r}: choose one of {choices}.",
+            colour=background,
+            choices=", ".join(BACKGROUND_COLOURS),
+        )
+    if not isinstance(circle, str) or circle not in CIRCLE_COLOURS:
+        raise error(
+            "circle_colour",
+            "There is no circle colour {colour!r}: choose one of {choices}.",
+            colour=circle,
+            choices=", ".join(CIRCLE_COLOURS),
+        )
+    if isinstance(number, bool) or not isinstance(number, int) or number not in NUMBERS:
+        raise error(
+            "card_number",
+            "There is no card number {number}: numbers go from 1 to 6.",
+            number=number,
+        )
+
+
+def card_from_dict(data: Mapping[str, object]) -> Card:
+    """A card from ``{"background": ..., "circle": ..., "number": ...}``.
+
+    >>> card_from_dict({"background": "red", "circle": "blue", "number": 3})
+    Card(background='red', circle='blue', number=3)
+    >>> card_from_dict({"background": "red", "circle": "blue"})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: A card needs a background colour, a circle colour and a number.
+    """
+    if not isinstance(data, Mapping):
+        raise error("card_type", "A card must be given as background, circle and number.")
+    unknown = sorted(str(key) for key in data if key not in FEATURES)
+    if unknown:
+        raise error(
+            "card_unknown_field", "A card has no feature {fields}.", fields=", ".join(unknown)
+        )
+    if any(name not in data for name in FEATURES):
+        raise error(
+            "card_incomplete", "A card needs a background colour, a circle colour and a number."
+        )
+    background, circle, number = data["background"], data["circle"], data["number"]
+    check_card(background, circle, number)
+    return Card(cast(str, background), cast(str, circle), cast(int, number))
+
+
+def card_to_dict(card: Card) -> dict[str, object]:
+    """The JSON-compatible form of a card (:func:`card_from_dict` reads it back)."""
+    return {"background": card.background, "circle": card.circle, "number": card.number}
+
+
+def _card(value: object, what: str) -> Card:
+    if not isinstance(value, Card):
+        raise error("not_a_card", "{what} is not a Freaky card: {value!r}.", what=what, value=value)
+    return value
+
+
+def _cards(values: Iterable[object], what: str) -> tuple[Card, ...]:
+    if isinstance(values, (str, bytes, Card)) or not isinstance(values, Iterable):
+        raise error("not_cards", "{what} must be a list of cards.", what=what)
+    return tuple(_card(value, what) for value in values)
+
+
+# --------------------------------------------------------------------- the contract
+
+
+def fits(card: Card, last: Card) -> bool:
+    """Whether ``card`` may join a row whose last card is ``last``.
+
+    It may when the two cards share at least one feature: background colour,
+    circle colour or number.
+
+    >>> fits(Card("yellow", "blue", 4), Card("yellow", "red", 2))
+    True
+    >>> fits(Card("yellow", "blue", 4), Card("green", "red", 2))
+    False
+    """
+    card = _card(card, "The played card")
+    last = _card(last, "The row's last card")
+    return (
+        card.background == last.background
+        or card.circle == last.circle
+        or card.number == last.number
+    )
+
+
+def placement_options(card: Card, row_ends: Sequence[Card]) -> tuple[int, ...]:
+    """Indices of the rows ``card`` may join, given each row's last card.
+
+    An empty result means the card fits no row and must open a new row.
+
+    >>> ends = (Card("yellow", "red", 1), Card("green", "blue", 2), Card("red", "green", 3))
+    >>> placement_options(Card("yellow", "blue", 4), ends)
+    (0, 1)
+    >>> placement_options(Card("violet", "violet", 6), ends)
+    ()
+    """
+    card = _card(card, "The played card")
+    ends = _cards(row_ends, "The rows' last cards")
+    return tuple(index for index, last in enumerate(ends) if fits(card, last))
+
+
+def may_open_row(card: Card, row_ends: Sequence[Card]) -> bool:
+    """Whether ``card`` may open a new row: only if it fits no row's last card.
+
+    With no rows on the table every card opens a new row.
+
+    >>> may_open_row(Card("yellow", "violet", 6), (Card("blue", "red", 1),))
+    True
+    >>> may_open_row(Card("yellow", "violet", 6), (Card("blue", "red", 6),))
+    False
+    >>> may_open_row(Card("yellow", "violet", 6), ())
+    True
+    """
+    return not placement_options(card, row_ends)
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureMatch:
+    """A feature value that appears at least four times in a row."""
+
+    feature: Feature
+    value: str | int
+    count: int
+
+
+def collectable_features(row: Sequence[Card]) -> tuple[FeatureMatch, ...]:
+    """Every feature value that appears at least four times in ``row``.
+
+    Values count per feature: a yellow background and a yellow circle are two
+    different feature values. Results are ordered by feature (background,
+    circle, number), then by value.
+
+    >>> row = [Card("yellow", "blue", 6), Card("red", "blue", 6),
+    ...        Card("green", "blue", 6), Card("green", "blue", 6)]
+    >>> [(m.feature, m.value, m.count) for m in collectable_features(row)]
+    [('circle', 'blue', 4), ('number', 6, 4)]
+    """
+    cards = _cards(row, "A row")
+    matches: list[FeatureMatch] = []
+    orders: tuple[tuple[Feature, tuple[str | int, ...]], ...] = (
+        ("background", COLOURS),
+        ("circle", COLOURS),
+        ("number", NUMBERS),
+    )
+    for feature, order in orders:
+        counts: dict[str | int, int] = {}
+        for card in cards:
+            value = card.feature(feature)
+            counts[value] = counts.get(value, 0) + 1
+        for value in order:
+            count = counts.get(value, 0)
+            if count >= COLLECT_AT:
+                matches.append(FeatureMatch(feature, value, count))
+    return tuple(matches)
+
+
+def collectable(row: Sequence[Card]) -> bool:
+    """Whether some feature value appears at least four times in ``row``.
+
+    >>> collectable([Card("yellow", "blue", n) for n in (1, 2, 3)])
+    False
+    >>> collectable([Card("yellow", "blue", n) for n in (1, 2, 3, 4)])
+    True
+    """
+    return bool(collectable_features(row))
+
+
+# ------------------------------------------------------------ the recording interface
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What one player records for a game of Freaky: the cards they collected."""
+
+    collected: int = 0
+
+
+def deal_count(players: int) -> int:
+    """A game of Freaky is a single deal.
+
+    >>> deal_count(4)
+    1
+    """
+    GAMES[SLUG].check_players(players)
+    return 1
+
+
+def _check_count(player: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error(
+            "entry_type",
+            "{player}: the number of collected cards must be a whole number, not {value!r}.",
+            player=player,
+            value=value,
+        )
+    if value < 0:
+        raise error(
+            "entry_negative",
+            "{player}: the number of collected cards cannot be negative ({value}).",
+            player=player,
+            value=value,
+        )
+    return value
+
+
+def validate_deal(entries: Mapping[str, Entry]) -> None:
+    """Raise :class:`scoring.ScoringError` unless the entries of one game can be true.
+
+    2–5 players; every count is 0 or at least 4 (a collected row has at least
+    four cards); at most 108 cards collected in total.
+
+    >>> validate_deal({"Anna": Entry(60), "Ben": Entry(49)})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: 109 cards collected in total, but Freaky has only 108 cards.
+    >>> validate_deal({"Anna": Entry(3), "Ben": Entry(8)})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Anna: 3 collected cards is impossible: every collected row has ...
+    """
+    if not isinstance(entries, Mapping):
+        raise error("entries_type", "The entries must map each player to their entry.")
+    GAMES[SLUG].check_players(len(entries))
+    total = 0
+    for player, entry in entries.items():
+        if not isinstance(player, str) or not player.strip():
+            raise error("player_name", "Every player needs a name, not {player!r}.", player=player)
+        if not isinstance(entry, Entry):
+            raise error(
+                "entry_type", "{player}: {entry!r} is not a Freaky entry.", player=player,
+                entry=entry,
+            )
+        collected = _check_count(player, entry.collected)
+        if 0 < collected < COLLECT_AT:
+            raise error(
+                "entry_short_row",
+                "{player}: {collected} collected cards is impossible: every collected row "
+                "has at least 4 cards.",
+                player=player,
+                collected=collected,
+            )
+        total += collected
+    if total > DECK_SIZE:
+        raise error(
+            "deck_exceeded",
+            "{total} cards collected in total, but Freaky has only 108 cards.",
+            total=total,
+        )
+
+
+def score_deal(entries: Mapping[str, Entry]) -> dict[str, int]:
+    """Each player's score: the number of cards they collected (after validation).
+
+    >>> score_deal({"Anna": Entry(12), "Ben": Entry(4), "Cem": Entry()})
+    {'Anna': 12, 'Ben': 4, 'Cem': 0}
+    """
+    validate_deal(entries)
+    return {player: entry.collected for player, entry in entries.items()}
+
+
+def entry_from_dict(data: Mapping[str, object]) -> Entry:
+    """An entry from its JSON form; a missing ``collected`` means 0.
+
+    >>> entry_from_dict({"collected": 7})
+    Entry(collected=7)
+    >>> entry_from_dict({})
+    Entry(collected=0)
+    >>> entry_from_dict({"points": 7})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: A Freaky entry has no field points.
+    """
+    if not isinstance(data, Mapping):
+        raise error("entry_type", "A Freaky entry must be given as fields and values.")
+    unknown = sorted(str(key) for key in data if key != "collected")
+    if unknown:
+        raise error(
+            "entry_unknown_field", "A Freaky entry has no field {fields}.",
+            fields=", ".join(unknown),
+        )
+    value = data.get("collected", 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error(
+            "entry_type",
+            "The number of collected cards must be a whole number, not {value!r}.",
+            value=value,
+        )
+    if value < 0:
+        raise error(
+            "entry_negative",
+            "The number of collected cards cannot be negative ({value}).",
+            value=value,
+        )
+    return Entry(collected=value)
+
+
+def entry_to_dict(entry: Entry) -> dict[str, object]:
+    """The JSON-compatible form of an entry.
+
+    >>> entry_to_dict(Entry(collected=5))
+    {'collected': 5}
+    """
+    return {"collected": entry.collected}
