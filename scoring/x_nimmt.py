@@ -1,0 +1,612 @@
+"""X nimmt! (Amigo, Kramer & Staupe): 2–4 players, fewest minus points after two deals.
+
+The rules are in ``rules/x-nimmt.md``. This module has four parts:
+
+* the contract of ``ENGINE.md``: :data:`ROW_SIZES`, :func:`play`,
+  :func:`add_to_x_row`, :func:`deal_penalty`;
+* the recording interface shared by all games (see :mod:`scoring.common`):
+  :class:`Entry`, :func:`deal_count`, :func:`validate_deal`,
+  :func:`score_deal`, :func:`entry_from_dict`, :func:`entry_to_dict`;
+* the round resolver behind the app's move-legality page:
+  :func:`resolve_round`;
+* the complete game model: :func:`new_game`, :func:`legal_actions`,
+  :func:`apply`, :func:`random_game`.
+
+Cards are the numbers 1–100. The Hornochsen printed on a card come from a
+:class:`Deck` (by default the classic scheme of :func:`scoring.hornochsen`; a
+group may describe its own deck).
+
+>>> play([[12], [31], [50, 61, 70]], 25).rows
+((12, 25), (31,), (50, 61, 70))
+>>> deal_penalty(hand=[7, 10], x_stack=[55])
+18
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import pairwise
+from typing import TypeAlias
+
+from scoring import GAMES, error, hornochsen
+
+__all__ = [
+    "CARDS",
+    "DEALS",
+    "HAND_SIZE",
+    "MAX_HORNOCHSEN",
+    "ROW_SIZES",
+    "DealHornochsen",
+    "Deck",
+    "Entry",
+    "Placement",
+    "PlacementRule",
+    "add_to_x_row",
+    "deal_count",
+    "deal_penalty",
+    "entry_from_dict",
+    "entry_to_dict",
+    "play",
+    "score_deal",
+    "validate_deal",
+]
+
+Card: TypeAlias = int
+"""A number card 1–100."""
+Row: TypeAlias = tuple[Card, ...]
+"""The cards of one row (or an X-row), left to right, ascending."""
+
+SLUG = "x-nimmt"
+CARDS: tuple[Card, ...] = tuple(range(1, 101))
+"""All number cards of the game."""
+ROW_SIZES: tuple[int, int, int] = (3, 4, 5)
+"""The row cards on the table, top to bottom: a row is full with its 3rd, 4th, 5th card."""
+HAND_SIZE = 8
+"""Cards dealt to each player at the start of a deal."""
+DEALS = 2
+"""Deals ("Durchgänge") in a game."""
+MAX_HORNOCHSEN = 167
+"""All Hornochsen of the classic deck (1–100)."""
+
+_INFO = GAMES[SLUG]
+
+
+# ---------------------------------------------------------------------------
+# Input checks shared by everything below
+# ---------------------------------------------------------------------------
+
+
+def _card(value: object) -> Card:
+    """``value`` as a card number, or a ScoringError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+        raise error("card_range", "There is no card {card}: cards go from 1 to 100.", card=value)
+    return value
+
+
+def _cards(values: object, *, what: str) -> tuple[Card, ...]:
+    """A sequence of distinct cards, as a tuple (order kept)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise error("cards_type", "The {what} must be a list of card numbers.", what=what)
+    cards = tuple(_card(value) for value in values)
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise error("card_twice", "Card {card} appears twice.", card=card)
+        seen.add(card)
+    return cards
+
+
+def _ascending(cards: tuple[Card, ...], *, what: str) -> tuple[Card, ...]:
+    for left, right in pairwise(cards):
+        if right < left:
+            raise error(
+                "not_ascending",
+                "The cards of the {what} must ascend from left to right: {right} follows {left}.",
+                what=what, left=left, right=right,
+            )
+    return cards
+
+
+def _rows(rows: object) -> tuple[Row, Row, Row]:
+    """Checked table rows: three non-empty ascending rows within their sizes, distinct cards."""
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence) or len(rows) != 3:
+        raise error("rows_count", "The table has exactly three rows (the rows 3, 4 and 5).")
+    checked: list[Row] = []
+    seen: set[Card] = set()
+    for index, row in enumerate(rows):
+        name = f"{ROW_SIZES[index]}-row"
+        cards = _ascending(_cards(row, what=name), what=name)
+        if not cards:
+            raise error("row_empty", "The {row} is empty: every row always holds a card.", row=name)
+        if len(cards) >= ROW_SIZES[index]:
+            raise error(
+                "row_too_long",
+                "The {row} holds at most {most} cards between two placements, not {count}.",
+                row=name, most=ROW_SIZES[index] - 1, count=len(cards),
+            )
+        for card in cards:
+            if card in seen:
+                raise error("card_twice", "Card {card} appears twice.", card=card)
+            seen.add(card)
+        checked.append(cards)
+    return checked[0], checked[1], checked[2]
+
+
+# ---------------------------------------------------------------------------
+# The deck: Hornochsen per card
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Hornochsen printed on each card 1–100.
+
+    The rulebook only says every card shows 1, 2, 3, 5 or 7 Hornochsen; the
+    classic scheme (:func:`scoring.hornochsen`) is the default, a group may
+    describe its own deck with :meth:`from_mapping`.
+
+    >>> Deck.standard().total, Deck.standard().of(55)
+    (167, 7)
+    """
+
+    values: tuple[int, ...]
+    """Index ``card`` holds the Hornochsen of that card; index 0 is unused (0)."""
+
+    def __post_init__(self) -> None:
+        if len(self.values) != 101 or self.values[0] != 0:
+            raise error(
+                "deck_shape", "A deck describes the Hornochsen of exactly the cards 1 to 100."
+            )
+        for card in CARDS:
+            value = self.values[card]
+            if isinstance(value, bool) or value not in (1, 2, 3, 5, 7):
+                raise error(
+                    "deck_value",
+                    "Card {card} cannot show {value} Hornochsen: cards show 1, 2, 3, 5 or 7.",
+                    card=card, value=value,
+                )
+
+    @classmethod
+    def standard(cls) -> Deck:
+        """The classic deck: 55 → 7, multiples of 11 → 5, of 10 → 3, of 5 → 2, else 1."""
+        return _STANDARD
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[int, int]) -> Deck:
+        """A deck from ``{card: Hornochsen}``; cards not given keep the classic value.
+
+        >>> Deck.from_mapping({1: 7}).of(1)
+        7
+        """
+        table = list(_STANDARD.values)
+        for card, value in values.items():
+            table[_card(card)] = value
+        return cls(tuple(table))
+
+    @property
+    def total(self) -> int:
+        """All Hornochsen of the deck (167 for the classic one)."""
+        return sum(self.values)
+
+    def of(self, card: Card) -> int:
+        """Hornochsen on one card."""
+        return self.values[_card(card)]
+
+    def count(self, cards: Iterable[Card]) -> int:
+        """Hornochsen on some cards."""
+        values = self.values
+        return sum(values[_card(card)] for card in cards)
+
+
+_STANDARD = Deck((0, *(hornochsen(card) for card in CARDS)))
+
+
+def _deck(deck: Deck | None) -> Deck:
+    if deck is None:
+        return _STANDARD
+    if not isinstance(deck, Deck):
+        raise error("deck_type", "The deck must be a Deck.")
+    return deck
+
+
+# ---------------------------------------------------------------------------
+# The ENGINE.md contract
+# ---------------------------------------------------------------------------
+
+
+class PlacementRule(Enum):
+    """Which rule decided where a played card went."""
+
+    ASCENDING = "ascending"
+    """Rules 1 and 2 ("ascending", "lowest difference"): the card was added to
+    the end of the row whose last card is the highest card below it."""
+    FULL_ROW = "full-row"
+    """Rule 3 ("full row"): the card would have been the row's 3rd/4th/5th
+    card, so the player took the row's cards and the card starts the row."""
+    LOW_CARD = "low-card"
+    """Rule 4 ("low card"): the card was lower than every row's last card, so
+    the player chose a row, took its cards and the card starts that row."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a played card went and what the player must take."""
+
+    row: int
+    """Index 0–2 of the row the card went to (rows 3, 4, 5)."""
+    rows: tuple[Row, Row, Row]
+    """The three rows after the placement."""
+    taken: tuple[Card, ...]
+    """The cards the player must take, ascending; empty if none."""
+    rule: PlacementRule
+    """The rule that decided the placement."""
+
+
+def _target_row(rows: tuple[Row, Row, Row], card: Card) -> int | None:
+    """Index of the row with the highest last card below ``card`` (rule 2), or None."""
+    best = -1
+    best_end = 0
+    for index in range(3):
+        end = rows[index][-1]
+        if best_end < end < card:
+            best = index
+            best_end = end
+    return None if best < 0 else best
+
+
+def _place(rows: tuple[Row, Row, Row], card: Card, choose_row: int | None) -> Placement:
+    """:func:`play` on checked rows and a card that is on none of them."""
+    index = _target_row(rows, card)
+    if index is None:
+        if choose_row is None:
+            raise error(
+                "row_choice_needed",
+                "Card {card} is lower than every row's last card: the player must choose a row.",
+                card=card,
+            )
+        if isinstance(choose_row, bool) or not isinstance(choose_row, int) or not (
+            0 <= choose_row <= 2
+        ):
+            raise error(
+                "row_index", "There is no row {row}: rows are numbered 0, 1 and 2.", row=choose_row
+            )
+        index = choose_row
+        rule = PlacementRule.LOW_CARD
+        taken = rows[index]
+        new_row: Row = (card,)
+    elif len(rows[index]) == ROW_SIZES[index] - 1:
+        rule = PlacementRule.FULL_ROW
+        taken = rows[index]
+        new_row = (card,)
+    else:
+        rule = PlacementRule.ASCENDING
+        taken = ()
+        new_row = (*rows[index], card)
+    new_rows = list(rows)
+    new_rows[index] = new_row
+    return Placement(index, (new_rows[0], new_rows[1], new_rows[2]), taken, rule)
+
+
+def play(
+    rows: Sequence[Sequence[int]], card: int, *, choose_row: int | None = None
+) -> Placement:
+    """Place ``card`` on the table by rules 1–4.
+
+    ``rows`` are the cards of the rows 3, 4 and 5, left to right. When the card
+    is lower than every row's last card the player chooses a row
+    (``choose_row``, index 0–2); otherwise ``choose_row`` is ignored.
+
+    >>> placed = play([[12], [31, 40, 45], [70]], 59)  # the 4-row is full with its 4th card
+    >>> placed.row, placed.rows, placed.taken, placed.rule.name
+    (1, ((12,), (59,), (70,)), (31, 40, 45), 'FULL_ROW')
+    >>> play([[48], [59], [60]], 43, choose_row=1).taken
+    (59,)
+    >>> play([[48], [59], [60]], 43)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 43 is lower than every row's last card: the player must choose a row.
+    """
+    checked = _rows(rows)
+    card = _card(card)
+    for row in checked:
+        if card in row:
+            raise error("card_on_table", "Card {card} already lies in a row.", card=card)
+    return _place(checked, card, choose_row)
+
+
+def add_to_x_row(x_row: Sequence[int], card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Add a taken card to an X-row: ``(new_x_row, cards_moved_to_x_stack)``.
+
+    The X-row ascends; a card lower than its last card sends all the X-row's
+    cards to the X-stack (in X-row order) and starts a new X-row.
+
+    >>> add_to_x_row([18, 23], 40)
+    ((18, 23, 40), ())
+    >>> add_to_x_row([18, 23], 9)
+    ((9,), (18, 23))
+    """
+    row = _ascending(_cards(x_row, what="X-row"), what="X-row")
+    card = _card(card)
+    if card in row:
+        raise error("card_in_x_row", "Card {card} already lies in the X-row.", card=card)
+    if not row or row[-1] < card:
+        return (*row, card), ()
+    return (card,), row
+
+
+def deal_penalty(*, hand: Iterable[int], x_stack: Iterable[int]) -> int:
+    """Minus points of a deal: hand Hornochsen ×1, X-stack Hornochsen ×2.
+
+    Cards in the X-row count nothing, so they are not an argument.
+
+    >>> deal_penalty(hand=[1, 2, 3, 4, 6], x_stack=[10, 20, 30])  # 5 + 2 × 9
+    23
+    """
+    hand_cards = _cards(hand, what="hand")
+    stack_cards = _cards(x_stack, what="X-stack")
+    for card in hand_cards:
+        if card in stack_cards:
+            raise error("card_twice", "Card {card} appears twice.", card=card)
+    return _STANDARD.count(hand_cards) + 2 * _STANDARD.count(stack_cards)
+
+
+# ---------------------------------------------------------------------------
+# Recording interface
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealHornochsen:
+    """The Hornochsen a player ends a deal with."""
+
+    hand: int
+    """Hornochsen on the remaining hand cards (1 minus point each)."""
+    x_stack: int
+    """Hornochsen on the cards of the X-stack (2 minus points each)."""
+
+    @property
+    def minus_points(self) -> int:
+        """``hand + 2 × x_stack``.
+
+        >>> DealHornochsen(hand=5, x_stack=9).minus_points
+        23
+        """
+        return self.hand + 2 * self.x_stack
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What one player records for one deal: Hornochsen counts or card numbers.
+
+    Give either the counts (``hand``, ``x_stack``) or the cards
+    (``hand_cards``, ``x_stack_cards``); the engine counts the Hornochsen of
+    given cards, and cards win over counts. A count other than 0 that
+    disagrees with its cards is rejected by :func:`validate_deal`.
+
+    >>> Entry(hand=5, x_stack=9).minus_points
+    23
+    >>> Entry(hand_cards=(55, 3), x_stack_cards=(10,)).hornochsen()
+    DealHornochsen(hand=8, x_stack=3)
+    """
+
+    hand: int = 0
+    """Hornochsen on the remaining hand cards."""
+    x_stack: int = 0
+    """Hornochsen on the cards of the X-stack."""
+    hand_cards: tuple[int, ...] | None = None
+    """The remaining hand cards, if recorded by number."""
+    x_stack_cards: tuple[int, ...] | None = None
+    """The cards of the X-stack, if recorded by number."""
+
+    def __post_init__(self) -> None:
+        # Lists are accepted for convenience and stored as tuples (the entry stays hashable).
+        if isinstance(self.hand_cards, list):
+            object.__setattr__(self, "hand_cards", tuple(self.hand_cards))
+        if isinstance(self.x_stack_cards, list):
+            object.__setattr__(self, "x_stack_cards", tuple(self.x_stack_cards))
+
+    def hornochsen(self, deck: Deck | None = None) -> DealHornochsen:
+        """The effective Hornochsen: counted from the cards where given, else the counts."""
+        deck = _deck(deck)
+        hand = self.hand if self.hand_cards is None else deck.count(self.hand_cards)
+        stack = self.x_stack if self.x_stack_cards is None else deck.count(self.x_stack_cards)
+        return DealHornochsen(hand, stack)
+
+    @property
+    def hand_hornochsen(self) -> int:
+        """Effective hand Hornochsen with the classic deck."""
+        return self.hornochsen().hand
+
+    @property
+    def x_stack_hornochsen(self) -> int:
+        """Effective X-stack Hornochsen with the classic deck."""
+        return self.hornochsen().x_stack
+
+    @property
+    def minus_points(self) -> int:
+        """Minus points of the deal with the classic deck."""
+        return self.hornochsen().minus_points
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card number the entry names (hand, then X-stack)."""
+        return (*(self.hand_cards or ()), *(self.x_stack_cards or ()))
+
+
+def deal_count(players: int) -> int:
+    """Deals in a complete game: always two.
+
+    >>> deal_count(3)
+    2
+    """
+    _INFO.check_players(players)
+    return DEALS
+
+
+def _check_count(value: object, *, player: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error(
+            "count_type", "{player}: the Hornochsen {what} must be a whole number.",
+            player=player, what=what,
+        )
+    if value < 0:
+        raise error(
+            "count_negative",
+            "{player}: the Hornochsen {what} cannot be negative ({value}).",
+            player=player, what=what, value=value,
+        )
+    return value
+
+
+def _check_entry(player: str, entry: object, deck: Deck) -> DealHornochsen:
+    """Checks one player's entry and returns its effective Hornochsen."""
+    if not isinstance(entry, Entry):
+        raise error("entry_type", "{player}: the entry is not an X nimmt! entry.", player=player)
+    hand = _check_count(entry.hand, player=player, what="in hand")
+    stack = _check_count(entry.x_stack, player=player, what="in the X-stack")
+    for cards, count, what in (
+        (entry.hand_cards, hand, "in hand"),
+        (entry.x_stack_cards, stack, "in the X-stack"),
+    ):
+        if cards is None:
+            continue
+        counted = deck.count(_cards(cards, what="cards " + what))
+        if count and count != counted:
+            raise error(
+                "count_mismatch",
+                "{player}: {count} Hornochsen {what} were recorded, but the cards show {counted}.",
+                player=player, count=count, what=what, counted=counted,
+            )
+    return entry.hornochsen(deck)
+
+
+def validate_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> None:
+    """Cross-player checks of one deal's entries (``{player: Entry}``).
+
+    2–4 players; counts are non-negative whole numbers; cards are 1–100; a card
+    appears at most once in the deal (over all hands and X-stacks); a count
+    given beside cards agrees with them; at most ``3 + 8 × players`` cards
+    are in play, and three always lie in the rows, so hands and X-stacks hold
+    at most ``8 × players`` cards; all Hornochsen of the deal are at most the
+    deck's (167).
+
+    >>> validate_deal({"Anna": Entry(hand_cards=(7,)), "Ben": Entry(x_stack_cards=(7,))})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 7 appears more than once in this deal (Anna and Ben).
+    >>> validate_deal({"Anna": Entry(hand=100), "Ben": Entry(x_stack=68)})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: This deal records 168 Hornochsen, but the whole deck has only 167.
+    """
+    _deal_hornochsen(entries, _deck(deck))
+
+
+def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, DealHornochsen]:
+    if not isinstance(entries, Mapping):
+        raise error("entries_type", "A deal's entries must map each player to an entry.")
+    _INFO.check_players(len(entries))
+    owner: dict[Card, str] = {}
+    counted: dict[str, DealHornochsen] = {}
+    total = 0
+    for player, entry in entries.items():
+        if not isinstance(player, str) or not player:
+            raise error("player_name", "Every player needs a name.")
+        result = _check_entry(player, entry, deck)
+        counted[player] = result
+        total += result.hand + result.x_stack
+        for card in entry.cards:
+            if card in owner:
+                first = owner[card]
+                raise error(
+                    "card_in_deal_twice",
+                    "Card {card} appears more than once in this deal ({first} and {second}).",
+                    card=card, first=first, second=player,
+                )
+            owner[card] = player
+    most = HAND_SIZE * len(entries)
+    if len(owner) > most:
+        raise error(
+            "too_many_cards",
+            "This deal records {count} cards in hands and X-stacks, but with {players} players "
+            "at most {most} can be there.",
+            count=len(owner), players=len(entries), most=most,
+        )
+    if total > deck.total:
+        raise error(
+            "too_many_hornochsen",
+            "This deal records {total} Hornochsen, but the whole deck has only {most}.",
+            total=total, most=deck.total,
+        )
+    return counted
+
+
+def score_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> dict[str, int]:
+    """Validates, then each player's minus points of the deal (hand ×1 + X-stack ×2).
+
+    >>> score_deal({"Anna": Entry(hand=5, x_stack=9), "Ben": Entry(hand_cards=(55,))})
+    {'Anna': 23, 'Ben': 7}
+    """
+    counted = _deal_hornochsen(entries, _deck(deck))
+    return {player: result.minus_points for player, result in counted.items()}
+
+
+_ENTRY_KEYS = ("hand", "x_stack", "hand_cards", "x_stack_cards")
+
+
+def entry_to_dict(entry: Entry) -> dict[str, object]:
+    """JSON-compatible form of an entry (card lists, or ``None`` where not recorded).
+
+    >>> entry_to_dict(Entry(hand=3, x_stack_cards=(10, 20)))
+    {'hand': 3, 'x_stack': 0, 'hand_cards': None, 'x_stack_cards': [10, 20]}
+    """
+    if not isinstance(entry, Entry):
+        raise error("entry_type", "This is not an X nimmt! entry.")
+    return {
+        "hand": entry.hand,
+        "x_stack": entry.x_stack,
+        "hand_cards": None if entry.hand_cards is None else list(entry.hand_cards),
+        "x_stack_cards": None if entry.x_stack_cards is None else list(entry.x_stack_cards),
+    }
+
+
+def entry_from_dict(data: Mapping[str, object]) -> Entry:
+    """The entry that :func:`entry_to_dict` wrote; missing keys take their defaults.
+
+    >>> entry_from_dict({"hand": 4, "x_stack_cards": [55]})
+    Entry(hand=4, x_stack=0, hand_cards=None, x_stack_cards=(55,))
+    >>> entry_from_dict({"hand": -1})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: The Hornochsen in hand cannot be negative (-1).
+    """
+    if not isinstance(data, Mapping):
+        raise error("entry_data", "An X nimmt! entry must be an object with named fields.")
+    unknown = sorted(str(key) for key in data if key not in _ENTRY_KEYS)
+    if unknown:
+        raise error(
+            "entry_key", "Unknown field(s) in an X nimmt! entry: {keys}.", keys=", ".join(unknown)
+        )
+    counts: dict[str, int] = {}
+    for key, what in (("hand", "in hand"), ("x_stack", "in the X-stack")):
+        value = data.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise error("count_type", "The Hornochsen {what} must be a whole number.", what=what)
+        if value < 0:
+            raise error(
+                "count_negative", "The Hornochsen {what} cannot be negative ({value}).",
+                what=what, value=value,
+            )
+        counts[key] = value
+    lists: dict[str, tuple[int, ...] | None] = {}
+    for key, what in (("hand_cards", "hand cards"), ("x_stack_cards", "X-stack cards")):
+        value = data.get(key)
+        if value is None:
+            lists[key] = None
+        elif isinstance(value, (list, tuple)):
+            lists[key] = _cards(value, what=what)
+        else:
+            raise error("cards_type", "The {what} must be a list of card numbers.", what=what)
+    return Entry(counts["hand"], counts["x_stack"], lists["hand_cards"], lists["x_stack_cards"])
