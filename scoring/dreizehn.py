@@ -1,0 +1,648 @@
+"""13 / Dreizehn (Amigo, Reiner Knizia): keep each target at 13 or below.
+
+Players put one card per turn on one of three targets (yellow, green, blue).
+A coloured card goes only on the target of its colour, a red 4 ("fiese Vier")
+on any target. Whoever pushes a target's total above 13 takes the cards that
+were there; the card just played stays as the target's only card. At the end
+of a deal, the player with strictly the most cards of a colour is spared
+those; every other coloured card costs 1 minus point, every red 4 costs 2.
+
+Colour keys: ``"yellow"``, ``"green"``, ``"blue"`` (:data:`COLOURS`) and
+``"red"`` (:data:`RED`) for the red 4s.
+
+>>> may_place("red", "green"), may_place("yellow", "green")
+(True, False)
+>>> place([5, 7], 2)
+((2,), (5, 7))
+>>> deal_scores({"Anna": {"yellow": 4, "red": 1}, "Ben": {"yellow": 2}, "Cem": {}})
+{'Anna': 2, 'Ben': 2, 'Cem': 0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TypeAlias
+
+from scoring import GAMES, error
+
+__all__ = [
+    "CARD_COLOURS",
+    "COLOURED_VALUES",
+    "COLOURS",
+    "HAND_SIZE",
+    "LIMIT",
+    "PER_COLOUR",
+    "RED",
+    "RED_COUNT",
+    "RED_PENALTY",
+    "RED_VALUE",
+    "Card",
+    "Colour",
+    "Entry",
+    "Play",
+    "Variant",
+    "Verdict",
+    "check_play",
+    "deal_count",
+    "deal_scores",
+    "dealer",
+    "deals",
+    "entry_from_dict",
+    "entry_to_dict",
+    "may_place",
+    "may_place_variant",
+    "place",
+    "score_deal",
+    "start_player",
+    "validate_deal",
+]
+
+SLUG = "dreizehn"
+
+Colour: TypeAlias = str
+"""A colour key: one of :data:`CARD_COLOURS`."""
+
+COLOURS: tuple[str, ...] = ("yellow", "green", "blue")
+"""The three colours of the number cards and of the targets."""
+
+RED = "red"
+"""The colour key of the red 4s ("fiese Vieren")."""
+
+CARD_COLOURS: tuple[str, ...] = (*COLOURS, RED)
+"""Every colour a card may have."""
+
+PER_COLOUR = 14
+"""Number cards per colour (yellow, green, blue)."""
+
+RED_COUNT = 8
+"""Red 4s in the box."""
+
+RED_VALUE = 4
+"""The value of a red 4."""
+
+COLOURED_VALUES: tuple[int, ...] = (1, 2, 5, 7)
+"""The values the yellow, green and blue cards show (how many of each is not known)."""
+
+LIMIT = 13
+"""A target whose total exceeds this is taken."""
+
+RED_PENALTY = 2
+"""Minus points per red 4, always."""
+
+HAND_SIZE = 5
+"""Hand cards at the start of a deal and after every draw."""
+
+
+# ------------------------------------------------------------------ checking input
+
+
+def _check_colour(value: object, *, allow_red: bool, what: str) -> str:
+    choices = CARD_COLOURS if allow_red else COLOURS
+    if not isinstance(value, str) or value not in choices:
+        raise error(
+            "colour",
+            "There is no {what} colour {colour!r}: choose one of {choices}.",
+            what=what,
+            colour=value,
+            choices=", ".join(choices),
+        )
+    return value
+
+
+def _check_value(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or (
+        value not in COLOURED_VALUES and value != RED_VALUE
+    ):
+        raise error(
+            "card_value",
+            "There is no card with value {value} in 13: cards show 1, 2, 4 (red), 5 or 7.",
+            value=value,
+        )
+    return value
+
+
+def _check_target_values(values: Iterable[object]) -> tuple[int, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise error("target_type", "A target must be given as the values of its cards.")
+    target = tuple(_check_value(value) for value in values)
+    if len(target) > 1 and sum(target) > LIMIT:
+        raise error(
+            "target_over",
+            "A target cannot hold cards totalling {total}: above 13 it would have been taken.",
+            total=sum(target),
+        )
+    return target
+
+
+# --------------------------------------------------------------------- the contract
+
+
+def may_place(card_colour: str, target_colour: str) -> bool:
+    """Whether a card of ``card_colour`` may go on the target of ``target_colour``.
+
+    A coloured card goes only on the target of its colour; a red 4 on any.
+
+    >>> may_place("blue", "blue"), may_place("blue", "yellow"), may_place("red", "yellow")
+    (True, False, True)
+    >>> may_place("blue", "red")
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: There is no target colour 'red': choose one of yellow, green, blue.
+    """
+    card_colour = _check_colour(card_colour, allow_red=True, what="card")
+    target_colour = _check_colour(target_colour, allow_red=False, what="target")
+    return card_colour in (RED, target_colour)
+
+
+def place(target: Sequence[int], card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Play a card of value ``card`` on a target holding ``target``.
+
+    Returns ``(new_target, taken)``: when the new total exceeds 13 the player
+    takes the cards that were there and the played card stays alone;
+    a total of exactly 13 is safe.
+
+    >>> place([5, 5, 1], 2)
+    ((5, 5, 1, 2), ())
+    >>> place([5, 5, 2], 2)
+    ((2,), (5, 5, 2))
+    >>> place([5, 5, 2], 3)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: There is no card with value 3 in 13: cards show 1, 2, 4 (red), 5 or 7.
+    """
+    values = _check_target_values(target)
+    card = _check_value(card)
+    if sum(values) + card > LIMIT:
+        return (card,), values
+    return (*values, card), ()
+
+
+def _count(player: str, colour: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error(
+            "entry_type",
+            "{player}: the number of {colour} cards must be a whole number, not {value!r}.",
+            player=player,
+            colour=colour,
+            value=value,
+        )
+    if value < 0:
+        raise error(
+            "entry_negative",
+            "{player}: the number of {colour} cards cannot be negative ({value}).",
+            player=player,
+            colour=colour,
+            value=value,
+        )
+    return value
+
+
+def _check_taken(taken: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+    """Per player, a count for every colour key; checks types and the box totals."""
+    if not isinstance(taken, Mapping):
+        raise error("entries_type", "The taken cards must map each player to their counts.")
+    counts: dict[str, dict[str, int]] = {}
+    for player, per_colour in taken.items():
+        if not isinstance(player, str) or not player.strip():
+            raise error("player_name", "Every player needs a name, not {player!r}.", player=player)
+        if not isinstance(per_colour, Mapping):
+            raise error(
+                "entry_type", "{player}: the taken cards must be counted per colour.",
+                player=player,
+            )
+        for key in per_colour:
+            if key not in CARD_COLOURS:
+                raise error(
+                    "colour",
+                    "{player}: there is no colour {colour!r}: choose one of {choices}.",
+                    player=player,
+                    colour=key,
+                    choices=", ".join(CARD_COLOURS),
+                )
+        counts[player] = {
+            colour: _count(player, colour, per_colour.get(colour, 0)) for colour in CARD_COLOURS
+        }
+    for colour in CARD_COLOURS:
+        total = sum(per_colour[colour] for per_colour in counts.values())
+        if colour == RED and total > RED_COUNT:
+            raise error(
+                "red_exceeded",
+                "{total} red 4s taken in this deal, but there are only 8.",
+                total=total,
+            )
+        if colour != RED and total > PER_COLOUR:
+            raise error(
+                "colour_exceeded",
+                "{total} {colour} cards taken in this deal, but there are only 14.",
+                total=total,
+                colour=colour,
+            )
+    return counts
+
+
+def deal_scores(taken: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
+    """Each player's minus points for one deal, from the cards they took.
+
+    ``taken`` maps a player to their count per colour key (missing = 0).
+    Strictly the most cards of a colour score nothing for that colour; on a
+    tie for most nobody is spared; every other coloured card costs 1, every
+    red 4 costs 2.
+
+    >>> deal_scores({"Anna": {"blue": 5, "green": 3}, "Ben": {"blue": 5, "red": 2}, "Cem": {}})
+    {'Anna': 5, 'Ben': 9, 'Cem': 0}
+    """
+    counts = _check_taken(taken)
+    spared: dict[str, str | None] = {}
+    for colour in COLOURS:
+        ordered = sorted(counts.items(), key=lambda item: -item[1][colour])
+        most = ordered[0][1][colour] if ordered else 0
+        leaders = [player for player, per_colour in ordered if per_colour[colour] == most]
+        spared[colour] = leaders[0] if len(leaders) == 1 and most > 0 else None
+    return {
+        player: sum(
+            per_colour[colour] for colour in COLOURS if spared[colour] != player
+        )
+        + RED_PENALTY * per_colour[RED]
+        for player, per_colour in counts.items()
+    }
+
+
+def deals(players: int) -> int:
+    """Deals in a match: every player deals once, twice with exactly three players.
+
+    >>> deals(3), deals(4), deals(6)
+    (6, 4, 6)
+    """
+    GAMES[SLUG].check_players(players)
+    return 2 * players if players == 3 else players
+
+
+def dealer(players: int, first_dealer: int, deal_index: int) -> int:
+    """Seat index of the dealer of deal ``deal_index`` (from 0).
+
+    Seats are numbered clockwise; the deal passes clockwise from
+    ``first_dealer``.
+
+    >>> [dealer(3, 1, i) for i in range(deals(3))]
+    [1, 2, 0, 1, 2, 0]
+    """
+    count = deals(players)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not (
+        0 <= first_dealer < players
+    ):
+        raise error(
+            "seat",
+            "There is no seat {seat} at a table of {players}.",
+            seat=first_dealer,
+            players=players,
+        )
+    if isinstance(deal_index, bool) or not isinstance(deal_index, int) or not (
+        0 <= deal_index < count
+    ):
+        raise error(
+            "deal_index",
+            "A match of 13 with {players} players has deals 0 to {last}, not {deal}.",
+            players=players,
+            last=count - 1,
+            deal=deal_index,
+        )
+    return (first_dealer + deal_index) % players
+
+
+def start_player(players: int, first_dealer: int, deal_index: int) -> int:
+    """Seat index of the player who starts deal ``deal_index``: left of the dealer.
+
+    >>> start_player(4, 3, 0), start_player(4, 3, 1)
+    (0, 1)
+    """
+    return (dealer(players, first_dealer, deal_index) + 1) % players
+
+
+# ----------------------------------------------------- variant and the check page
+
+
+class Variant(Enum):
+    """Which rule gives the targets their colours."""
+
+    FIXED_COLOURS = "fixed"
+    """The rulebook: the three targets are yellow, green and blue."""
+
+    COLOUR_BY_FIRST_CARD = "first-card"
+    """Variant: a target has no colour until the first coloured card played on it
+    fixes it for the deal; each colour may be on only one target."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of 13: a colour key and a value.
+
+    >>> Card("red", 4), Card("green", 7)
+    (Card(colour='red', value=4), Card(colour='green', value=7))
+    >>> Card("red", 5)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: A red card is always a 4, not 5.
+    """
+
+    colour: str
+    value: int
+
+    def __post_init__(self) -> None:
+        _check_colour(self.colour, allow_red=True, what="card")
+        if self.colour == RED:
+            if isinstance(self.value, bool) or self.value != RED_VALUE:
+                raise error("red_value", "A red card is always a 4, not {value}.",
+                            value=self.value)
+        elif (
+            isinstance(self.value, bool)
+            or not isinstance(self.value, int)
+            or self.value not in COLOURED_VALUES
+        ):
+            raise error(
+                "colour_value",
+                "A {colour} card shows 1, 2, 5 or 7, not {value}.",
+                colour=self.colour,
+                value=self.value,
+            )
+
+    def __str__(self) -> str:
+        return f"{self.colour} {self.value}"
+
+
+def may_place_variant(
+    card_colour: str,
+    target_colour: str | None,
+    *,
+    variant: Variant = Variant.FIXED_COLOURS,
+    colours_elsewhere: Iterable[str] = (),
+) -> bool:
+    """Whether a card may go on a target, under either variant.
+
+    ``target_colour`` is the target's colour, or ``None`` while it has none
+    (only in the colour-by-first-card variant); ``colours_elsewhere`` are the
+    colours already fixed on the other targets. A red 4 goes anywhere and
+    never fixes a colour.
+
+    >>> v = Variant.COLOUR_BY_FIRST_CARD
+    >>> may_place_variant("blue", None, variant=v, colours_elsewhere=["yellow"])
+    True
+    >>> may_place_variant("blue", None, variant=v, colours_elsewhere=["blue"])
+    False
+    >>> may_place_variant("blue", "green", variant=v)
+    False
+    """
+    card_colour = _check_colour(card_colour, allow_red=True, what="card")
+    variant = _check_variant(variant)
+    elsewhere = _check_elsewhere(colours_elsewhere, variant)
+    if target_colour is None:
+        if variant is Variant.FIXED_COLOURS:
+            raise error(
+                "target_colourless",
+                "Every target has its colour unless you play the colour-by-first-card variant.",
+            )
+        return card_colour == RED or card_colour not in elsewhere
+    target_colour = _check_colour(target_colour, allow_red=False, what="target")
+    if target_colour in elsewhere:
+        raise error(
+            "colour_twice",
+            "The colour {colour} cannot be on two targets.",
+            colour=target_colour,
+        )
+    return card_colour in (RED, target_colour)
+
+
+def _check_variant(variant: object) -> Variant:
+    if not isinstance(variant, Variant):
+        raise error("variant", "Unknown variant {variant!r}.", variant=variant)
+    return variant
+
+
+def _check_elsewhere(colours: Iterable[str], variant: Variant) -> frozenset[str]:
+    if isinstance(colours, (str, bytes)) or not isinstance(colours, Iterable):
+        raise error("colours_type", "The other targets' colours must be a list of colours.")
+    listed = [_check_colour(colour, allow_red=False, what="target") for colour in colours]
+    if len(set(listed)) != len(listed):
+        raise error("colour_twice", "A colour cannot be on two targets.")
+    if len(listed) > 2:
+        raise error("targets_count", "There are only three targets.")
+    if variant is Variant.FIXED_COLOURS and listed:
+        # With fixed colours the other targets have the other two colours anyway.
+        return frozenset()
+    return frozenset(listed)
+
+
+class Verdict(Enum):
+    """Whether a card may be played on a target, and why not."""
+
+    ALLOWED = "allowed"
+    """The card may go there."""
+
+    WRONG_COLOUR = "wrong_colour"
+    """A coloured card only goes on the target of its colour."""
+
+    COLOUR_ELSEWHERE = "colour_elsewhere"
+    """Variant: the card's colour is already fixed on another target."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The outcome of playing one card on one target, for the check page.
+
+    When the card is not allowed, ``colour``, ``cards`` and ``total`` describe
+    the target unchanged and ``taken`` is empty.
+    """
+
+    verdict: Verdict
+    colour: str | None
+    """The target's colour after the play (``None``: still none, variant only)."""
+    cards: tuple[Card, ...]
+    """The cards on the target after the play."""
+    total: int
+    """Their total."""
+    taken: tuple[Card, ...]
+    """The cards the player takes (empty unless the total went above 13)."""
+
+    @property
+    def allowed(self) -> bool:
+        return self.verdict is Verdict.ALLOWED
+
+
+def check_play(
+    target_colour: str | None,
+    cards: Sequence[Card],
+    card: Card,
+    *,
+    variant: Variant = Variant.FIXED_COLOURS,
+    colours_elsewhere: Iterable[str] = (),
+) -> Play:
+    """May ``card`` go on a target with ``target_colour`` and ``cards``; what happens?
+
+    >>> play = check_play("yellow", [Card("yellow", 5), Card("red", 4), Card("yellow", 1),
+    ...                              Card("yellow", 2)], Card("yellow", 2))
+    >>> play.allowed, play.total, [str(c) for c in play.taken]
+    (True, 2, ['yellow 5', 'red 4', 'yellow 1', 'yellow 2'])
+    >>> check_play("green", [], Card("blue", 7)).verdict
+    <Verdict.WRONG_COLOUR: 'wrong_colour'>
+    """
+    variant = _check_variant(variant)
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise error("target_type", "A target must be given as the cards on it.")
+    on_target = tuple(cards)
+    for placed in (*on_target, card):
+        if not isinstance(placed, Card):
+            raise error("not_a_card", "{value!r} is not a card of 13.", value=placed)
+    elsewhere = _check_elsewhere(colours_elsewhere, variant)
+    if target_colour is None and variant is Variant.FIXED_COLOURS:
+        raise error(
+            "target_colourless",
+            "Every target has its colour unless you play the colour-by-first-card variant.",
+        )
+    if target_colour is not None:
+        _check_colour(target_colour, allow_red=False, what="target")
+    for placed in on_target:
+        if placed.colour != RED and placed.colour != target_colour:
+            raise error(
+                "target_mixed",
+                "A {card_colour} card cannot lie on the {target} target.",
+                card_colour=placed.colour,
+                target=target_colour if target_colour is not None else "colourless",
+            )
+    total = sum(placed.value for placed in on_target)
+    if len(on_target) > 1 and total > LIMIT:
+        raise error(
+            "target_over",
+            "A target cannot hold cards totalling {total}: above 13 it would have been taken.",
+            total=total,
+        )
+    if not may_place_variant(
+        card.colour, target_colour, variant=variant, colours_elsewhere=elsewhere
+    ):
+        verdict = (
+            Verdict.COLOUR_ELSEWHERE
+            if target_colour is None and card.colour in elsewhere
+            else Verdict.WRONG_COLOUR
+        )
+        return Play(verdict, target_colour, on_target, total, ())
+    colour = target_colour if target_colour is not None or card.colour == RED else card.colour
+    if total + card.value > LIMIT:
+        return Play(Verdict.ALLOWED, colour, (card,), card.value, on_target)
+    return Play(Verdict.ALLOWED, colour, (*on_target, card), total + card.value, ())
+
+
+# ------------------------------------------------------------ the recording interface
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What one player took in one deal: cards per colour and red 4s."""
+
+    yellow: int = 0
+    green: int = 0
+    blue: int = 0
+    red: int = 0
+
+    def counts(self) -> dict[str, int]:
+        """The counts per colour key.
+
+        >>> Entry(yellow=2, red=1).counts()
+        {'yellow': 2, 'green': 0, 'blue': 0, 'red': 1}
+        """
+        return {"yellow": self.yellow, "green": self.green, "blue": self.blue, "red": self.red}
+
+
+def deal_count(players: int) -> int:
+    """Deals in a match: :func:`deals`.
+
+    >>> deal_count(3), deal_count(5)
+    (6, 5)
+    """
+    return deals(players)
+
+
+def _entries_counts(entries: Mapping[str, Entry]) -> dict[str, dict[str, int]]:
+    if not isinstance(entries, Mapping):
+        raise error("entries_type", "The entries must map each player to their entry.")
+    GAMES[SLUG].check_players(len(entries))
+    taken: dict[str, dict[str, int]] = {}
+    for player, entry in entries.items():
+        if not isinstance(entry, Entry):
+            raise error(
+                "entry_type", "{player}: {entry!r} is not an entry of 13.", player=player,
+                entry=entry,
+            )
+        taken[player] = entry.counts()
+    return taken
+
+
+def validate_deal(entries: Mapping[str, Entry]) -> None:
+    """Raise :class:`scoring.ScoringError` unless one deal's entries can be true.
+
+    3–6 players, counts non-negative, at most 14 cards of each colour and 8
+    red 4s across all players.
+
+    >>> validate_deal({"Anna": Entry(yellow=9), "Ben": Entry(yellow=6), "Cem": Entry()})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: 15 yellow cards taken in this deal, but there are only 14.
+    """
+    _check_taken(_entries_counts(entries))
+
+
+def score_deal(entries: Mapping[str, Entry]) -> dict[str, int]:
+    """Each player's minus points for one deal (after validation): :func:`deal_scores`.
+
+    >>> score_deal({"Anna": Entry(yellow=3, red=1), "Ben": Entry(yellow=1, blue=2),
+    ...             "Cem": Entry(blue=2)})
+    {'Anna': 2, 'Ben': 3, 'Cem': 2}
+    """
+    return deal_scores(_entries_counts(entries))
+
+
+def entry_from_dict(data: Mapping[str, object]) -> Entry:
+    """An entry from its JSON form; missing colours mean 0.
+
+    >>> entry_from_dict({"yellow": 3, "red": 1})
+    Entry(yellow=3, green=0, blue=0, red=1)
+    >>> entry_from_dict({"purple": 1})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: An entry of 13 has no field purple.
+    """
+    if not isinstance(data, Mapping):
+        raise error("entry_type", "An entry of 13 must be given as fields and values.")
+    unknown = sorted(str(key) for key in data if key not in CARD_COLOURS)
+    if unknown:
+        raise error(
+            "entry_unknown_field", "An entry of 13 has no field {fields}.",
+            fields=", ".join(unknown),
+        )
+    counts: dict[str, int] = {}
+    for colour in CARD_COLOURS:
+        value = data.get(colour, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise error(
+                "entry_type",
+                "The number of {colour} cards must be a whole number, not {value!r}.",
+                colour=colour,
+                value=value,
+            )
+        if value < 0:
+            raise error(
+                "entry_negative",
+                "The number of {colour} cards cannot be negative ({value}).",
+                colour=colour,
+                value=value,
+            )
+        counts[colour] = value
+    return Entry(**counts)
+
+
+def entry_to_dict(entry: Entry) -> dict[str, object]:
+    """The JSON-compatible form of an entry.
+
+    >>> entry_to_dict(Entry(green=2, red=1))
+    {'yellow': 0, 'green': 2, 'blue': 0, 'red': 1}
+    """
+    return dict(entry.counts())
