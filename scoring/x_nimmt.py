@@ -85,27 +85,17 @@ def _card(value: object) -> Card:
     return value
 
 
-def _cards(values: object, *, what: str) -> tuple[Card, ...]:
+def _cards(values: object) -> tuple[Card, ...]:
     """A sequence of distinct cards, as a tuple (order kept)."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise error("cards_type", "The {what} must be a list of card numbers.", what=what)
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise error("cards_type", "Cards must be given as a list of card numbers.")
     cards = tuple(_card(value) for value in values)
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise error("card_twice", "Card {card} appears twice.", card=card)
-        seen.add(card)
-    return cards
-
-
-def _ascending(cards: tuple[Card, ...], *, what: str) -> tuple[Card, ...]:
-    for left, right in pairwise(cards):
-        if right < left:
-            raise error(
-                "not_ascending",
-                "The cards of the {what} must ascend from left to right: {right} follows {left}.",
-                what=what, left=left, right=right,
-            )
+    if len(set(cards)) != len(cards):
+        seen: set[Card] = set()
+        for card in cards:
+            if card in seen:
+                raise error("card_twice", "Card {card} appears twice.", card=card)
+            seen.add(card)
     return cards
 
 
@@ -116,15 +106,24 @@ def _rows(rows: object) -> tuple[Row, Row, Row]:
     checked: list[Row] = []
     seen: set[Card] = set()
     for index, row in enumerate(rows):
-        name = f"{ROW_SIZES[index]}-row"
-        cards = _ascending(_cards(row, what=name), what=name)
+        size = ROW_SIZES[index]
+        cards = _cards(row)
         if not cards:
-            raise error("row_empty", "The {row} is empty: every row always holds a card.", row=name)
-        if len(cards) >= ROW_SIZES[index]:
+            raise error(
+                "row_empty", "Row {size} is empty: every row always holds a card.", size=size
+            )
+        for left, right in pairwise(cards):
+            if right < left:
+                raise error(
+                    "row_not_ascending",
+                    "Row {size} must ascend from left to right, but {right} follows {left}.",
+                    size=size, left=left, right=right,
+                )
+        if len(cards) >= size:
             raise error(
                 "row_too_long",
-                "The {row} holds at most {most} cards between two placements, not {count}.",
-                row=name, most=ROW_SIZES[index] - 1, count=len(cards),
+                "Row {size} holds at most {most} cards between two placements, not {count}.",
+                size=size, most=size - 1, count=len(cards),
             )
         for card in cards:
             if card in seen:
@@ -132,6 +131,19 @@ def _rows(rows: object) -> tuple[Row, Row, Row]:
             seen.add(card)
         checked.append(cards)
     return checked[0], checked[1], checked[2]
+
+
+def _x_row(x_row: object) -> Row:
+    """A checked X-row: distinct ascending cards (may be empty)."""
+    cards = _cards(x_row)
+    for left, right in pairwise(cards):
+        if right < left:
+            raise error(
+                "x_row_not_ascending",
+                "An X-row must ascend from left to right, but {right} follows {left}.",
+                left=left, right=right,
+            )
+    return cards
 
 
 # ---------------------------------------------------------------------------
@@ -327,7 +339,7 @@ def add_to_x_row(x_row: Sequence[int], card: int) -> tuple[tuple[int, ...], tupl
     >>> add_to_x_row([18, 23], 9)
     ((9,), (18, 23))
     """
-    row = _ascending(_cards(x_row, what="X-row"), what="X-row")
+    row = _x_row(x_row)
     card = _card(card)
     if card in row:
         raise error("card_in_x_row", "Card {card} already lies in the X-row.", card=card)
@@ -344,8 +356,8 @@ def deal_penalty(*, hand: Iterable[int], x_stack: Iterable[int]) -> int:
     >>> deal_penalty(hand=[1, 2, 3, 4, 6], x_stack=[10, 20, 30])  # 5 + 2 × 9
     23
     """
-    hand_cards = _cards(hand, what="hand")
-    stack_cards = _cards(x_stack, what="X-stack")
+    hand_cards = _cards(hand)
+    stack_cards = _cards(x_stack)
     for card in hand_cards:
         if card in stack_cards:
             raise error("card_twice", "Card {card} appears twice.", card=card)
@@ -445,41 +457,53 @@ def deal_count(players: int) -> int:
     return DEALS
 
 
-def _check_count(value: object, *, player: str, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise error(
-            "count_type", "{player}: the Hornochsen {what} must be a whole number.",
-            player=player, what=what,
-        )
-    if value < 0:
-        raise error(
-            "count_negative",
-            "{player}: the Hornochsen {what} cannot be negative ({value}).",
-            player=player, what=what, value=value,
-        )
-    return value
-
-
 def _check_entry(player: str, entry: object, deck: Deck) -> DealHornochsen:
     """Checks one player's entry and returns its effective Hornochsen."""
     if not isinstance(entry, Entry):
         raise error("entry_type", "{player}: the entry is not an X nimmt! entry.", player=player)
-    hand = _check_count(entry.hand, player=player, what="in hand")
-    stack = _check_count(entry.x_stack, player=player, what="in the X-stack")
-    for cards, count, what in (
-        (entry.hand_cards, hand, "in hand"),
-        (entry.x_stack_cards, stack, "in the X-stack"),
-    ):
-        if cards is None:
-            continue
-        counted = deck.count(_cards(cards, what="cards " + what))
-        if count and count != counted:
+    hand, stack = entry.hand, entry.x_stack
+    if isinstance(hand, bool) or not isinstance(hand, int):
+        raise error(
+            "count_type", "{player}: the Hornochsen in hand must be a whole number.",
+            player=player,
+        )
+    if isinstance(stack, bool) or not isinstance(stack, int):
+        raise error(
+            "count_type", "{player}: the Hornochsen in the X-stack must be a whole number.",
+            player=player,
+        )
+    if hand < 0:
+        raise error(
+            "count_negative", "{player}: the Hornochsen in hand cannot be negative ({value}).",
+            player=player, value=hand,
+        )
+    if stack < 0:
+        raise error(
+            "count_negative",
+            "{player}: the Hornochsen in the X-stack cannot be negative ({value}).",
+            player=player, value=stack,
+        )
+    if entry.hand_cards is not None:
+        counted = deck.count(_cards(entry.hand_cards))
+        if hand and hand != counted:
             raise error(
                 "count_mismatch",
-                "{player}: {count} Hornochsen {what} were recorded, but the cards show {counted}.",
-                player=player, count=count, what=what, counted=counted,
+                "{player}: {count} Hornochsen in hand were recorded, "
+                "but the hand cards show {counted}.",
+                player=player, count=hand, counted=counted,
             )
-    return entry.hornochsen(deck)
+        hand = counted
+    if entry.x_stack_cards is not None:
+        counted = deck.count(_cards(entry.x_stack_cards))
+        if stack and stack != counted:
+            raise error(
+                "count_mismatch",
+                "{player}: {count} Hornochsen in the X-stack were recorded, "
+                "but the X-stack cards show {counted}.",
+                player=player, count=stack, counted=counted,
+            )
+        stack = counted
+    return DealHornochsen(hand, stack)
 
 
 def validate_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> None:
@@ -487,10 +511,8 @@ def validate_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> 
 
     2–4 players; counts are non-negative whole numbers; cards are 1–100; a card
     appears at most once in the deal (over all hands and X-stacks); a count
-    given beside cards agrees with them; at most ``3 + 8 × players`` cards
-    are in play, and three always lie in the rows, so hands and X-stacks hold
-    at most ``8 × players`` cards; all Hornochsen of the deal are at most the
-    deck's (167).
+    other than 0 given beside cards agrees with them; all Hornochsen of the
+    deal (hands and X-stacks of all players) are at most the deck's (167).
 
     >>> validate_deal({"Anna": Entry(hand_cards=(7,)), "Ben": Entry(x_stack_cards=(7,))})
     Traceback (most recent call last):
@@ -526,14 +548,6 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, Deal
                     card=card, first=first, second=player,
                 )
             owner[card] = player
-    most = HAND_SIZE * len(entries)
-    if len(owner) > most:
-        raise error(
-            "too_many_cards",
-            "This deal records {count} cards in hands and X-stacks, but with {players} players "
-            "at most {most} can be there.",
-            count=len(owner), players=len(entries), most=most,
-        )
     if total > deck.total:
         raise error(
             "too_many_hornochsen",
@@ -589,24 +603,29 @@ def entry_from_dict(data: Mapping[str, object]) -> Entry:
         raise error(
             "entry_key", "Unknown field(s) in an X nimmt! entry: {keys}.", keys=", ".join(unknown)
         )
-    counts: dict[str, int] = {}
-    for key, what in (("hand", "in hand"), ("x_stack", "in the X-stack")):
-        value = data.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise error("count_type", "The Hornochsen {what} must be a whole number.", what=what)
-        if value < 0:
-            raise error(
-                "count_negative", "The Hornochsen {what} cannot be negative ({value}).",
-                what=what, value=value,
-            )
-        counts[key] = value
-    lists: dict[str, tuple[int, ...] | None] = {}
-    for key, what in (("hand_cards", "hand cards"), ("x_stack_cards", "X-stack cards")):
-        value = data.get(key)
-        if value is None:
-            lists[key] = None
-        elif isinstance(value, (list, tuple)):
-            lists[key] = _cards(value, what=what)
-        else:
-            raise error("cards_type", "The {what} must be a list of card numbers.", what=what)
-    return Entry(counts["hand"], counts["x_stack"], lists["hand_cards"], lists["x_stack_cards"])
+    hand = data.get("hand", 0)
+    stack = data.get("x_stack", 0)
+    if isinstance(hand, bool) or not isinstance(hand, int):
+        raise error("count_type", "The Hornochsen in hand must be a whole number.")
+    if isinstance(stack, bool) or not isinstance(stack, int):
+        raise error("count_type", "The Hornochsen in the X-stack must be a whole number.")
+    if hand < 0:
+        raise error(
+            "count_negative", "The Hornochsen in hand cannot be negative ({value}).", value=hand
+        )
+    if stack < 0:
+        raise error(
+            "count_negative", "The Hornochsen in the X-stack cannot be negative ({value}).",
+            value=stack,
+        )
+    hand_cards = data.get("hand_cards")
+    stack_cards = data.get("x_stack_cards")
+    for cards in (hand_cards, stack_cards):
+        if cards is not None and not isinstance(cards, (list, tuple)):
+            raise error("cards_type", "Cards must be given as a list of card numbers.")
+    return Entry(
+        hand,
+        stack,
+        None if hand_cards is None else _cards(hand_cards),
+        None if stack_cards is None else _cards(stack_cards),
+    )
