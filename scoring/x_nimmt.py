@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
+from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, error, hornochsen
@@ -629,3 +630,249 @@ def entry_from_dict(data: Mapping[str, object]) -> Entry:
         None if hand_cards is None else _cards(hand_cards),
         None if stack_cards is None else _cards(stack_cards),
     )
+
+
+# ---------------------------------------------------------------------------
+# The round resolver (the app's move-legality page)
+# ---------------------------------------------------------------------------
+
+
+class ChoiceKind(Enum):
+    """A choice the rules leave to a player while a round is resolved."""
+
+    ROW = "row"
+    """The card is lower than every row's last card (rule 4): the player picks
+    the row whose cards they take; the options are row indices 0–2."""
+    X_CARD = "x-card"
+    """The player took two or more cards: they pick the one that goes to their
+    X-row (the others go to their hand); the options are the taken cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChoice:
+    """The next choice a player must make before the round can go on."""
+
+    kind: ChoiceKind
+    player: str
+    card: Card
+    """The card being resolved (the one the player revealed)."""
+    options: tuple[int, ...]
+    """Row indices 0–2 (:attr:`ChoiceKind.ROW`) or the taken cards, ascending
+    (:attr:`ChoiceKind.X_CARD`)."""
+    row: int | None = None
+    """For :attr:`ChoiceKind.X_CARD`: the row the card went to."""
+
+
+@dataclass(frozen=True, slots=True)
+class XRowChange:
+    """What adding a taken card does to a player's X-row."""
+
+    before: Row
+    after: Row
+    to_x_stack: tuple[Card, ...]
+    """X-row cards that went face down onto the X-stack (empty if none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One revealed card placed on the table."""
+
+    player: str
+    card: Card
+    row: int
+    """Index 0–2 of the row the card went to (rows 3, 4, 5)."""
+    rule: PlacementRule
+    taken: tuple[Card, ...]
+    """Cards the player took, ascending (empty if none)."""
+    to_x_row: Card | None
+    """The taken card that went to the player's X-row (None if nothing was taken)."""
+    to_hand: tuple[Card, ...]
+    """The other taken cards: to the player's hand, playable from the next round on."""
+    x_row: XRowChange | None
+    """The effect on the player's X-row, when the X-rows were given."""
+    rows: tuple[Row, Row, Row]
+    """The rows after this step."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResolution:
+    """A round resolved lowest card first, as far as the given choices reach."""
+
+    steps: tuple[Step, ...]
+    rows: tuple[Row, Row, Row]
+    """The rows after the last step."""
+    pending: PendingChoice | None
+    """The choice that stops the resolution, or None when the round is complete."""
+    waiting: tuple[Card, ...]
+    """Revealed cards not placed yet, ascending (the pending card first)."""
+    x_rows: Mapping[str, Row] | None
+    """Every given player's X-row after the last step (None if X-rows were not given)."""
+    x_stacks: Mapping[str, tuple[Card, ...]] | None
+    """Per given player, the cards that went to their X-stack in this round."""
+
+    @property
+    def complete(self) -> bool:
+        """Every revealed card has been placed."""
+        return self.pending is None
+
+
+def _x_add(x_row: Row, card: Card) -> tuple[Row, Row]:
+    """:func:`add_to_x_row` on a checked X-row and a card not in it."""
+    if not x_row or x_row[-1] < card:
+        return (*x_row, card), ()
+    return (card,), x_row
+
+
+def resolve_round(
+    rows: Sequence[Sequence[int]],
+    plays: Mapping[str, int],
+    *,
+    row_choices: Mapping[int, int] | None = None,
+    x_choices: Mapping[int, int] | None = None,
+    x_rows: Mapping[str, Sequence[int]] | None = None,
+) -> RoundResolution:
+    """Resolve one round: every revealed card placed, lowest first, step by step.
+
+    ``rows`` are the rows 3, 4, 5 before the round; ``plays`` maps each player
+    to the card they revealed. ``row_choices`` maps a too-low card to the row
+    index its player chose (rule 4); ``x_choices`` maps a played card to the
+    taken card its player puts into the X-row (needed when two or more cards
+    are taken; a single taken card goes there by itself). With ``x_rows``
+    (player → X-row before the round; a missing player has an empty X-row) the
+    steps also show what happens to the X-rows and X-stacks.
+
+    The resolution stops at the first choice that is missing and names it in
+    :attr:`RoundResolution.pending`. Choices for cards that turn out not to
+    need one are ignored.
+
+    >>> done = resolve_round([[12], [31, 40, 45], [70]], {"Anna": 59, "Ben": 81, "Cem": 94},
+    ...                      x_choices={59: 40})
+    >>> [(s.player, s.card, s.row, s.rule.name, s.taken, s.to_x_row) for s in done.steps]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('Anna', 59, 1, 'FULL_ROW', (31, 40, 45), 40), ('Ben', 81, 2, 'ASCENDING', (), None),
+     ('Cem', 94, 2, 'ASCENDING', (), None)]
+    >>> stop = resolve_round([[48], [59], [60]], {"Anna": 43, "Ben": 66})
+    >>> stop.pending.kind.name, stop.pending.player, stop.pending.options, stop.waiting
+    ('ROW', 'Anna', (0, 1, 2), (43, 66))
+    """
+    table = _rows(rows)
+    if not isinstance(plays, Mapping):
+        raise error("plays_type", "The revealed cards must map each player to a card.")
+    _INFO.check_players(len(plays))
+    on_table = {card for row in table for card in row}
+    owner: dict[Card, str] = {}
+    for player, value in plays.items():
+        if not isinstance(player, str) or not player:
+            raise error("player_name", "Every player needs a name.")
+        card = _card(value)
+        if card in on_table:
+            raise error("card_on_table", "Card {card} already lies in a row.", card=card)
+        if card in owner:
+            raise error(
+                "card_played_twice", "Card {card} was revealed by {first} and by {second}.",
+                card=card, first=owner[card], second=player,
+            )
+        owner[card] = player
+    rows_chosen = _choices(row_choices, owner)
+    for row in rows_chosen.values():
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row <= 2:
+            raise error(
+                "row_index", "There is no row {row}: rows are numbered 0, 1 and 2.", row=row
+            )
+    x_chosen = _choices(x_choices, owner)
+    for chosen in x_chosen.values():
+        _card(chosen)
+    current_x: dict[str, Row] | None = None
+    stacked: dict[str, tuple[Card, ...]] | None = None
+    if x_rows is not None:
+        current_x, stacked = _checked_x_rows(x_rows, owner, on_table)
+
+    steps: list[Step] = []
+    order = sorted(owner)
+    for position, card in enumerate(order):
+        player = owner[card]
+        if _target_row(table, card) is None and card not in rows_chosen:
+            return RoundResolution(
+                tuple(steps), table, PendingChoice(ChoiceKind.ROW, player, card, (0, 1, 2)),
+                tuple(order[position:]), _frozen(current_x), _frozen(stacked),
+            )
+        placed = _place(table, card, rows_chosen.get(card))
+        taken = placed.taken
+        to_x: Card | None = None
+        if len(taken) == 1:
+            to_x = taken[0]
+        elif taken:
+            if card not in x_chosen:
+                return RoundResolution(
+                    tuple(steps), table,
+                    PendingChoice(ChoiceKind.X_CARD, player, card, taken, placed.row),
+                    tuple(order[position:]), _frozen(current_x), _frozen(stacked),
+                )
+            to_x = x_chosen[card]
+        if to_x is not None and to_x not in taken:
+            raise error(
+                "x_card_not_taken",
+                "Card {choice} cannot go to the X-row: with {card} the player takes {taken}.",
+                choice=to_x, card=card, taken=", ".join(map(str, taken)),
+            )
+        change: XRowChange | None = None
+        if to_x is not None and current_x is not None and stacked is not None:
+            before = current_x.get(player, ())
+            after, moved = _x_add(before, to_x)
+            current_x[player] = after
+            stacked[player] = (*stacked.get(player, ()), *moved)
+            change = XRowChange(before, after, moved)
+        table = placed.rows
+        steps.append(
+            Step(
+                player, card, placed.row, placed.rule, taken, to_x,
+                tuple(c for c in taken if c != to_x), change, table,
+            )
+        )
+    return RoundResolution(tuple(steps), table, None, (), _frozen(current_x), _frozen(stacked))
+
+
+def _choices(choices: Mapping[int, int] | None, owner: Mapping[Card, str]) -> dict[Card, int]:
+    """Checked choices keyed by revealed cards."""
+    if choices is None:
+        return {}
+    if not isinstance(choices, Mapping):
+        raise error("choices_type", "Choices must map a revealed card to the choice made.")
+    for card in choices:
+        if _card(card) not in owner:
+            raise error(
+                "choice_for_unplayed_card",
+                "A choice is given for card {card}, but nobody revealed it.",
+                card=card,
+            )
+    return dict(choices)
+
+
+def _checked_x_rows(
+    x_rows: Mapping[str, Sequence[int]], owner: Mapping[Card, str], on_table: set[Card]
+) -> tuple[dict[str, Row], dict[str, tuple[Card, ...]]]:
+    if not isinstance(x_rows, Mapping):
+        raise error("x_rows_type", "The X-rows must map a player to the cards of their X-row.")
+    players = set(owner.values())
+    seen: set[Card] = set()
+    checked: dict[str, Row] = {}
+    for player, cards in x_rows.items():
+        if player not in players:
+            raise error(
+                "x_row_player", "{player} has an X-row but revealed no card.", player=player
+            )
+        row = _x_row(cards)
+        for card in row:
+            if card in on_table or card in owner or card in seen:
+                raise error(
+                    "card_twice", "Card {card} appears twice.", card=card
+                )
+            seen.add(card)
+        checked[player] = row
+    for player in sorted(players):
+        checked.setdefault(player, ())
+    return checked, {player: () for player in checked}
+
+
+def _frozen(mapping: dict[str, Row] | None) -> Mapping[str, Row] | None:
+    return None if mapping is None else MappingProxyType(dict(mapping))
