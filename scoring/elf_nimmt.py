@@ -1,0 +1,843 @@
+"""11 nimmt! (Amigo, Wolfgang Kramer): 2–7 players, fewest minus points after N deals.
+
+The rules are in ``rules/elf-nimmt.md``. This module has five parts:
+
+* the contract of ``ENGINE.md``: :func:`distance`, :func:`can_play`,
+  :func:`can_play_all`, :func:`hand_penalty`, :func:`deals`;
+* the recording interface shared by all games (see :mod:`scoring.common`):
+  :class:`Entry`, :func:`deal_count`, :func:`validate_deal`,
+  :func:`score_deal`, :func:`entry_from_dict`, :func:`entry_to_dict`, and
+  :func:`next_starter`;
+* the move-legality helpers behind the app's check page:
+  :func:`legal_piles`, :func:`pile_distances`, :func:`check_play`,
+  :func:`must_take`;
+* the bull card tracker (a live helper at the table): :class:`BullCards`,
+  :func:`take_pile`, :func:`steal_candidates`;
+* the complete game model: :func:`start_game`, :func:`legal_actions`,
+  :func:`apply`, :func:`start_next_deal`, :func:`random_game`.
+
+Cards are the numbers 1–100. The Hornochsen printed on a card come from a
+:class:`Deck` (by default the classic scheme of :func:`scoring.hornochsen`; a
+group may describe its own deck).
+
+>>> distance(98, 5)
+7
+>>> can_play(96, 6), can_play(96, 7)
+(True, False)
+>>> hand_penalty([55, 10, 3])
+11
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import pairwise
+from types import MappingProxyType
+from typing import TypeAlias
+
+from scoring import GAMES, ScoringError, error, hornochsen
+
+__all__ = [
+    "BULL_CARDS",
+    "CARDS",
+    "HAND_SIZE",
+    "MAX_DISTANCE",
+    "MAX_HORNOCHSEN",
+    "PILE_FOR_BULL_CARD",
+    "BullCards",
+    "Deck",
+    "Entry",
+    "PlayCheck",
+    "PlayProblem",
+    "can_play",
+    "can_play_all",
+    "check_play",
+    "deal_count",
+    "deals",
+    "distance",
+    "entry_from_dict",
+    "entry_to_dict",
+    "hand_penalty",
+    "legal_piles",
+    "must_take",
+    "next_starter",
+    "pile_distances",
+    "score_deal",
+    "steal_candidates",
+    "take_pile",
+    "validate_deal",
+]
+
+Card: TypeAlias = int
+"""A Hornochsen card 1–100."""
+Pile: TypeAlias = tuple[Card, ...]
+"""The cards of one discard pile, bottom first: the last card is the top card."""
+
+SLUG = "elf-nimmt"
+CARDS: tuple[Card, ...] = tuple(range(1, 101))
+"""All Hornochsen cards of the game."""
+HAND_SIZE = 10
+"""Cards dealt to each player at the start of a deal."""
+MAX_DISTANCE = 10
+"""A card may go on a pile if its wrap-around distance to the top card is 1 to 10."""
+BULL_CARDS = 10
+"""Bull cards in the game; they all lie in the supply at the start of a deal."""
+PILE_FOR_BULL_CARD = 3
+"""Taking a pile of at least this many cards earns a bull card."""
+MAX_HORNOCHSEN = 167
+"""All Hornochsen of the classic deck (1–100)."""
+
+_INFO = GAMES[SLUG]
+
+
+# ---------------------------------------------------------------------------
+# Input checks shared by everything below
+# ---------------------------------------------------------------------------
+
+
+def _card(value: object) -> Card:
+    """``value`` as a card number, or a ScoringError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+        raise error("card_range", "There is no card {card}: cards go from 1 to 100.", card=value)
+    return value
+
+
+def _cards(values: object, *, what: str) -> tuple[Card, ...]:
+    """A collection of distinct cards, as a tuple (order kept)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise error("cards_type", "The {what} must be a list of card numbers.", what=what)
+    cards = tuple(_card(value) for value in values)
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise error("card_twice", "Card {card} appears twice.", card=card)
+        seen.add(card)
+    return cards
+
+
+def _count(value: object, *, what: str) -> int:
+    """A non-negative whole number."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error("not_a_number", "The {what} must be a whole number.", what=what)
+    if value < 0:
+        raise error("negative", "The {what} cannot be negative ({value}).", what=what, value=value)
+    return value
+
+
+def _tops(tops: object) -> tuple[Card, ...]:
+    """The top cards of the discard piles, one per pile (distinct cards)."""
+    return _cards(tops, what="pile tops")
+
+
+# ---------------------------------------------------------------------------
+# The deck: Hornochsen per card
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Hornochsen printed on each card 1–100.
+
+    The rulebook only says every card shows 1, 2, 3, 5 or 7 Hornochsen; the
+    classic scheme (:func:`scoring.hornochsen`) is the default, a group may
+    describe its own deck with :meth:`from_mapping`.
+
+    >>> Deck.standard().total, Deck.standard().of(55)
+    (167, 7)
+    >>> Deck.from_mapping({5: 4})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 5 cannot show 4 Hornochsen: a card shows 1, 2, 3, 5 or 7.
+    """
+
+    hornochsen: tuple[int, ...]
+    """Hornochsen of card 1, 2, …, 100 (index ``card - 1``)."""
+
+    def __post_init__(self) -> None:
+        if len(self.hornochsen) != len(CARDS):
+            raise error("deck_size", "A deck describes exactly the 100 cards 1 to 100.")
+        for card, value in zip(CARDS, self.hornochsen, strict=True):
+            if isinstance(value, bool) or value not in (1, 2, 3, 5, 7):
+                raise error(
+                    "deck_value",
+                    "Card {card} cannot show {value} Hornochsen: a card shows 1, 2, 3, 5 or 7.",
+                    card=card, value=value,
+                )
+
+    @classmethod
+    def standard(cls) -> Deck:
+        """The classic scheme: 55 → 7, multiples of 11 → 5, of 10 → 3, of 5 → 2, else 1."""
+        return _STANDARD
+
+    @classmethod
+    def from_mapping(cls, overrides: Mapping[int, int]) -> Deck:
+        """The classic deck with some cards changed (``{card: hornochsen}``)."""
+        values = list(_STANDARD.hornochsen)
+        for card, value in overrides.items():
+            values[_card(card) - 1] = value
+        return cls(tuple(values))
+
+    def of(self, card: Card) -> int:
+        """Hornochsen on one card."""
+        return self.hornochsen[_card(card) - 1]
+
+    @property
+    def total(self) -> int:
+        """Hornochsen on all 100 cards."""
+        return sum(self.hornochsen)
+
+
+_STANDARD = Deck(tuple(hornochsen(card) for card in CARDS))
+
+
+# ---------------------------------------------------------------------------
+# The contract of ENGINE.md
+# ---------------------------------------------------------------------------
+
+
+def distance(top: int, card: int) -> int:
+    """How far ``card`` lies above ``top``, counting on from 100 to 1 (1–99).
+
+    >>> distance(33, 43), distance(96, 100), distance(96, 1), distance(98, 5)
+    (10, 4, 5, 7)
+    >>> distance(5, 98)
+    93
+    >>> distance(12, 12)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 12 cannot lie on itself: every card exists once.
+    """
+    top, card = _card(top), _card(card)
+    if top == card:
+        raise error(
+            "same_card", "Card {card} cannot lie on itself: every card exists once.", card=card
+        )
+    return (card - top) % 100
+
+
+def can_play(top: int, card: int) -> bool:
+    """Whether ``card`` may go on a pile whose top card is ``top`` (distance 1–10).
+
+    >>> can_play(31, 36), can_play(46, 57), can_play(100, 1), can_play(40, 39)
+    (True, False, True, False)
+    """
+    return distance(top, card) <= MAX_DISTANCE
+
+
+def can_play_all(top: int, cards: Iterable[int]) -> bool:
+    """Whether a bull card play may put all ``cards`` on one pile with top card ``top``.
+
+    Every card must lie within distance 1–10 of the top card before the play;
+    the cards go down in ascending wrap-around order, so their order here does
+    not matter. No cards is no play (``False``); a card named twice is an error.
+
+    >>> can_play_all(33, [34, 43, 40])
+    True
+    >>> can_play_all(33, [34, 44])
+    False
+    >>> can_play_all(95, [100, 2, 5])
+    True
+    >>> can_play_all(33, [])
+    False
+    >>> can_play_all(33, [35, 35])
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 35 appears twice.
+    """
+    played = _cards(cards, what="cards played")
+    top = _card(top)
+    return bool(played) and all(can_play(top, card) for card in played)
+
+
+def hand_penalty(hand: Iterable[int], *, deck: Deck = _STANDARD) -> int:
+    """Minus points for the cards left in a hand at the end of a deal.
+
+    >>> hand_penalty([]), hand_penalty([1, 2]), hand_penalty([55, 66, 70, 75])
+    (0, 2, 17)
+    """
+    return sum(deck.hornochsen[card - 1] for card in _cards(hand, what="hand"))
+
+
+def deals(players: int) -> int:
+    """Deals in a complete game: as many as there are players.
+
+    >>> deals(2), deals(7)
+    (2, 7)
+    >>> deals(8)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: 11 nimmt! is played by 2 to 7 players, not 8.
+    """
+    _INFO.check_players(_count(players, what="number of players"))
+    return players
+
+
+# ---------------------------------------------------------------------------
+# Recording interface (see scoring.common)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What one player records at the end of one deal.
+
+    ``hand`` is the Hornochsen on the cards left in hand; ``hand_cards``
+    (optional) the card numbers themselves, and then the engine counts. When
+    both are given they must agree; a ``hand`` of 0 next to cards means "not
+    counted" (a card in hand always shows at least one Hornochse).
+    ``went_out`` marks the player who played their last card and ended the
+    deal: they have no cards and score 0.
+
+    >>> Entry(hand_cards=(55, 3)).hornochsen()
+    8
+    >>> Entry(hand=9, hand_cards=(55, 3)).hornochsen()
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: 9 Hornochsen were entered, but the cards 3, 55 show 8.
+    """
+
+    hand: int = 0
+    hand_cards: tuple[int, ...] | None = None
+    went_out: bool = False
+
+    def hornochsen(self, *, deck: Deck = _STANDARD) -> int:
+        """Hornochsen on the hand: counted from the cards if given, else ``hand``."""
+        hand = _count(self.hand, what="number of Hornochsen on hand")
+        if not isinstance(self.went_out, bool):
+            raise error("went_out_type", "'Went out' must be yes or no.")
+        if self.hand_cards is None:
+            counted = hand
+        else:
+            cards = _cards(self.hand_cards, what="hand")
+            counted = sum(deck.hornochsen[card - 1] for card in cards)
+            if hand not in (0, counted):
+                raise error(
+                    "hand_disagrees",
+                    "{hand} Hornochsen were entered, but the cards {cards} show {counted}.",
+                    hand=hand, cards=", ".join(str(card) for card in sorted(cards)),
+                    counted=counted,
+                )
+        if self.went_out and counted:
+            raise error(
+                "out_with_cards",
+                "A player who went out has no cards left, so no Hornochsen (not {hand}).",
+                hand=counted,
+            )
+        if self.went_out and self.hand_cards:
+            raise error("out_with_cards_listed", "A player who went out has no cards left.")
+        return counted
+
+
+def deal_count(players: int) -> int:
+    """Deals in a complete game: one per player (same as :func:`deals`).
+
+    >>> deal_count(4)
+    4
+    """
+    return deals(players)
+
+
+def _entries(entries: object) -> Mapping[str, Entry]:
+    if not isinstance(entries, Mapping):
+        raise error("entries_type", "A deal is recorded as one entry per player.")
+    for player, entry in entries.items():
+        if not isinstance(player, str) or not player:
+            raise error("player_name", "Every entry needs a player name.")
+        if not isinstance(entry, Entry):
+            raise error("entry_type", "The entry of {player} is not an 11 nimmt! entry.",
+                        player=player)
+    return entries
+
+
+def validate_deal(entries: Mapping[str, Entry], *, deck: Deck = _STANDARD) -> None:
+    """Raise :class:`scoring.ScoringError` unless one deal's entries can all be true.
+
+    Checks: 2 to 7 players; exactly one player went out (the deal ends as soon
+    as a player has no cards) and has no Hornochsen; every other player still
+    holds a card, so at least one Hornochse; card numbers 1–100, each in at
+    most one hand; at most 167 Hornochsen (all of the deck) in all hands.
+
+    One reading beyond the rulebook (see :func:`start_game`): when every
+    pile has been taken and the draw pile is empty, nobody can move and the
+    deal ends without anyone going out. Such a deal holds all 100 cards in
+    the hands, so it is accepted with nobody out exactly when the hands show
+    all Hornochsen of the deck (167).
+
+    >>> validate_deal({"Anna": Entry(went_out=True), "Ben": Entry(hand=4)})
+    >>> validate_deal({"Anna": Entry(hand=3), "Ben": Entry(hand=4)})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Exactly one player goes out and ends the deal; here nobody did.
+    """
+    _deal_hornochsen(entries, deck)
+
+
+def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, int]:
+    checked = _entries(entries)
+    _INFO.check_players(len(checked))
+    scores: dict[str, int] = {}
+    owner: dict[Card, str] = {}
+    for player, entry in checked.items():
+        try:
+            scores[player] = entry.hornochsen(deck=deck)
+        except ScoringError as problem:
+            raise error(
+                "entry_invalid", "{player}: {problem}", player=player, problem=str(problem)
+            ) from problem
+        for card in entry.hand_cards or ():
+            if card in owner:
+                raise error(
+                    "card_in_two_hands",
+                    "Card {card} is in the hands of both {first} and {second}.",
+                    card=card, first=owner[card], second=player,
+                )
+            owner[card] = player
+    out = [player for player, entry in checked.items() if entry.went_out]
+    total = sum(scores.values())
+    if len(out) > 1:
+        raise error(
+            "several_out",
+            "Only one player can go out, the deal ends at once: {players} are marked.",
+            players=", ".join(out),
+        )
+    if not out and total != deck.total:
+        raise error("nobody_out", "Exactly one player goes out and ends the deal; here nobody did.")
+    for player, entry in checked.items():
+        if not entry.went_out and scores[player] == 0:
+            raise error(
+                "stayed_without_cards",
+                "{player} did not go out, so they still hold a card and at least one Hornochse.",
+                player=player,
+            )
+    if total > deck.total:
+        raise error(
+            "too_many_hornochsen",
+            "The hands show {total} Hornochsen, but all cards together show only {most}.",
+            total=total, most=deck.total,
+        )
+    return scores
+
+
+def score_deal(entries: Mapping[str, Entry], *, deck: Deck = _STANDARD) -> dict[str, int]:
+    """Validate one deal, then each player's minus points: Hornochsen on hand, 0 if out.
+
+    >>> score_deal({"Anna": Entry(hand=12), "Ben": Entry(went_out=True),
+    ...             "Cem": Entry(hand_cards=(55, 10, 1))})
+    {'Anna': 12, 'Ben': 0, 'Cem': 11}
+    """
+    return _deal_hornochsen(entries, deck)
+
+
+_ENTRY_KEYS = frozenset({"hand", "hand_cards", "went_out"})
+
+
+def entry_from_dict(data: Mapping[str, object]) -> Entry:
+    """An :class:`Entry` from the JSON of :func:`entry_to_dict` (missing keys: defaults).
+
+    >>> entry_from_dict({"hand_cards": [55, 3]})
+    Entry(hand=0, hand_cards=(3, 55), went_out=False)
+    >>> entry_from_dict({"hand": -1})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: The number of Hornochsen on hand cannot be negative (-1).
+    """
+    if not isinstance(data, Mapping):
+        raise error("entry_type", "An entry must be a mapping of fields.")
+    unknown = sorted(str(key) for key in data if key not in _ENTRY_KEYS)
+    if unknown:
+        raise error("entry_keys", "Unknown entry fields: {keys}.", keys=", ".join(unknown))
+    hand = _count(data.get("hand", 0), what="number of Hornochsen on hand")
+    raw_cards = data.get("hand_cards")
+    cards = None if raw_cards is None else tuple(sorted(_cards(raw_cards, what="hand")))
+    went_out = data.get("went_out", False)
+    if not isinstance(went_out, bool):
+        raise error("went_out_type", "'Went out' must be yes or no.")
+    entry = Entry(hand=hand, hand_cards=cards, went_out=went_out)
+    entry.hornochsen()
+    return entry
+
+
+def entry_to_dict(entry: Entry) -> dict[str, object]:
+    """JSON-compatible form of an entry (``hand_cards`` as a list or ``None``).
+
+    >>> entry_to_dict(Entry(hand=8, hand_cards=(3, 55)))
+    {'hand': 8, 'hand_cards': [3, 55], 'went_out': False}
+    """
+    return {
+        "hand": entry.hand,
+        "hand_cards": None if entry.hand_cards is None else list(entry.hand_cards),
+        "went_out": entry.went_out,
+    }
+
+
+def next_starter(scores: Mapping[str, int], seat_order: Sequence[str]) -> str:
+    """Who starts the next deal: the player with the most minus points in the last one.
+
+    Ties (the rulebook is silent) go to the first of the tied players in
+    ``seat_order``, the order the players sit in (from the first seat of the
+    game, not from the last starter).
+
+    >>> next_starter({"Anna": 7, "Ben": 12, "Cem": 12}, ["Anna", "Ben", "Cem"])
+    'Ben'
+    >>> next_starter({"Anna": 7}, ["Anna", "Ben"])
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Minus points are missing for Ben.
+    """
+    if isinstance(seat_order, str) or not isinstance(seat_order, Sequence) or not seat_order:
+        raise error("seat_order", "The seat order must list the players.")
+    if len(set(seat_order)) != len(seat_order):
+        raise error("seat_twice", "A player appears twice in the seat order.")
+    missing = [player for player in seat_order if player not in scores]
+    if missing:
+        raise error("scores_missing", "Minus points are missing for {players}.",
+                    players=", ".join(missing))
+    extra = sorted(player for player in scores if player not in seat_order)
+    if extra:
+        raise error("scores_unknown", "{players} do not sit at this table.",
+                    players=", ".join(extra))
+    points = {player: _count(scores[player], what="minus points") for player in seat_order}
+    most = max(points.values())
+    return next(player for player in seat_order if points[player] == most)
+
+
+# ---------------------------------------------------------------------------
+# Move legality (the app's check page)
+# ---------------------------------------------------------------------------
+
+
+def pile_distances(tops: Sequence[int], card: int) -> tuple[int, ...]:
+    """The distance of ``card`` to each pile's top card, pile by pile.
+
+    >>> pile_distances([5, 19, 78], 84)
+    (79, 65, 6)
+    """
+    checked = _tops(tops)
+    return tuple(distance(top, card) for top in checked)
+
+
+def legal_piles(tops: Sequence[int], card: int) -> tuple[int, ...]:
+    """Indices (0-based, in table order) of the piles ``card`` may be played on.
+
+    >>> legal_piles([5, 19, 78], 12)
+    (0,)
+    >>> legal_piles([5, 19, 78], 50)
+    ()
+    >>> legal_piles([96, 100], 3)
+    (0, 1)
+    """
+    return tuple(
+        index for index, gap in enumerate(pile_distances(tops, card)) if gap <= MAX_DISTANCE
+    )
+
+
+class PlayProblem(Enum):
+    """Why a play is not allowed."""
+
+    NO_CARDS = "no_cards"
+    """No card is put down."""
+    UNKNOWN_PILE = "unknown_pile"
+    """A pile is named that is not on the table."""
+    CARD_TWICE = "card_twice"
+    """The same card is put down twice."""
+    CARD_ON_TABLE = "card_on_table"
+    """A card put down already lies on top of a pile."""
+    NOT_IN_HAND = "not_in_hand"
+    """A card put down is not in the player's hand."""
+    SEVERAL_CARDS = "several_cards"
+    """Several cards are put down without a bull card."""
+    TOO_MANY_PILES = "too_many_piles"
+    """Cards go on more piles than the player has bull cards (one pile without)."""
+    TOO_FAR = "too_far"
+    """A card is not 1 to 10 above the top card its pile had before the play."""
+    WRONG_ORDER = "wrong_order"
+    """The cards on a pile are not put down in ascending order (highest on top)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCheck:
+    """The verdict on a play: legal, or the first problem found.
+
+    ``template`` and ``params`` explain the problem in English (the app
+    translates the template); ``tops`` are the piles' top cards after a legal
+    play, the unchanged top cards otherwise.
+    """
+
+    problem: PlayProblem | None
+    template: str
+    params: Mapping[str, object]
+    tops: tuple[int, ...]
+
+    @property
+    def legal(self) -> bool:
+        """Whether the play is allowed."""
+        return self.problem is None
+
+    @property
+    def message(self) -> str:
+        """The explanation in English."""
+        return self.template.format(**self.params)
+
+
+def _verdict(
+    problem: PlayProblem | None, tops: tuple[int, ...], template: str, **params: object
+) -> PlayCheck:
+    return PlayCheck(problem, template, MappingProxyType(dict(params)), tops)
+
+
+def check_play(
+    tops: Sequence[int],
+    plays: Mapping[int, Sequence[int]],
+    bull_cards: int,
+    *,
+    hand: Iterable[int] | None = None,
+) -> PlayCheck:
+    """Whether putting down ``plays`` (pile index → cards in the order put down) is legal.
+
+    ``tops`` are the piles' top cards before the play, ``bull_cards`` the bull
+    cards the player holds. Without a bull card exactly one card goes on one
+    pile; with k bull cards several cards may go on each of up to k piles. Every
+    card must lie 1 to 10 above the top card its pile had before the play, and
+    the cards of a pile are put down in ascending (wrap-around) order, highest
+    on top. With ``hand`` given, every card must be in it.
+
+    Malformed input (a card outside 1–100, a negative bull card count, the
+    same top card twice) raises :class:`scoring.ScoringError`.
+
+    >>> check_play([33], {0: [34, 40, 43]}, 1).tops
+    (43,)
+    >>> check_play([33], {0: [34, 40]}, 0).message
+    'Without a bull card you put down exactly one card.'
+    >>> check_play([96, 20], {0: [99, 3], 1: [25]}, 1).problem
+    <PlayProblem.TOO_MANY_PILES: 'too_many_piles'>
+    >>> check_play([96], {0: [3, 99]}, 1).message
+    'Put the cards on the pile with 96 in ascending order: 99 before 3.'
+    """
+    before = _tops(tops)
+    bulls = _count(bull_cards, what="number of bull cards")
+    if not isinstance(plays, Mapping):
+        raise error("plays_type", "A play names, per pile, the cards put on it.")
+    held = None if hand is None else frozenset(_cards(hand, what="hand"))
+    on_table = frozenset(before)
+    chosen: dict[int, tuple[Card, ...]] = {}
+    seen: set[Card] = set()
+    for pile, raw in plays.items():
+        if isinstance(pile, bool) or not isinstance(pile, int) or not 0 <= pile < len(before):
+            return _verdict(PlayProblem.UNKNOWN_PILE, before,
+                            "There is no pile {pile} on the table.", pile=pile)
+        if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
+            raise error("cards_type", "The {what} must be a list of card numbers.",
+                        what="cards played")
+        cards = tuple(_card(card) for card in raw)
+        for card in cards:
+            if card in seen:
+                return _verdict(PlayProblem.CARD_TWICE, before,
+                                "Card {card} is put down twice.", card=card)
+            seen.add(card)
+            if card in on_table:
+                return _verdict(PlayProblem.CARD_ON_TABLE, before,
+                                "Card {card} already lies on the table.", card=card)
+            if held is not None and card not in held:
+                return _verdict(PlayProblem.NOT_IN_HAND, before,
+                                "Card {card} is not in the hand.", card=card)
+        if cards:
+            chosen[pile] = cards
+    if not chosen:
+        return _verdict(PlayProblem.NO_CARDS, before, "No card is put down.")
+    if bulls == 0 and len(seen) > 1:
+        return _verdict(PlayProblem.SEVERAL_CARDS, before,
+                        "Without a bull card you put down exactly one card.")
+    if len(chosen) > max(bulls, 1):
+        return _verdict(
+            PlayProblem.TOO_MANY_PILES, before,
+            "With {bulls} bull cards you may put cards on at most {most} piles, not {piles}.",
+            bulls=bulls, most=max(bulls, 1), piles=len(chosen),
+        )
+    after = list(before)
+    for pile, cards in chosen.items():
+        top = before[pile]
+        for card in cards:
+            if not can_play(top, card):
+                return _verdict(
+                    PlayProblem.TOO_FAR, before,
+                    "Card {card} does not fit on the pile with {top}: it must be 1 to 10 above.",
+                    card=card, top=top,
+                )
+        for earlier, later in pairwise(cards):
+            if distance(top, later) < distance(top, earlier):
+                return _verdict(
+                    PlayProblem.WRONG_ORDER, before,
+                    "Put the cards on the pile with {top} in ascending order: "
+                    "{first} before {then}.",
+                    top=top, first=later, then=earlier,
+                )
+        after[pile] = cards[-1]
+    return _verdict(None, tuple(after), "The play is allowed.")
+
+
+def must_take(tops: Sequence[int], hand: Iterable[int]) -> bool:
+    """Whether no card of ``hand`` fits on any pile, so the player must take a pile.
+
+    >>> must_take([5, 19], [50, 80])
+    True
+    >>> must_take([5, 19], [50, 12])
+    False
+    """
+    checked = _tops(tops)
+    cards = _cards(hand, what="hand")
+    if not cards:
+        raise error("hand_empty", "A player without cards has gone out: the deal is over.")
+    for card in cards:
+        if card in checked:
+            raise error("card_on_table", "Card {card} cannot be both in the hand and on the table.",
+                        card=card)
+    return not any(can_play(top, card) for top in checked for card in cards)
+
+
+# ---------------------------------------------------------------------------
+# Bull cards ("Bullenkarten")
+# ---------------------------------------------------------------------------
+
+
+def _steal_from(held: Sequence[int], taker: int) -> list[int]:
+    """Seats the taker may steal from: the others holding the most bull cards (at least one).
+
+    The taker never steals from themselves: "the player with the most" is
+    read among the other players.
+    """
+    most = max((count for seat, count in enumerate(held) if seat != taker), default=0)
+    if most == 0:
+        return []
+    return [seat for seat, count in enumerate(held) if seat != taker and count == most]
+
+
+@dataclass(frozen=True, slots=True)
+class BullCards:
+    """Who holds how many of the 10 bull cards in the current deal; the rest is in the supply.
+
+    A bull card is not spent by using it: it stays with its holder until the
+    deal ends (or someone steals it). Every deal starts with all 10 in the
+    supply (:meth:`start`).
+
+    >>> state = BullCards.start(["Anna", "Ben"])
+    >>> state.supply, dict(state.holders)
+    (10, {'Anna': 0, 'Ben': 0})
+    """
+
+    supply: int
+    holders: Mapping[str, int]
+    """Bull cards per player, in seat order."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.holders, Mapping) or not self.holders:
+            raise error("bull_holders", "The bull card tracker needs the players.")
+        counts = {}
+        for player, count in self.holders.items():
+            if not isinstance(player, str) or not player:
+                raise error("player_name", "Every entry needs a player name.")
+            counts[player] = _count(count, what="number of bull cards")
+        supply = _count(self.supply, what="number of bull cards in the supply")
+        if supply + sum(counts.values()) != BULL_CARDS:
+            raise error(
+                "bull_total",
+                "There are exactly 10 bull cards, not {total}.",
+                total=supply + sum(counts.values()),
+            )
+        object.__setattr__(self, "holders", MappingProxyType(counts))
+
+    @classmethod
+    def start(cls, players: Sequence[str]) -> BullCards:
+        """All bull cards in the supply, nobody holds one (the start of every deal)."""
+        if isinstance(players, str) or len(set(players)) != len(players):
+            raise error("seat_twice", "A player appears twice in the seat order.")
+        return cls(BULL_CARDS, {player: 0 for player in players})
+
+    def held(self, player: str) -> int:
+        """Bull cards ``player`` holds."""
+        if player not in self.holders:
+            raise error("unknown_player", "{player} does not play in this deal.", player=player)
+        return self.holders[player]
+
+    def reset(self) -> BullCards:
+        """The tracker for the next deal: every bull card back in the supply."""
+        return BullCards.start(tuple(self.holders))
+
+
+def steal_candidates(state: BullCards, taker: str) -> tuple[str, ...]:
+    """Players ``taker`` may take a bull card from, if one were due now (seat order).
+
+    Only when the supply is empty: then the other players holding the most
+    bull cards (the taker picks one of them).
+
+    >>> state = BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2})
+    >>> steal_candidates(state, "Cem"), steal_candidates(state, "Anna")
+    (('Anna', 'Ben'), ('Ben',))
+    >>> steal_candidates(BullCards.start(["Anna", "Ben"]), "Anna")
+    ()
+    """
+    state.held(taker)
+    if state.supply:
+        return ()
+    players = tuple(state.holders)
+    seats = _steal_from(tuple(state.holders.values()), players.index(taker))
+    return tuple(players[seat] for seat in seats)
+
+
+def take_pile(
+    state: BullCards, player: str, pile_size: int, steal_from: str | None = None
+) -> BullCards:
+    """The bull cards after ``player`` took a pile of ``pile_size`` cards.
+
+    A pile of 3 or more cards earns a bull card from the supply; when the
+    supply is empty, one from the other player holding the most (among tied
+    players the taker chooses: ``steal_from`` must then name one of them; with
+    a single candidate it may be left out). A smaller pile earns nothing, and
+    when nobody else holds a bull card there is nothing to take. ``steal_from``
+    is ignored when no choice is to be made from an empty supply.
+
+    >>> take_pile(BullCards.start(["Anna", "Ben"]), "Ben", 3).holders["Ben"]
+    1
+    >>> state = BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2})
+    >>> dict(take_pile(state, "Cem", 5, steal_from="Ben").holders)
+    {'Anna': 4, 'Ben': 3, 'Cem': 3}
+    >>> take_pile(state, "Cem", 5)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: The supply is empty: choose whom to take a bull card from (Anna, Ben).
+    """
+    held = state.held(player)
+    size = _count(pile_size, what="size of the pile")
+    if size == 0:
+        raise error("pile_empty", "A pile holds at least one card.")
+    if size > len(CARDS):
+        raise error("pile_too_big", "A pile cannot hold {size} cards: there are only 100.",
+                    size=size)
+    if size < PILE_FOR_BULL_CARD:
+        return state
+    counts = dict(state.holders)
+    if state.supply:
+        counts[player] = held + 1
+        return BullCards(state.supply - 1, counts)
+    candidates = steal_candidates(state, player)
+    if not candidates:
+        return state
+    if steal_from is None:
+        if len(candidates) > 1:
+            raise error(
+                "steal_choice",
+                "The supply is empty: choose whom to take a bull card from ({players}).",
+                players=", ".join(candidates),
+            )
+        steal_from = candidates[0]
+    if steal_from not in candidates:
+        raise error(
+            "steal_not_allowed",
+            "A bull card can only be taken from the player with the most ({players}), "
+            "not from {player}.",
+            players=", ".join(candidates), player=steal_from,
+        )
+    counts[steal_from] -= 1
+    counts[player] = held + 1
+    return BullCards(0, counts)
