@@ -25,38 +25,54 @@ Live recording for the score sheet: :class:`LiveGame`, :func:`live_start`,
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Final, cast
+from typing import Final, TypeAlias, cast
 
 from scoring import GAMES, error
+from scoring.common import SimulatedGame, player_names
 
 __all__ = [
+    "COLOURED_NUMBERS",
     "COLOURS",
     "COLOUR_LABELS",
     "GREY_CARDS",
     "INTERIM_BONUSES",
+    "NUMBER_CARDS",
     "START_CARDS",
     "ColourCounts",
+    "Deck",
     "Entry",
+    "GameState",
     "LiveGame",
     "LiveView",
     "Placement",
+    "Play",
+    "apply",
     "collection_score",
     "deal_count",
     "entry_from_dict",
     "entry_from_open_face_down",
     "entry_to_dict",
     "final_bonus",
+    "final_scores",
+    "legal_actions",
     "live_entries",
     "live_replay",
     "live_start",
     "live_turn",
     "live_view",
+    "max_cards_taken",
+    "new_game",
     "place",
+    "random_game",
+    "recorded_entries",
     "row_of",
     "score_deal",
+    "setup_game",
+    "synthetic_deck",
     "validate_deal",
 ]
 
@@ -852,3 +868,396 @@ def live_entries(state: LiveGame) -> dict[str, Entry]:
         player: Entry(counts, bonus)
         for player, counts, bonus in zip(state.players, state.taken, state.interim, strict=True)
     }
+
+
+# ---------------------------------------------------------------------------
+# Game model
+# ---------------------------------------------------------------------------
+
+
+NUMBER_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(1, 90) if c % 30)
+"""The 87 cards dealt from: every card but the start cards (84 coloured, 3 grey)."""
+
+COLOURED_NUMBERS: Final[tuple[int, ...]] = tuple(c for c in NUMBER_CARDS if c not in GREY_CARDS)
+"""The 84 numbers that carry a colour."""
+
+
+def synthetic_deck() -> dict[int, str]:
+    """A made-up deck description with 12 cards per colour (for tests and the simulator).
+
+    The real assignment is printed on the cards; this one cycles through the
+    colours in number order.
+
+    >>> deck = synthetic_deck()
+    >>> deck[1], deck[2], deck[8], len(deck)
+    ('orange', 'flieder', 'orange', 84)
+    """
+    return {card: COLOURS[i % len(COLOURS)] for i, card in enumerate(COLOURED_NUMBERS)}
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Which colour each number card has (checked; build with :meth:`from_mapping`).
+
+    ``colour_index[card]`` is the index into :data:`COLOURS`, ``-1`` for the
+    start cards 0/30/60 and the grey cards 15/45/75.
+    """
+
+    colour_index: tuple[int, ...]
+
+    @classmethod
+    def from_mapping(cls, deck: Mapping[int, str]) -> Deck:
+        """Check a deck description: every coloured number 1–89 (not 0/30/60,
+        not the grey 15/45/75) maps to a colour key, 12 cards per colour.
+
+        >>> Deck.from_mapping(synthetic_deck()).colour(8)
+        'orange'
+        >>> Deck.from_mapping({**synthetic_deck(), 15: "rot"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        scoring.ScoringError: Card 15 has no colour in this game; only 1–89 without ...
+        """
+        if not isinstance(deck, Mapping):
+            raise error("deck_type", "The deck must map card numbers to colours, not {value!r}.",
+                        value=deck)
+        index = [-1] * 90
+        per_colour = [0] * len(COLOURS)
+        for card, colour in deck.items():
+            if (
+                isinstance(card, bool) or not isinstance(card, int)
+                or card not in COLOURED_NUMBERS_SET
+            ):
+                raise error(
+                    "deck_card",
+                    "Card {card} has no colour in this game; "
+                    "only 1–89 without 0, 30, 60, 15, 45, 75 do.",
+                    card=card,
+                )
+            index[card] = _colour_index(colour)
+            per_colour[index[card]] += 1
+        for card in COLOURED_NUMBERS:
+            if index[card] < 0:
+                raise error("deck_missing", "The deck gives no colour for card {card}.",
+                            card=card)
+        for colour, count in zip(COLOURS, per_colour, strict=True):
+            if count != CARDS_PER_COLOUR:
+                raise error(
+                    "deck_colour_count",
+                    "The deck has {count} cards of {colour}; there are 12 of each colour.",
+                    colour=colour, count=count,
+                )
+        return cls(tuple(index))
+
+    def colour(self, card: int) -> str | None:
+        """The colour key of ``card``; ``None`` for the grey and start cards."""
+        row_of(card)
+        index = self.colour_index[card]
+        return COLOURS[index] if index >= 0 else None
+
+
+COLOURED_NUMBERS_SET: Final[frozenset[int]] = frozenset(COLOURED_NUMBERS)
+_SYNTHETIC_DECK: Final = Deck.from_mapping(synthetic_deck())
+
+Rows: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+ByColour: TypeAlias = tuple[tuple[int, ...], ...]
+"""Seven tuples of cards, one per colour in :data:`COLOURS` order."""
+
+_NO_CARDS: Final[ByColour] = ((),) * len(COLOURS)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The only decision: play this hand card."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game of 3 sind einer zuviel! at one moment (immutable).
+
+    Every card 1–89 is in exactly one place: a row (``rows``, without the
+    start cards), a hand, a personal draw pile (``piles``, top first), a
+    collection (``open`` and ``face_down`` per player and colour) or the box
+    (undealt cards, taken grey cards, the hand cards discarded at the end).
+    Build one with :func:`new_game` or :func:`setup_game`; move on with
+    :func:`apply`.
+    """
+
+    players: tuple[str, ...]
+    deck: Deck
+    rows: Rows
+    hands: tuple[tuple[int, ...], ...]
+    """Hand cards per player, ascending."""
+    piles: tuple[tuple[int, ...], ...]
+    """Personal draw piles per player, top card first."""
+    open: tuple[ByColour, ...]
+    """Open cards per player and colour (0–2 each)."""
+    face_down: tuple[ByColour, ...]
+    """Face-down cards per player and colour (in threes)."""
+    interim: tuple[int, ...]
+    """Interim bonus card per player, 0 = none yet."""
+    box: tuple[int, ...]
+    current: int
+    """Seat index of the player to play."""
+    plays: int
+    """Cards played so far by all players together."""
+
+    @property
+    def finished(self) -> bool:
+        """Every player has played 18 cards; the last two hand cards are in the box."""
+        return self.plays == PLAYS_PER_PLAYER * len(self.players)
+
+    @property
+    def stack(self) -> tuple[int, ...]:
+        """Interim bonus cards still on the stack, top first."""
+        given = set(self.interim)
+        return tuple(bonus for bonus in INTERIM_BONUSES if bonus not in given)
+
+    def taken(self, seat: int) -> ColourCounts:
+        """Cards per colour player ``seat`` has taken so far (open and face down)."""
+        return ColourCounts._trusted(tuple(
+            len(a) + len(b) for a, b in zip(self.open[seat], self.face_down[seat], strict=True)
+        ))
+
+
+def setup_game(
+    players: Sequence[str],
+    *,
+    setup: Sequence[int],
+    piles: Sequence[Sequence[int]],
+    deck: Mapping[int, str] | Deck | None = None,
+    first: int = 0,
+) -> GameState:
+    """The game after setup from given cards: three ``setup`` cards placed by
+    the placement rules, a 20-card pile per player (top first) of which 8 go
+    to the hand; the number cards not used go to the box. ``first`` is the
+    seat of the starting player (the youngest).
+
+    >>> piles = [list(range(1, 21)), list(range(31, 51))]
+    >>> state = setup_game(["Anna", "Ben"], setup=[61, 62, 63], piles=piles)
+    >>> state.rows, state.hands[1], len(state.box)
+    (((), (), (61, 62, 63)), (31, 32, 33, 34, 35, 36, 37, 38), 44)
+    """
+    names = _check_player_names(players)
+    checked_deck = _check_deck(deck)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
+        raise error("first_player", "The starting seat must be 0 to {last}, not {value!r}.",
+                    last=len(names) - 1, value=first)
+    if isinstance(setup, str) or not isinstance(setup, Sequence) or len(setup) != SETUP_CARDS:
+        raise error("setup_cards", "Setup places exactly 3 number cards, not {value!r}.",
+                    value=setup)
+    if isinstance(piles, str) or not isinstance(piles, Sequence) or len(piles) != len(names):
+        raise error("piles_count", "Every player needs a draw pile: {players} piles expected.",
+                    players=len(names))
+    used: set[int] = set()
+
+    def claim(card: object) -> int:
+        if isinstance(card, bool) or not isinstance(card, int) or card not in NUMBER_CARDS_SET:
+            raise error("deal_card", "Card {card!r} cannot be dealt: 1–89 without 30 and 60.",
+                        card=card)
+        if card in used:
+            raise error("deal_twice", "Card {card} is dealt twice.", card=card)
+        used.add(card)
+        return card
+
+    rows: list[tuple[int, ...]] = [(), (), ()]
+    for card in setup:
+        target = row_of(claim(card))
+        rows[target], _ = _place_in_row(rows[target], card)
+    own_piles: list[tuple[int, ...]] = []
+    for seat, pile in enumerate(piles):
+        if isinstance(pile, str) or not isinstance(pile, Sequence) or len(pile) != PILE_SIZE:
+            raise error("pile_size", "The draw pile of {player} must have 20 cards.",
+                        player=names[seat])
+        own_piles.append(tuple(claim(card) for card in pile))
+    box = tuple(card for card in NUMBER_CARDS if card not in used)
+    empty = _NO_CARDS
+    return GameState(
+        players=names,
+        deck=checked_deck,
+        rows=(rows[0], rows[1], rows[2]),
+        hands=tuple(tuple(sorted(pile[:HAND_SIZE])) for pile in own_piles),
+        piles=tuple(pile[HAND_SIZE:] for pile in own_piles),
+        open=(empty,) * len(names),
+        face_down=(empty,) * len(names),
+        interim=(0,) * len(names),
+        box=box,
+        current=first,
+        plays=0,
+    )
+
+
+NUMBER_CARDS_SET: Final[frozenset[int]] = frozenset(NUMBER_CARDS)
+
+
+def _check_deck(deck: Mapping[int, str] | Deck | None) -> Deck:
+    if deck is None:
+        return _SYNTHETIC_DECK
+    if isinstance(deck, Deck):
+        return deck
+    return Deck.from_mapping(deck)
+
+
+def new_game(
+    players: Sequence[str],
+    rng: random.Random,
+    *,
+    deck: Mapping[int, str] | Deck | None = None,
+    first: int = 0,
+) -> GameState:
+    """A freshly shuffled game: three random cards placed, 20-card piles, 8 to hand.
+
+    Without ``deck`` the :func:`synthetic_deck` is used.
+
+    >>> state = new_game(["Anna", "Ben", "Cem"], random.Random(1))
+    >>> [len(h) for h in state.hands], [len(p) for p in state.piles], len(state.box)
+    ([8, 8, 8], [12, 12, 12], 24)
+    """
+    names = _check_player_names(players)
+    cards = list(NUMBER_CARDS)
+    rng.shuffle(cards)
+    piles = [cards[SETUP_CARDS + PILE_SIZE * i: SETUP_CARDS + PILE_SIZE * (i + 1)]
+             for i in range(len(names))]
+    return setup_game(names, setup=cards[:SETUP_CARDS], piles=piles, deck=deck, first=first)
+
+
+def legal_actions(state: GameState) -> tuple[Play, ...]:
+    """The plays open to the player on turn: any hand card (none once finished).
+
+    >>> piles = [list(range(1, 21)), list(range(31, 51))]
+    >>> state = setup_game(["Anna", "Ben"], setup=[61, 62, 63], piles=piles)
+    >>> [action.card for action in legal_actions(state)]
+    [1, 2, 3, 4, 5, 6, 7, 8]
+    """
+    if state.finished:
+        return ()
+    return tuple(Play(card) for card in state.hands[state.current])
+
+
+def apply(state: GameState, action: Play) -> GameState:
+    """The state after the player on turn plays ``action.card``.
+
+    Places the card, sorts taken cards into the collection (grey ones to the
+    box, every third card of a colour turns the open two and itself face
+    down), hands out the top interim bonus to a player who now has all seven
+    colours open, refills a hand of two from the pile, passes the turn and,
+    after the last play, discards the remaining hand cards into the box.
+
+    >>> piles = [list(range(1, 21)), list(range(31, 51))]
+    >>> state = setup_game(["Anna", "Ben"], setup=[61, 62, 63], piles=piles)
+    >>> state = apply(state, Play(1))
+    >>> state.rows, state.current, state.hands[0]
+    (((1,), (), (61, 62, 63)), 1, (2, 3, 4, 5, 6, 7, 8))
+    """
+    if not isinstance(action, Play):
+        raise error("action_type", "Expected a play, not {value!r}.", value=action)
+    if state.finished:
+        raise error("game_over", "The game is over; no more cards are played.")
+    seat = state.current
+    hand = state.hands[seat]
+    card = action.card
+    if card not in hand:
+        raise error("not_in_hand", "{player} does not hold card {card}.",
+                    player=state.players[seat], card=card)
+    new_hand = tuple(c for c in hand if c != card)
+    target = card // 30
+    new_row, taken = _place_in_row(state.rows[target], card)
+    rows = state.rows
+    new_rows: Rows = (
+        new_row if target == 0 else rows[0],
+        new_row if target == 1 else rows[1],
+        new_row if target == 2 else rows[2],
+    )
+    box = state.box
+    all_open = state.open
+    all_down = state.face_down
+    interim = state.interim
+    if taken:
+        colour_index = state.deck.colour_index
+        open_cards = list(all_open[seat])
+        down_cards = list(all_down[seat])
+        for taken_card in taken:
+            colour = colour_index[taken_card]
+            if colour < 0:
+                box = (*box, taken_card)
+                continue
+            pile = (*open_cards[colour], taken_card)
+            if len(pile) == 3:
+                down_cards[colour] = down_cards[colour] + pile
+                pile = ()
+            open_cards[colour] = pile
+        all_open = (*all_open[:seat], tuple(open_cards), *all_open[seat + 1:])
+        all_down = (*all_down[:seat], tuple(down_cards), *all_down[seat + 1:])
+        if not interim[seat] and all(open_cards):
+            stack = [bonus for bonus in INTERIM_BONUSES if bonus not in interim]
+            if stack:
+                interim = (*interim[:seat], stack[0], *interim[seat + 1:])
+    piles = state.piles
+    if len(new_hand) == REFILL_AT and piles[seat]:
+        pile = piles[seat]
+        new_hand = tuple(sorted(new_hand + pile[:REFILL_SIZE]))
+        piles = (*piles[:seat], pile[REFILL_SIZE:], *piles[seat + 1:])
+    hands = (*state.hands[:seat], new_hand, *state.hands[seat + 1:])
+    plays = state.plays + 1
+    if plays == PLAYS_PER_PLAYER * len(state.players):
+        box = box + tuple(c for h in hands for c in h)
+        hands = ((),) * len(hands)
+    return GameState(
+        players=state.players,
+        deck=state.deck,
+        rows=new_rows,
+        hands=hands,
+        piles=piles,
+        open=all_open,
+        face_down=all_down,
+        interim=interim,
+        box=box,
+        current=(seat + 1) % len(state.players),
+        plays=plays,
+    )
+
+
+def final_scores(state: GameState) -> dict[str, int]:
+    """Each player's points at the end, counted from the cards in the collections.
+
+    Open cards: 1 of a colour → 1 point, 2 → 5 points; every face-down card
+    −1; the "Endwertung" bonus for 6 or 7 open colours; the interim bonus.
+    """
+    if not state.finished:
+        raise error("game_running", "The game is not over yet: {left} cards still to play.",
+                    left=PLAYS_PER_PLAYER * len(state.players) - state.plays)
+    scores: dict[str, int] = {}
+    for seat, player in enumerate(state.players):
+        open_cards = state.open[seat]
+        open_points = sum((0, 1, 5)[len(cards)] for cards in open_cards)
+        face_down = sum(len(cards) for cards in state.face_down[seat])
+        open_colours = sum(1 for cards in open_cards if cards)
+        scores[player] = (
+            open_points - face_down + final_bonus(open_colours) + state.interim[seat]
+        )
+    return scores
+
+
+def recorded_entries(state: GameState) -> dict[str, Entry]:
+    """What each player would record at the end: cards per colour and interim bonus."""
+    return {
+        player: Entry(state.taken(seat), state.interim[seat])
+        for seat, player in enumerate(state.players)
+    }
+
+
+def random_game(players: int, rng: random.Random) -> SimulatedGame:
+    """A complete game with uniformly random legal plays on the synthetic deck.
+
+    >>> result = random_game(3, random.Random(7))
+    >>> result.players, score_deal(result.deals[0]) == result.totals
+    (('P1', 'P2', 'P3'), True)
+    """
+    names = player_names(players)
+    GAMES[SLUG].check_players(players)
+    state = new_game(names, rng)
+    choice = rng.choice
+    while not state.finished:
+        state = apply(state, choice(legal_actions(state)))
+    return SimulatedGame(names, (recorded_entries(state),), final_scores(state))
