@@ -104,10 +104,10 @@ def _card(value: object) -> Card:
     return value
 
 
-def _cards(values: object, *, what: str) -> tuple[Card, ...]:
+def _cards(values: object) -> tuple[Card, ...]:
     """A collection of distinct cards, as a tuple (order kept)."""
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise error("cards_type", "The {what} must be a list of card numbers.", what=what)
+        raise error("cards_type", "Cards must be given as a list of card numbers.")
     cards = tuple(_card(value) for value in values)
     seen: set[Card] = set()
     for card in cards:
@@ -117,18 +117,29 @@ def _cards(values: object, *, what: str) -> tuple[Card, ...]:
     return cards
 
 
-def _count(value: object, *, what: str) -> int:
-    """A non-negative whole number."""
+def _count(value: object) -> int:
+    """A non-negative whole number (a count of Hornochsen, cards, players or bull cards)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise error("not_a_number", "The {what} must be a whole number.", what=what)
+        raise error("not_a_number", "A count must be a whole number, not {value!r}.", value=value)
     if value < 0:
-        raise error("negative", "The {what} cannot be negative ({value}).", what=what, value=value)
+        raise error("negative", "A count cannot be negative: {value}.", value=value)
+    return value
+
+
+def _hand_count(value: object) -> int:
+    """The Hornochsen on a hand as entered: a whole number, 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise error(
+            "hand_count",
+            "The Hornochsen on hand are a whole number of 0 or more, not {value!r}.",
+            value=value,
+        )
     return value
 
 
 def _tops(tops: object) -> tuple[Card, ...]:
     """The top cards of the discard piles, one per pile (distinct cards)."""
-    return _cards(tops, what="pile tops")
+    return _cards(tops)
 
 
 # ---------------------------------------------------------------------------
@@ -246,7 +257,7 @@ def can_play_all(top: int, cards: Iterable[int]) -> bool:
     ...
     scoring.ScoringError: Card 35 appears twice.
     """
-    played = _cards(cards, what="cards played")
+    played = _cards(cards)
     top = _card(top)
     return bool(played) and all(can_play(top, card) for card in played)
 
@@ -257,7 +268,7 @@ def hand_penalty(hand: Iterable[int], *, deck: Deck = _STANDARD) -> int:
     >>> hand_penalty([]), hand_penalty([1, 2]), hand_penalty([55, 66, 70, 75])
     (0, 2, 17)
     """
-    return sum(deck.hornochsen[card - 1] for card in _cards(hand, what="hand"))
+    return sum(deck.hornochsen[card - 1] for card in _cards(hand))
 
 
 def deals(players: int) -> int:
@@ -270,7 +281,7 @@ def deals(players: int) -> int:
     ...
     scoring.ScoringError: 11 nimmt! is played by 2 to 7 players, not 8.
     """
-    _INFO.check_players(_count(players, what="number of players"))
+    _INFO.check_players(_count(players))
     return players
 
 
@@ -304,13 +315,13 @@ class Entry:
 
     def hornochsen(self, *, deck: Deck = _STANDARD) -> int:
         """Hornochsen on the hand: counted from the cards if given, else ``hand``."""
-        hand = _count(self.hand, what="number of Hornochsen on hand")
+        hand = _hand_count(self.hand)
         if not isinstance(self.went_out, bool):
             raise error("went_out_type", "'Went out' must be yes or no.")
         if self.hand_cards is None:
             counted = hand
         else:
-            cards = _cards(self.hand_cards, what="hand")
+            cards = _cards(self.hand_cards)
             counted = sum(deck.hornochsen[card - 1] for card in cards)
             if hand not in (0, counted):
                 raise error(
@@ -383,8 +394,10 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, int]
         try:
             scores[player] = entry.hornochsen(deck=deck)
         except ScoringError as problem:
-            raise error(
-                "entry_invalid", "{player}: {problem}", player=player, problem=str(problem)
+            # Keep the entry's own (translatable) template; name the player in params.
+            raise ScoringError(
+                f"{player}: {problem.message}", code=problem.code, template=problem.template,
+                **{**problem.params, "player": player},
             ) from problem
         for card in entry.hand_cards or ():
             if card in owner:
@@ -441,16 +454,16 @@ def entry_from_dict(data: Mapping[str, object]) -> Entry:
     >>> entry_from_dict({"hand": -1})
     Traceback (most recent call last):
     ...
-    scoring.ScoringError: The number of Hornochsen on hand cannot be negative (-1).
+    scoring.ScoringError: The Hornochsen on hand are a whole number of 0 or more, not -1.
     """
     if not isinstance(data, Mapping):
         raise error("entry_type", "An entry must be a mapping of fields.")
     unknown = sorted(str(key) for key in data if key not in _ENTRY_KEYS)
     if unknown:
         raise error("entry_keys", "Unknown entry fields: {keys}.", keys=", ".join(unknown))
-    hand = _count(data.get("hand", 0), what="number of Hornochsen on hand")
+    hand = _hand_count(data.get("hand", 0))
     raw_cards = data.get("hand_cards")
-    cards = None if raw_cards is None else tuple(sorted(_cards(raw_cards, what="hand")))
+    cards = None if raw_cards is None else tuple(sorted(_cards(raw_cards)))
     went_out = data.get("went_out", False)
     if not isinstance(went_out, bool):
         raise error("went_out_type", "'Went out' must be yes or no.")
@@ -498,7 +511,7 @@ def next_starter(scores: Mapping[str, int], seat_order: Sequence[str]) -> str:
     if extra:
         raise error("scores_unknown", "{players} do not sit at this table.",
                     players=", ".join(extra))
-    points = {player: _count(scores[player], what="minus points") for player in seat_order}
+    points = {player: _count(scores[player]) for player in seat_order}
     most = max(points.values())
     return next(player for player in seat_order if points[player] == most)
 
@@ -616,10 +629,10 @@ def check_play(
     'Put the cards on the pile with 96 in ascending order: 99 before 3.'
     """
     before = _tops(tops)
-    bulls = _count(bull_cards, what="number of bull cards")
+    bulls = _count(bull_cards)
     if not isinstance(plays, Mapping):
         raise error("plays_type", "A play names, per pile, the cards put on it.")
-    held = None if hand is None else frozenset(_cards(hand, what="hand"))
+    held = None if hand is None else frozenset(_cards(hand))
     on_table = frozenset(before)
     chosen: dict[int, tuple[Card, ...]] = {}
     seen: set[Card] = set()
@@ -628,8 +641,7 @@ def check_play(
             return _verdict(PlayProblem.UNKNOWN_PILE, before,
                             "There is no pile {pile} on the table.", pile=pile)
         if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
-            raise error("cards_type", "The {what} must be a list of card numbers.",
-                        what="cards played")
+            raise error("cards_type", "Cards must be given as a list of card numbers.")
         cards = tuple(_card(card) for card in raw)
         for card in cards:
             if card in seen:
@@ -686,7 +698,7 @@ def must_take(tops: Sequence[int], hand: Iterable[int]) -> bool:
     False
     """
     checked = _tops(tops)
-    cards = _cards(hand, what="hand")
+    cards = _cards(hand)
     if not cards:
         raise error("hand_empty", "A player without cards has gone out: the deal is over.")
     for card in cards:
@@ -737,8 +749,8 @@ class BullCards:
         for player, count in self.holders.items():
             if not isinstance(player, str) or not player:
                 raise error("player_name", "Every entry needs a player name.")
-            counts[player] = _count(count, what="number of bull cards")
-        supply = _count(self.supply, what="number of bull cards in the supply")
+            counts[player] = _count(count)
+        supply = _count(self.supply)
         if supply + sum(counts.values()) != BULL_CARDS:
             raise error(
                 "bull_total",
@@ -808,7 +820,7 @@ def take_pile(
     scoring.ScoringError: The supply is empty: choose whom to take a bull card from (Anna, Ben).
     """
     held = state.held(player)
-    size = _count(pile_size, what="size of the pile")
+    size = _count(pile_size)
     if size == 0:
         raise error("pile_empty", "A pile holds at least one card.")
     if size > len(CARDS):
