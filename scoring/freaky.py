@@ -23,12 +23,16 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Literal, TypeAlias, cast
 
 from scoring import GAMES, error
+from scoring.common import SimulatedGame, player_names
 
 __all__ = [
     "BACKGROUND_COLOURS",
@@ -130,9 +134,19 @@ class Card:
     background: str
     circle: str
     number: int
+    _code: int = field(init=False, repr=False, compare=False)
+    """One byte per feature value (6 backgrounds, 6 circles, 6 numbers), this
+    card's three set to 1: two cards fit iff their codes share a bit, and the
+    sum of a row's codes counts every feature value in one byte."""
 
     def __post_init__(self) -> None:
         check_card(self.background, self.circle, self.number)
+        code = (
+            1 << 8 * COLOURS.index(self.background)
+            | 1 << 8 * (6 + COLOURS.index(self.circle))
+            | 1 << 8 * (11 + self.number)
+        )
+        object.__setattr__(self, "_code", code)
 
     def __str__(self) -> str:
         return f"{self.number} ({self.background} background, {self.circle} circle)"
@@ -470,3 +484,375 @@ def entry_to_dict(entry: Entry) -> dict[str, object]:
     {'collected': 5}
     """
     return {"collected": entry.collected}
+
+
+# ------------------------------------------------------------------- the game model
+#
+# A game of Freaky is one deal. The state lists every card in exactly one place:
+# a hand, the draw pile, a row on the table, or a player's collected stack.
+# Reading of the rules that the model follows (rules file, "Decisions"):
+# - In the collect step the player whose turn it is may take any row that is
+#   collectable at that moment, one row at a time, as many as they like; a
+#   collected row disappears and the rows after it move up one index.
+# - With no rows on the table, a card fits no row and opens a new row.
+# - At the end of a turn the player draws up to 3 cards; when the pile cannot
+#   fill the hand to 3, the player takes what is left and the game is over.
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play ``card`` from the hand: join row ``row``, or open a new row (``None``)."""
+
+    card: Card
+    row: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CollectRow:
+    """Take row ``row`` (collectable, after at least one card was played this turn)."""
+
+    row: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """Stop playing and collecting; draw back up to three cards."""
+
+
+Action: TypeAlias = PlayCard | CollectRow | EndTurn
+"""Everything a player can do."""
+
+END_TURN = EndTurn()
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A moment of a game of Freaky; every card is in exactly one place.
+
+    ``pile`` is the draw pile, top card first. ``played`` counts the cards
+    played in the current turn, ``collecting`` is true once the current
+    player has collected a row this turn (no more cards may be played then).
+    """
+
+    players: tuple[str, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    pile: tuple[Card, ...]
+    rows: tuple[Row, ...]
+    collected: tuple[tuple[Card, ...], ...]
+    current: int = 0
+    played: int = 0
+    collecting: bool = False
+    over: bool = False
+
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the game, from every place (hands, pile, rows, collected)."""
+        everything: list[Card] = []
+        for hand in self.hands:
+            everything.extend(hand)
+        everything.extend(self.pile)
+        for row in self.rows:
+            everything.extend(row)
+        for stack in self.collected:
+            everything.extend(stack)
+        return tuple(everything)
+
+    @property
+    def row_ends(self) -> tuple[Card, ...]:
+        """The last card of every row."""
+        return tuple(row[-1] for row in self.rows)
+
+
+@cache
+def synthetic_deck() -> tuple[Card, ...]:
+    """A stand-in deck for tests and simulations: 108 distinct cards.
+
+    Of the 6×6×6 feature triples it keeps those whose colour and number
+    positions add up to an even number, so that every colour is the
+    background of 18 cards, the circle of 18 cards, and every number is on 18.
+
+    >>> deck = synthetic_deck()
+    >>> len(deck), len(set(deck)), sum(card.background == "blue" for card in deck)
+    (108, 108, 18)
+    """
+    return tuple(
+        Card(background, circle, number)
+        for b, background in enumerate(COLOURS)
+        for c, circle in enumerate(COLOURS)
+        for number in NUMBERS
+        if (b + c + number) % 2 == 0
+    )
+
+
+def new_game(
+    players: Sequence[str], deck: Sequence[Card], *, first_player: int = 0
+) -> State:
+    """Deal a game: ``deck`` is the shuffled deck of 108 cards, top card first.
+
+    Every player gets three cards (one at a time, round the table), then three
+    cards are turned up as the first cards of three rows. ``first_player`` (the
+    youngest) starts.
+
+    >>> state = new_game(["Anna", "Ben"], synthetic_deck())
+    >>> [len(hand) for hand in state.hands], len(state.rows), len(state.pile)
+    ([3, 3], 3, 99)
+    """
+    names = _check_players(players)
+    cards = _cards(deck, "The deck")
+    if len(cards) != DECK_SIZE:
+        raise error(
+            "deck_size", "A Freaky deck has 108 cards, not {count}.", count=len(cards)
+        )
+    if isinstance(first_player, bool) or not isinstance(first_player, int) or not (
+        0 <= first_player < len(names)
+    ):
+        raise error(
+            "seat", "There is no seat {seat} at a table of {players}.", seat=first_player,
+            players=len(names),
+        )
+    count = len(names)
+    dealt = HAND_SIZE * count
+    hands = tuple(cards[seat:dealt:count] for seat in range(count))
+    rows = tuple((card,) for card in cards[dealt : dealt + START_ROWS])
+    return State(
+        players=names,
+        hands=hands,
+        pile=cards[dealt + START_ROWS :],
+        rows=rows,
+        collected=tuple(() for _ in names),
+        current=first_player,
+    )
+
+
+def _check_players(players: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise error("players_type", "The players must be given as a list of names.")
+    names = tuple(players)
+    GAMES[SLUG].check_players(len(names))
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise error("player_name", "Every player needs a name, not {player!r}.", player=name)
+    if len(set(names)) != len(names):
+        raise error("player_twice", "Every player must have a different name.")
+    return names
+
+
+def _fits(card: Card, last: Card) -> bool:
+    return bool(card._code & last._code)
+
+
+_code_of = attrgetter("_code")
+_FEATURE_VALUES = 18
+# Adding 0x7C to a byte sets its top bit exactly when the byte is at least 4
+# (a row never holds more than 108 cards, so no byte carries into the next).
+_COLLECT_ADD = sum((0x80 - COLLECT_AT) << 8 * i for i in range(_FEATURE_VALUES))
+_COLLECT_HIGH = sum(0x80 << 8 * i for i in range(_FEATURE_VALUES))
+
+
+def _is_collectable(row: Row) -> bool:
+    return len(row) >= COLLECT_AT and bool(
+        (sum(map(_code_of, row)) + _COLLECT_ADD) & _COLLECT_HIGH
+    )
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every action the current player may take, in a stable order.
+
+    Plays first (per distinct hand card, the rows it fits, or opening a new
+    row), then collecting each collectable row, then ending the turn. Empty
+    when the game is over.
+
+    >>> state = new_game(["Anna", "Ben"], synthetic_deck())
+    >>> all(isinstance(action, PlayCard) for action in legal_actions(state))
+    True
+    """
+    if state.over:
+        return ()
+    actions: list[Action] = []
+    if not state.collecting and state.played < MAX_PLAYED_PER_TURN:
+        ends = [row[-1]._code for row in state.rows]
+        seen: set[int] = set()
+        for card in state.hands[state.current]:
+            code = card._code
+            if code in seen:
+                continue
+            seen.add(code)
+            options = [PlayCard(card, index) for index, last in enumerate(ends) if code & last]
+            actions.extend(options or (PlayCard(card, None),))
+    if state.played:
+        for index, row in enumerate(state.rows):
+            if len(row) >= COLLECT_AT and (sum(map(_code_of, row)) + _COLLECT_ADD) & _COLLECT_HIGH:
+                actions.append(CollectRow(index))
+        actions.append(END_TURN)
+    return tuple(actions)
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; raises :class:`scoring.ScoringError` if it is not legal.
+
+    >>> state = new_game(["Anna", "Ben"], synthetic_deck())
+    >>> apply(state, END_TURN)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Play at least one card before ending the turn.
+    """
+    if state.over:
+        raise error("game_over", "The game is over.")
+    if isinstance(action, PlayCard):
+        return _play(state, action)
+    if isinstance(action, CollectRow):
+        return _collect(state, action.row)
+    if isinstance(action, EndTurn):
+        return _end_turn(state)
+    raise error("action_type", "{action!r} is not a move in Freaky.", action=action)
+
+
+def _play(state: State, action: PlayCard) -> State:
+    if state.collecting:
+        raise error("play_after_collect", "Cards are played before rows are collected.")
+    if state.played >= MAX_PLAYED_PER_TURN:
+        raise error("play_limit", "A player plays at most 3 cards per turn.")
+    card = action.card
+    hand = state.hands[state.current]
+    if not isinstance(card, Card) or card._code not in (codes := [c._code for c in hand]):
+        raise error("card_not_in_hand", "The card {card} is not in the hand.", card=card)
+    rows = state.rows
+    target = action.row
+    if target is None:
+        for index, row in enumerate(rows):
+            if _fits(card, row[-1]):
+                raise error(
+                    "must_join",
+                    "The card {card} fits row {row}: a new row may only be opened by a card "
+                    "that fits no row.",
+                    card=card,
+                    row=index + 1,
+                )
+        new_rows = (*rows, (card,))
+    else:
+        if isinstance(target, bool) or not isinstance(target, int) or not (
+            0 <= target < len(rows)
+        ):
+            raise error("no_row", "There is no row {row}.", row=target)
+        if not _fits(card, rows[target][-1]):
+            raise error(
+                "does_not_fit",
+                "The card {card} shares no feature with the last card of row {row}.",
+                card=card,
+                row=target + 1,
+            )
+        new_rows = (*rows[:target], (*rows[target], card), *rows[target + 1 :])
+    position = codes.index(card._code)
+    new_hand = hand[:position] + hand[position + 1 :]
+    seat = state.current
+    return State(
+        players=state.players,
+        hands=(*state.hands[:seat], new_hand, *state.hands[seat + 1 :]),
+        pile=state.pile,
+        rows=new_rows,
+        collected=state.collected,
+        current=seat,
+        played=state.played + 1,
+        collecting=False,
+        over=False,
+    )
+
+
+def _collect(state: State, target: int) -> State:
+    if not state.played:
+        raise error("collect_before_play", "Play at least one card before collecting a row.")
+    rows = state.rows
+    if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(rows):
+        raise error("no_row", "There is no row {row}.", row=target)
+    row = rows[target]
+    if not _is_collectable(row):
+        raise error(
+            "not_collectable",
+            "Row {row} cannot be collected: no feature appears four times in it.",
+            row=target + 1,
+        )
+    seat = state.current
+    return State(
+        players=state.players,
+        hands=state.hands,
+        pile=state.pile,
+        rows=rows[:target] + rows[target + 1 :],
+        collected=(
+            *state.collected[:seat],
+            state.collected[seat] + row,
+            *state.collected[seat + 1 :],
+        ),
+        current=seat,
+        played=state.played,
+        collecting=True,
+        over=False,
+    )
+
+
+def _end_turn(state: State) -> State:
+    if not state.played:
+        raise error("end_before_play", "Play at least one card before ending the turn.")
+    seat = state.current
+    hand = state.hands[seat]
+    need = HAND_SIZE - len(hand)
+    pile = state.pile
+    over = need > len(pile)
+    drawn = pile if over else pile[:need]
+    return State(
+        players=state.players,
+        hands=(*state.hands[:seat], hand + drawn, *state.hands[seat + 1 :]),
+        pile=pile[len(drawn) :],
+        rows=state.rows,
+        collected=state.collected,
+        current=seat if over else (seat + 1) % len(state.players),
+        played=0,
+        collecting=False,
+        over=over,
+    )
+
+
+def final_scores(state: State) -> dict[str, int]:
+    """Each player's score so far: the number of cards they collected.
+
+    >>> final_scores(new_game(["Anna", "Ben"], synthetic_deck()))
+    {'Anna': 0, 'Ben': 0}
+    """
+    return {
+        player: len(stack) for player, stack in zip(state.players, state.collected, strict=True)
+    }
+
+
+def entries(state: State) -> dict[str, Entry]:
+    """What each player records at the table for this game."""
+    return {
+        player: Entry(collected=len(stack))
+        for player, stack in zip(state.players, state.collected, strict=True)
+    }
+
+
+MAX_STEPS = 4 * DECK_SIZE * MAX_PLAYED_PER_TURN
+"""No game of Freaky takes more actions (every turn draws a card from the pile)."""
+
+
+def random_game(players: int, rng: random.Random) -> SimulatedGame:
+    """Play a complete random legal game through the model (uniform among legal actions).
+
+    >>> game = random_game(3, random.Random(1))
+    >>> sum(game.totals.values()) <= 108 and game.totals == score_deal(game.deals[0])
+    True
+    """
+    names = player_names(players)
+    deck = list(synthetic_deck())
+    rng.shuffle(deck)
+    state = new_game(names, deck, first_player=rng.randrange(players))
+    steps = 0
+    while not state.over:
+        actions = legal_actions(state)
+        state = apply(state, actions[int(rng.random() * len(actions))])
+        steps += 1
+        if steps > MAX_STEPS:
+            raise error("endless", "The simulated game did not end.")
+    return SimulatedGame(
+        players=names,
+        deals=(MappingProxyType(entries(state)),),
+        totals=MappingProxyType(final_scores(state)),
+    )
