@@ -24,14 +24,17 @@ group may describe its own deck).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from itertools import pairwise
 from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, error, hornochsen
+from scoring.common import SimulatedGame, player_names
 
 __all__ = [
     "CARDS",
@@ -39,18 +42,43 @@ __all__ = [
     "HAND_SIZE",
     "MAX_HORNOCHSEN",
     "ROW_SIZES",
+    "Action",
+    "Card",
+    "ChoiceKind",
+    "ChooseRow",
+    "ChooseXCard",
     "DealHornochsen",
+    "DealResult",
+    "DealSetup",
     "Deck",
     "Entry",
+    "PendingChoice",
+    "Phase",
     "Placement",
     "PlacementRule",
+    "PlayCard",
+    "RoundResolution",
+    "Row",
+    "Seat",
+    "State",
+    "Step",
+    "XRowChange",
     "add_to_x_row",
+    "apply",
+    "card_places",
     "deal_count",
+    "deal_from_order",
     "deal_penalty",
     "entry_from_dict",
     "entry_to_dict",
+    "legal_actions",
+    "new_game",
     "play",
+    "random_game",
+    "random_setup",
+    "resolve_round",
     "score_deal",
+    "totals",
     "validate_deal",
 ]
 
@@ -876,3 +904,531 @@ def _checked_x_rows(
 
 def _frozen(mapping: dict[str, Row] | None) -> Mapping[str, Row] | None:
     return None if mapping is None else MappingProxyType(dict(mapping))
+
+
+# ---------------------------------------------------------------------------
+# The game model: from the deal to the end of the game
+# ---------------------------------------------------------------------------
+
+
+class Phase(Enum):
+    """What the game waits for."""
+
+    CHOOSE_CARDS = "choose-cards"
+    """Every player who has not chosen yet picks a hand card face down; when
+    all have chosen, the cards are revealed and placed lowest first."""
+    CHOOSE_ROW = "choose-row"
+    """The lowest revealed card not yet placed fits no row (rule 4): its player
+    picks the row whose cards they take."""
+    CHOOSE_X_CARD = "choose-x-card"
+    """A player took two or more cards and picks the one for their X-row."""
+    GAME_OVER = "game-over"
+    """Both deals are over; :attr:`State.results` hold the scores."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """The cards in front of and in the hand of one player."""
+
+    hand: tuple[Card, ...]
+    """Hand cards, ascending."""
+    x_row: Row = ()
+    """The X-row, left to right (ascending)."""
+    x_stack: tuple[Card, ...] = ()
+    """The face-down X-stack, in the order the cards went there."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetup:
+    """How a deal starts: the first card of each row and every player's 8 hand cards."""
+
+    rows: tuple[Card, Card, Card]
+    """The first cards of the rows 3, 4 and 5."""
+    hands: tuple[tuple[Card, ...], ...]
+    """Per seat, the dealt hand cards (ascending)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The end of a deal: where each player's cards lay and their minus points."""
+
+    players: tuple[str, ...]
+    seats: tuple[Seat, ...]
+    minus_points: tuple[int, ...]
+    """Per seat: hand Hornochsen + 2 × X-stack Hornochsen."""
+
+    def scores(self) -> dict[str, int]:
+        """Minus points per player."""
+        return dict(zip(self.players, self.minus_points, strict=True))
+
+    def entries(self) -> dict[str, Entry]:
+        """What each player records for this deal (by card numbers)."""
+        return {
+            player: Entry(hand_cards=seat.hand, x_stack_cards=seat.x_stack)
+            for player, seat in zip(self.players, self.seats, strict=True)
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """A player chooses the hand card they play this round (face down)."""
+
+    player: str
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRow:
+    """A player whose card fits no row picks the row they take (index 0–2)."""
+
+    player: str
+    row: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseXCard:
+    """A player who took two or more cards picks the one for their X-row."""
+
+    player: str
+    card: Card
+
+
+Action: TypeAlias = PlayCard | ChooseRow | ChooseXCard
+"""Every choice a player makes in X nimmt!."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """Everything on the table at one moment; every card 1–100 is in exactly one place.
+
+    Build the first state with :func:`new_game`, move on with :func:`apply`.
+    """
+
+    players: tuple[str, ...]
+    deck: Deck
+    deal: int
+    """Number of the current deal, 1 or 2."""
+    phase: Phase
+    rows: tuple[Row, Row, Row]
+    """The rows 3, 4 and 5."""
+    seats: tuple[Seat, ...]
+    """Per player (in the order of :attr:`players`)."""
+    box: tuple[Card, ...]
+    """Cards not dealt in this deal (back in the box), ascending."""
+    played: tuple[Card | None, ...]
+    """Per seat, the card chosen this round and not placed yet (None otherwise).
+    Face down in :attr:`Phase.CHOOSE_CARDS`, revealed afterwards."""
+    turn: int | None
+    """The seat that must choose in :attr:`Phase.CHOOSE_ROW` / :attr:`Phase.CHOOSE_X_CARD`."""
+    taken: tuple[Card, ...]
+    """In :attr:`Phase.CHOOSE_X_CARD`: the cards the player took, ascending."""
+    results: tuple[DealResult, ...]
+    """The deals played to the end so far."""
+    upcoming: tuple[DealSetup, ...]
+    """How the deals still to come start."""
+
+    @property
+    def is_over(self) -> bool:
+        """Both deals have been played."""
+        return self.phase is Phase.GAME_OVER
+
+    def to_act(self) -> tuple[str, ...]:
+        """The players the game waits for."""
+        if self.phase is Phase.CHOOSE_CARDS:
+            waiting = zip(self.players, self.played, strict=True)
+            return tuple(player for player, card in waiting if card is None)
+        if self.turn is not None:
+            return (self.players[self.turn],)
+        return ()
+
+
+def deal_from_order(order: Sequence[int], players: int) -> DealSetup:
+    """Deal from a shuffled pile: 3 row cards first, then 8 cards per player.
+
+    >>> setup = deal_from_order(range(100, 0, -1), 2)
+    >>> setup.rows, setup.hands[0]
+    ((100, 99, 98), (90, 91, 92, 93, 94, 95, 96, 97))
+    """
+    _INFO.check_players(players)
+    cards = _cards(order)
+    needed = 3 + HAND_SIZE * players
+    if len(cards) < needed:
+        raise error(
+            "pile_too_small",
+            "Dealing to {players} players needs {needed} cards, not {count}.",
+            players=players, needed=needed, count=len(cards),
+        )
+    hands = tuple(
+        tuple(sorted(cards[3 + HAND_SIZE * seat : 3 + HAND_SIZE * (seat + 1)]))
+        for seat in range(players)
+    )
+    return DealSetup((cards[0], cards[1], cards[2]), hands)
+
+
+def random_setup(players: int, rng: random.Random) -> DealSetup:
+    """A shuffled deal for ``players`` players."""
+    return deal_from_order(rng.sample(CARDS, 3 + HAND_SIZE * players), players)
+
+
+def _check_setup(setup: object, players: int) -> DealSetup:
+    if not isinstance(setup, DealSetup):
+        raise error("setup_type", "A deal must be described by a DealSetup.")
+    row_cards = _cards(setup.rows)
+    if len(row_cards) != 3:
+        raise error("setup_rows", "A deal starts with exactly one card in each of the three rows.")
+    if len(setup.hands) != players:
+        raise error(
+            "setup_hands", "The deal has {count} hands for {players} players.",
+            count=len(setup.hands), players=players,
+        )
+    seen = set(row_cards)
+    hands: list[tuple[Card, ...]] = []
+    for hand in setup.hands:
+        cards = _cards(hand)
+        if len(cards) != HAND_SIZE:
+            raise error(
+                "setup_hand_size", "Every player is dealt 8 cards, not {count}.", count=len(cards)
+            )
+        for card in cards:
+            if card in seen:
+                raise error("card_twice", "Card {card} appears twice.", card=card)
+            seen.add(card)
+        hands.append(tuple(sorted(cards)))
+    return DealSetup((row_cards[0], row_cards[1], row_cards[2]), tuple(hands))
+
+
+def _start_deal(
+    players: tuple[str, ...], deck: Deck, number: int, setup: DealSetup,
+    results: tuple[DealResult, ...], upcoming: tuple[DealSetup, ...],
+) -> State:
+    used = set(setup.rows)
+    for hand in setup.hands:
+        used.update(hand)
+    return State(
+        players, deck, number, Phase.CHOOSE_CARDS,
+        ((setup.rows[0],), (setup.rows[1],), (setup.rows[2],)),
+        tuple(Seat(hand) for hand in setup.hands),
+        tuple(card for card in CARDS if card not in used),
+        (None,) * len(players), None, (), results, upcoming,
+    )
+
+
+def new_game(
+    players: Sequence[str], setups: Sequence[DealSetup], *, deck: Deck | None = None
+) -> State:
+    """The first state of a game: ``players`` in seat order, one setup per deal.
+
+    >>> rng = random.Random(7)
+    >>> state = new_game(["Anna", "Ben"], [random_setup(2, rng), random_setup(2, rng)])
+    >>> state.phase.name, state.deal, len(state.seats[0].hand), len(state.box)
+    ('CHOOSE_CARDS', 1, 8, 81)
+    """
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise error("players_type", "The players must be a list of names.")
+    names = tuple(players)
+    _INFO.check_players(len(names))
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise error("player_name", "Every player needs a name.")
+    if len(set(names)) != len(names):
+        raise error("player_twice", "Every player needs a different name.")
+    if isinstance(setups, (str, bytes)) or not isinstance(setups, Sequence) or len(
+        setups
+    ) != DEALS:
+        raise error("setups_count", "A game of X nimmt! has exactly two deals.")
+    checked = tuple(_check_setup(setup, len(names)) for setup in setups)
+    return _start_deal(names, _deck(deck), 1, checked[0], (), checked[1:])
+
+
+@lru_cache(maxsize=8192)
+def _play_action(player: str, card: Card) -> PlayCard:
+    return PlayCard(player, card)
+
+
+@lru_cache(maxsize=8192)
+def _x_action(player: str, card: Card) -> ChooseXCard:
+    return ChooseXCard(player, card)
+
+
+@lru_cache(maxsize=1024)
+def _row_actions(player: str) -> tuple[ChooseRow, ChooseRow, ChooseRow]:
+    return ChooseRow(player, 0), ChooseRow(player, 1), ChooseRow(player, 2)
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    """Every action allowed now (empty when the game is over).
+
+    While cards are chosen, every player who has not chosen yet may play any
+    hand card: the choice is simultaneous, so the order does not matter.
+    """
+    phase = state.phase
+    if phase is Phase.CHOOSE_CARDS:
+        actions: list[Action] = []
+        for player, seat, card in zip(state.players, state.seats, state.played, strict=True):
+            if card is None:
+                actions.extend([_play_action(player, c) for c in seat.hand])
+        return tuple(actions)
+    if phase is Phase.CHOOSE_ROW and state.turn is not None:
+        return _row_actions(state.players[state.turn])
+    if phase is Phase.CHOOSE_X_CARD and state.turn is not None:
+        player = state.players[state.turn]
+        return tuple([_x_action(player, card) for card in state.taken])
+    return ()
+
+
+def _seat_of(state: State, player: object) -> int:
+    try:
+        return state.players.index(player)
+    except ValueError:
+        raise error(
+            "unknown_player", "{player} is not playing in this game.", player=player
+        ) from None
+
+
+def _check_turn(state: State, player: str, phase: Phase) -> int:
+    if state.phase is Phase.GAME_OVER:
+        raise error("game_over", "The game is over.")
+    seat = _seat_of(state, player)
+    if state.phase is not phase or state.turn is None:
+        if phase is Phase.CHOOSE_ROW:
+            raise error("not_now", "No row has to be chosen now.")
+        raise error("not_now", "No card for an X-row has to be chosen now.")
+    if state.turn != seat:
+        raise error(
+            "not_your_turn", "{turn} has to choose now, not {player}.",
+            turn=state.players[state.turn], player=player,
+        )
+    return seat
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; the given state is unchanged.
+
+    Revealed cards are placed lowest first until a player has to choose or
+    the round is over; a deal ends after a round in which some player played
+    their last hand card, and the next deal starts by itself.
+
+    >>> setup = DealSetup((10, 50, 90), (tuple(range(1, 9)), tuple(range(11, 19))))
+    >>> state = new_game(["Anna", "Ben"], [setup, setup])
+    >>> state = apply(apply(state, PlayCard("Anna", 1)), PlayCard("Ben", 11))
+    >>> state.phase.name, state.to_act(), state.played
+    ('CHOOSE_ROW', ('Anna',), (1, 11))
+    >>> state = apply(state, ChooseRow("Anna", 1))
+    >>> state.rows, state.seats[0].x_row, state.phase.name
+    (((10, 11), (1,), (90,)), (50,), 'CHOOSE_CARDS')
+    """
+    rows = list(state.rows)
+    seats = list(state.seats)
+    played = list(state.played)
+    if isinstance(action, PlayCard):
+        if state.phase is not Phase.CHOOSE_CARDS:
+            if state.phase is Phase.GAME_OVER:
+                raise error("game_over", "The game is over.")
+            raise error(
+                "not_now", "The revealed cards are being placed: no card can be played now."
+            )
+        seat_index = _seat_of(state, action.player)
+        if played[seat_index] is not None:
+            raise error(
+                "already_played", "{player} has already chosen a card this round.",
+                player=action.player,
+            )
+        seat = seats[seat_index]
+        hand = seat.hand
+        if action.card not in hand:
+            raise error(
+                "card_not_in_hand", "{player} does not hold card {card}.",
+                player=action.player, card=action.card,
+            )
+        at = hand.index(action.card)
+        seats[seat_index] = Seat(hand[:at] + hand[at + 1 :], seat.x_row, seat.x_stack)
+        played[seat_index] = action.card
+        if None in played:
+            return State(
+                state.players, state.deck, state.deal, Phase.CHOOSE_CARDS, state.rows,
+                tuple(seats), state.box, tuple(played), None, (), state.results, state.upcoming,
+            )
+        return _advance(state, rows, seats, played)
+    if isinstance(action, ChooseRow):
+        seat_index = _check_turn(state, action.player, Phase.CHOOSE_ROW)
+        row = action.row
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row <= 2:
+            raise error(
+                "row_index", "There is no row {row}: rows are numbered 0, 1 and 2.", row=row
+            )
+        card = played[seat_index]
+        if card is None:
+            raise error("not_now", "No row has to be chosen now.")
+        taken = rows[row]
+        rows[row] = (card,)
+        played[seat_index] = None
+        if len(taken) > 1:
+            return _waiting_for_x_card(state, rows, seats, played, seat_index, taken)
+        seats[seat_index] = _take(seats[seat_index], taken[0], ())
+        return _advance(state, rows, seats, played)
+    if isinstance(action, ChooseXCard):
+        seat_index = _check_turn(state, action.player, Phase.CHOOSE_X_CARD)
+        if action.card not in state.taken:
+            raise error(
+                "x_card_not_taken", "Card {card} is not among the cards {player} took.",
+                card=action.card, player=action.player,
+            )
+        rest = tuple(card for card in state.taken if card != action.card)
+        seats[seat_index] = _take(seats[seat_index], action.card, rest)
+        return _advance(state, rows, seats, played)
+    raise error("unknown_action", "This is not an X nimmt! action.")
+
+
+def _take(seat: Seat, to_x: Card, to_hand: tuple[Card, ...]) -> Seat:
+    """The seat after taking: one card to the X-row, the others to the hand."""
+    x_row = seat.x_row
+    x_stack = seat.x_stack
+    if not x_row or x_row[-1] < to_x:
+        x_row = (*x_row, to_x)
+    else:
+        x_stack = x_stack + x_row
+        x_row = (to_x,)
+    hand = tuple(sorted(seat.hand + to_hand)) if to_hand else seat.hand
+    return Seat(hand, x_row, x_stack)
+
+
+def _waiting_for_x_card(
+    state: State, rows: list[Row], seats: list[Seat], played: list[Card | None],
+    seat_index: int, taken: tuple[Card, ...],
+) -> State:
+    return State(
+        state.players, state.deck, state.deal, Phase.CHOOSE_X_CARD,
+        (rows[0], rows[1], rows[2]), tuple(seats), state.box, tuple(played), seat_index,
+        taken, state.results, state.upcoming,
+    )
+
+
+def _advance(
+    state: State, rows: list[Row], seats: list[Seat], played: list[Card | None]
+) -> State:
+    """Place revealed cards lowest first until a choice is needed or the round ends."""
+    while True:
+        low = 101
+        who = -1
+        for index, card in enumerate(played):
+            if card is not None and card < low:
+                low = card
+                who = index
+        if who < 0:
+            break
+        target = -1
+        best_end = 0
+        for index in (0, 1, 2):
+            end = rows[index][-1]
+            if best_end < end < low:
+                target = index
+                best_end = end
+        if target < 0:
+            return State(
+                state.players, state.deck, state.deal, Phase.CHOOSE_ROW,
+                (rows[0], rows[1], rows[2]), tuple(seats), state.box, tuple(played), who, (),
+                state.results, state.upcoming,
+            )
+        played[who] = None
+        row = rows[target]
+        if len(row) == ROW_SIZES[target] - 1:
+            rows[target] = (low,)
+            if len(row) > 1:
+                return _waiting_for_x_card(state, rows, seats, played, who, row)
+            seats[who] = _take(seats[who], row[0], ())
+        else:
+            rows[target] = (*row, low)
+    table = (rows[0], rows[1], rows[2])
+    if all(seat.hand for seat in seats):
+        return State(
+            state.players, state.deck, state.deal, Phase.CHOOSE_CARDS, table, tuple(seats),
+            state.box, tuple(played), None, (), state.results, state.upcoming,
+        )
+    values = state.deck.values
+    minus = tuple(
+        sum([values[c] for c in seat.hand]) + 2 * sum([values[c] for c in seat.x_stack])
+        for seat in seats
+    )
+    results = (*state.results, DealResult(state.players, tuple(seats), minus))
+    if len(results) == DEALS or not state.upcoming:
+        return State(
+            state.players, state.deck, state.deal, Phase.GAME_OVER, table, tuple(seats),
+            state.box, tuple(played), None, (), results, state.upcoming,
+        )
+    return _start_deal(
+        state.players, state.deck, state.deal + 1, state.upcoming[0], results,
+        state.upcoming[1:],
+    )
+
+
+def totals(state: State) -> dict[str, int]:
+    """Minus points per player over the deals played to the end so far."""
+    result = dict.fromkeys(state.players, 0)
+    for deal in state.results:
+        for player, points in zip(deal.players, deal.minus_points, strict=True):
+            result[player] += points
+    return result
+
+
+def card_places(state: State) -> dict[str, tuple[Card, ...]]:
+    """Where every card of the current deal lies, by place name.
+
+    Every card 1–100 appears in exactly one place (the box included).
+
+    >>> rng = random.Random(1)
+    >>> places = card_places(new_game(["A", "B"], [random_setup(2, rng), random_setup(2, rng)]))
+    >>> sorted(c for cards in places.values() for c in cards) == list(CARDS)
+    True
+    """
+    places: dict[str, tuple[Card, ...]] = {"box": state.box}
+    for size, row in zip(ROW_SIZES, state.rows, strict=True):
+        places[f"row {size}"] = row
+    for index, (player, seat) in enumerate(zip(state.players, state.seats, strict=True)):
+        card = state.played[index]
+        places[f"{player}: hand"] = seat.hand
+        places[f"{player}: played"] = () if card is None else (card,)
+        places[f"{player}: taken"] = state.taken if state.turn == index else ()
+        places[f"{player}: X-row"] = seat.x_row
+        places[f"{player}: X-stack"] = seat.x_stack
+    return places
+
+
+_STEP_LIMIT = 100_000
+
+
+def random_game(players: int, rng: random.Random, *, deck: Deck | None = None) -> SimulatedGame:
+    """A complete game with uniformly random legal actions, through :func:`apply`.
+
+    Each deal's entries are recorded by counts, by cards or both (chosen at
+    random), as players may record them at the table.
+
+    >>> game = random_game(3, random.Random(5))
+    >>> len(game.deals), sorted(game.totals) == ["P1", "P2", "P3"]
+    (2, True)
+    """
+    names = player_names(players)
+    state = new_game(names, (random_setup(players, rng), random_setup(players, rng)), deck=deck)
+    choice = rng.choice
+    for _ in range(_STEP_LIMIT):
+        if state.phase is Phase.GAME_OVER:
+            break
+        state = apply(state, choice(legal_actions(state)))
+    else:
+        raise RuntimeError("a random game of X nimmt! did not end")
+    deals: list[dict[str, Entry]] = []
+    deck_values = state.deck
+    for result in state.results:
+        entries: dict[str, Entry] = {}
+        for player, seat in zip(result.players, result.seats, strict=True):
+            form = rng.randrange(3)
+            if form == 0:
+                entries[player] = Entry(hand_cards=seat.hand, x_stack_cards=seat.x_stack)
+            else:
+                hand = deck_values.count(seat.hand)
+                stack = deck_values.count(seat.x_stack)
+                if form == 1:
+                    entries[player] = Entry(hand, stack)
+                else:
+                    entries[player] = Entry(hand, stack, seat.hand, seat.x_stack)
+        deals.append(entries)
+    return SimulatedGame(names, tuple(deals), totals(state))
