@@ -459,3 +459,257 @@ def test_live_start_rejects_bad_player_lists(players: list[str], message: str) -
     with pytest.raises(ScoringError) as info:
         live_start(players)
     assert str(info.value) == message
+
+
+# --- Game model -------------------------------------------------------------------
+# The synthetic deck colours the 84 coloured numbers in turn: 1 orange,
+# 2 flieder, 3 hellblau, 4 rot, 5 tuerkis, 6 magenta, 7 olivgruen, 8 orange, ...
+# (15, 45, 75 are grey and skipped), so 31–37 and 61–67 run orange…olivgruen too.
+
+
+def make_game(
+    anna: list[int], ben: list[int], setup: list[int], first: int = 0
+) -> game.GameState:
+    """A two-player game whose piles start with the given cards, filled up with unused ones."""
+    used = set(anna) | set(ben) | set(setup)
+    spare = [c for c in game.NUMBER_CARDS if c not in used]
+    piles = [anna + spare[: 20 - len(anna)], ben + spare[20 - len(anna): 40 - len(anna) - len(ben)]]
+    return game.setup_game(["Anna", "Ben"], setup=setup, piles=piles, first=first)
+
+
+def play(state: game.GameState, *cards: int) -> game.GameState:
+    for card in cards:
+        state = game.apply(state, game.Play(card))
+    return state
+
+
+def test_the_synthetic_deck_has_twelve_cards_of_each_colour_and_no_grey_or_start_card() -> None:
+    deck = game.synthetic_deck()
+    assert sorted(deck) == [c for c in range(1, 90) if c not in (15, 30, 45, 60, 75)]
+    assert {colour: list(deck.values()).count(colour) for colour in COLOURS} == dict.fromkeys(
+        COLOURS, 12)
+    assert [deck[c] for c in (1, 7, 8, 16, 31, 37, 61, 67)] == [
+        "orange", "olivgruen", "orange", "orange", "orange", "olivgruen", "orange", "olivgruen"]
+
+
+def test_setup_places_three_cards_by_the_rules_and_deals_eight_of_twenty() -> None:
+    state = make_game(list(range(31, 39)), list(range(61, 69)), setup=[24, 10, 19])
+    assert state.rows == ((10, 19, 24), (), ())
+    assert state.hands == (tuple(range(31, 39)), tuple(range(61, 69)))
+    assert [len(pile) for pile in state.piles] == [12, 12]
+    assert len(state.box) == 87 - 3 - 40
+    assert state.current == 0
+    assert state.stack == (10, 7, 5, 3)
+
+
+def test_a_shuffled_game_deals_twenty_cards_per_player_and_boxes_the_rest() -> None:
+    import random
+
+    state = game.new_game(["Anna", "Ben", "Cem", "Dora"], random.Random(3), first=2)
+    assert [len(hand) for hand in state.hands] == [8, 8, 8, 8]
+    assert [len(pile) for pile in state.piles] == [12, 12, 12, 12]
+    assert sum(len(row) for row in state.rows) == 3
+    assert len(state.box) == 87 - 3 - 80
+    assert state.current == 2
+
+
+def test_the_only_decision_is_which_hand_card_to_play() -> None:
+    state = make_game([5, 50, 70], [], setup=[61, 62, 63])
+    assert [a.card for a in game.legal_actions(state)] == sorted(state.hands[0])
+    after = play(state, 50)
+    assert after.rows == ((), (50,), (61, 62, 63))
+    assert after.current == 1
+    assert 50 not in after.hands[0]
+    assert after.hands[0] == tuple(c for c in state.hands[0] if c != 50)
+
+
+def test_the_highest_fifth_card_takes_the_lowest_into_the_collection() -> None:
+    state = play(make_game([28], [], setup=[10, 19, 24]), 28)
+    assert state.rows == ((19, 24, 28), (), ())
+    assert state.taken(0) == {"hellblau": 1}  # 10 is the 9th coloured card: hellblau
+    assert state.open[0][COLOURS.index("hellblau")] == (10,)
+
+
+def test_a_taken_grey_card_goes_back_to_the_box() -> None:
+    state = make_game([11], [], setup=[10, 12, 15])
+    state = play(state, 11)
+    assert state.rows == ((10, 11), (), ())
+    assert 15 in state.box
+    assert state.taken(0) == {"tuerkis": 1}  # 12 is tuerkis
+    assert state.taken(0).total() == 1
+
+
+def test_the_third_card_of_a_colour_turns_the_three_face_down_and_the_fourth_is_new() -> None:
+    # 1, 8, 16 and 23 are orange; 29 is olivgruen
+    state = make_game([29, 2, 23, 40, 41], [61, 62, 63, 64], setup=[1, 8, 16])
+    state = play(state, 29, 61)  # Anna takes 1
+    assert state.open[0][0] == (1,)
+    state = play(state, 2, 62)  # Anna takes 8, 16, 29
+    orange = 0
+    assert state.open[0][orange] == ()
+    assert state.face_down[0][orange] == (1, 8, 16)
+    assert state.taken(0) == {"orange": 3, "olivgruen": 1}
+    state = play(state, 40, 63, 41, 64, 23)  # row 1 is (2) → (2, 23): nothing taken
+    assert state.rows[0] == (2, 23)
+
+
+def test_a_fourth_card_of_a_colour_lies_open_again() -> None:
+    # 1, 8, 16 and 61 are orange, 29 olivgruen
+    state = make_game([29, 2, 40, 89], [61, 62, 63], setup=[1, 8, 16])
+    state = play(state, 29, 61, 2, 62)  # Anna takes 1, then 8, 16, 29
+    state = play(state, 40, 63, 89)  # row 3 is 61, 62, 63: the highest 89 takes 61
+    orange = 0
+    assert state.open[0][orange] == (61,)
+    assert state.face_down[0][orange] == (1, 8, 16)
+    assert state.taken(0) == {"orange": 4, "olivgruen": 1}
+    assert game.recorded_entries(state)["Anna"].score == 1 - 3 + 1
+
+
+def test_all_seven_open_colours_after_the_own_turn_win_the_top_interim_card() -> None:
+    anna = [4, 31, 61, 63, 64, 89, 50, 51]
+    ben = [32, 33, 34, 10, 11, 52, 53, 54]
+    state = make_game(anna, ben, setup=[5, 6, 7])
+    state = play(state, 4)  # takes 5 tuerkis, 6 magenta, 7 olivgruen
+    assert state.taken(0) == {"tuerkis": 1, "magenta": 1, "olivgruen": 1}
+    state = play(state, 32, 61, 33, 63, 34, 64, 10)
+    state = play(state, 31)  # takes 32 flieder, 33 hellblau, 34 rot
+    assert state.interim == (0, 0)
+    state = play(state, 11)
+    state = play(state, 89)  # takes 61 orange: all seven colours open
+    assert state.taken(0) == dict.fromkeys(COLOURS, 1)
+    assert state.interim == (10, 0)
+    assert state.stack == (7, 5, 3)
+
+
+def test_a_hand_of_two_is_refilled_with_six_from_the_pile_twice() -> None:
+    anna = list(range(1, 9)) + list(range(16, 22)) + list(range(22, 28))
+    state = make_game(anna, list(range(61, 75)), setup=[31, 32, 33])
+    state = play(state, 1, 61, 2, 62, 3, 63, 4, 64, 5, 65)
+    assert len(state.hands[0]) == 3
+    state = play(state, 6)
+    assert state.hands[0] == (7, 8, 16, 17, 18, 19, 20, 21)
+    assert state.piles[0] == (22, 23, 24, 25, 26, 27)
+    state = play(state, 66, 7, 67, 8, 68, 16, 69, 17, 70, 18, 71)
+    assert state.hands[0] == (19, 20, 21)
+    state = play(state, 19)
+    assert state.hands[0] == (20, 21, 22, 23, 24, 25, 26, 27)
+    assert state.piles[0] == ()
+
+
+def test_the_game_ends_after_eighteen_plays_each_and_the_last_two_cards_are_boxed() -> None:
+    import random
+
+    state = game.new_game(["Anna", "Ben", "Cem"], random.Random(11))
+    steps = 0
+    while game.legal_actions(state):
+        last_hands = state.hands
+        state = game.apply(state, game.legal_actions(state)[0])
+        steps += 1
+    assert steps == 3 * 18
+    assert state.finished
+    assert state.hands == ((), (), ())
+    assert state.piles == ((), (), ())
+    assert set(last_hands[1]) <= set(state.box)  # Cem played last; Anna and Ben held two
+    with pytest.raises(ScoringError, match="The game is over"):
+        game.apply(state, game.Play(1))
+    assert game.final_scores(state) == score_deal(game.recorded_entries(state))
+
+
+def test_final_scores_count_thomas_collection_as_20_points() -> None:
+    import dataclasses
+    import random
+
+    state = game.new_game(["Thomas", "Ben"], random.Random(0))
+    while not state.finished:
+        state = game.apply(state, game.legal_actions(state)[0])
+    # open: four colours with one card, two with two; face down: six cards
+    thomas_open = ((1,), (2,), (3,), (4,), (5, 12), (6, 13), ())
+    thomas_down = ((), (), (), (11, 18, 25), (), (), (7, 14, 22))
+    state = dataclasses.replace(
+        state,
+        open=(thomas_open, ((),) * 7),
+        face_down=(thomas_down, ((),) * 7),
+        interim=(7, 10),
+    )
+    assert game.final_scores(state) == {"Thomas": 4 + 10 - 6 + 7 + 5, "Ben": 10}
+
+
+def test_final_scores_need_a_finished_game() -> None:
+    state = make_game([], [], setup=[1, 2, 3])
+    with pytest.raises(ScoringError) as info:
+        game.final_scores(state)
+    assert str(info.value) == "The game is not over yet: 36 cards still to play."
+
+
+def test_a_player_cannot_play_a_card_they_do_not_hold() -> None:
+    state = make_game([5], [6], setup=[1, 2, 3])
+    with pytest.raises(ScoringError) as info:
+        game.apply(state, game.Play(6))
+    assert str(info.value) == "Anna does not hold card 6."
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({15: "rot"}, "Card 15 has no colour in this game; only 1–89 without 0, 30, 60, "
+                      "15, 45, 75 do."),
+        ({1: "grau"}, "Unknown colour 'grau'; the colours are orange, flieder, hellblau, "
+                      "rot, tuerkis, magenta, olivgruen."),
+        ({1: "flieder"}, "The deck has 11 cards of orange; there are 12 of each colour."),
+        ({1: None}, "The deck gives no colour for card 1."),
+    ],
+)
+def test_a_deck_description_must_colour_84_cards_twelve_each(
+    change: dict[int, str | None], message: str
+) -> None:
+    deck = {**game.synthetic_deck(), **change}
+    deck = {card: colour for card, colour in deck.items() if colour is not None}
+    with pytest.raises(ScoringError) as info:
+        game.Deck.from_mapping(deck)  # type: ignore[arg-type]
+    assert str(info.value) == message
+
+
+def test_the_game_model_uses_the_colours_of_the_given_deck() -> None:
+    deck = game.synthetic_deck()
+    deck[10], deck[1] = deck[1], deck[10]  # 10 becomes orange, 1 hellblau
+    used = {10, 19, 24, 28}
+    spare = [c for c in game.NUMBER_CARDS if c not in used]
+    state = game.setup_game(["Anna", "Ben"], setup=[10, 19, 24],
+                            piles=[[28, *spare[:19]], spare[19:39]], deck=deck)
+    state = play(state, 28)
+    assert state.taken(0) == {"orange": 1}
+    assert state.deck.colour(10) == "orange"
+    assert state.deck.colour(45) is None
+
+
+@pytest.mark.parametrize(
+    ("setup", "piles", "message"),
+    [
+        ([1, 2], [list(range(3, 23)), list(range(31, 51))],
+         "Setup places exactly 3 number cards, not [1, 2]."),
+        ([1, 2, 3], [list(range(3, 23)), list(range(31, 51))], "Card 3 is dealt twice."),
+        ([1, 2, 30], [list(range(3, 23)), list(range(31, 51))],
+         "Card 30 cannot be dealt: 1–89 without 30 and 60."),
+        ([1, 2, 90], [list(range(3, 23)), list(range(31, 51))],
+         "Card 90 cannot be dealt: 1–89 without 30 and 60."),
+        ([1, 2, 3], [list(range(4, 23))], "Every player needs a draw pile: 2 piles expected."),
+        ([1, 2, 3], [list(range(4, 23)), list(range(31, 51))],
+         "The draw pile of Anna must have 20 cards."),
+    ],
+)
+def test_setup_rejects_impossible_deals(
+    setup: list[int], piles: list[list[int]], message: str
+) -> None:
+    with pytest.raises(ScoringError) as info:
+        game.setup_game(["Anna", "Ben"], setup=setup, piles=piles)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_random_game_records_what_the_model_scores(players: int) -> None:
+    import random
+
+    result = game.random_game(players, random.Random(players))
+    assert result.players == tuple(f"P{i}" for i in range(1, players + 1))
+    assert len(result.deals) == game.deal_count(players) == 1
+    assert score_deal(result.deals[0]) == result.totals
