@@ -881,6 +881,9 @@ NUMBER_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(1, 90) if c % 30)
 COLOURED_NUMBERS: Final[tuple[int, ...]] = tuple(c for c in NUMBER_CARDS if c not in GREY_CARDS)
 """The 84 numbers that carry a colour."""
 
+NUMBER_CARDS_SET: Final[frozenset[int]] = frozenset(NUMBER_CARDS)
+COLOURED_NUMBERS_SET: Final[frozenset[int]] = frozenset(COLOURED_NUMBERS)
+
 
 def synthetic_deck() -> dict[int, str]:
     """A made-up deck description with 12 cards per colour (for tests and the simulator).
@@ -949,13 +952,21 @@ class Deck:
         return cls(tuple(index))
 
     def colour(self, card: int) -> str | None:
-        """The colour key of ``card``; ``None`` for the grey and start cards."""
-        row_of(card)
+        """The colour key of ``card``; ``None`` for the grey and start cards.
+
+        >>> deck = Deck.from_mapping(synthetic_deck())
+        >>> deck.colour(1), deck.colour(15), deck.colour(30)
+        ('orange', None, None)
+        """
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 89:
+            raise error(
+                "card_range", "There is no card {card}: number cards go from 1 to 89.",
+                card=card,
+            )
         index = self.colour_index[card]
         return COLOURS[index] if index >= 0 else None
 
 
-COLOURED_NUMBERS_SET: Final[frozenset[int]] = frozenset(COLOURED_NUMBERS)
 _SYNTHETIC_DECK: Final = Deck.from_mapping(synthetic_deck())
 
 Rows: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -1088,9 +1099,6 @@ def setup_game(
     )
 
 
-NUMBER_CARDS_SET: Final[frozenset[int]] = frozenset(NUMBER_CARDS)
-
-
 def _check_deck(deck: Mapping[int, str] | Deck | None) -> Deck:
     if deck is None:
         return _SYNTHETIC_DECK
@@ -1122,6 +1130,9 @@ def new_game(
     return setup_game(names, setup=cards[:SETUP_CARDS], piles=piles, deck=deck, first=first)
 
 
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play(card) for card in range(90))
+
+
 def legal_actions(state: GameState) -> tuple[Play, ...]:
     """The plays open to the player on turn: any hand card (none once finished).
 
@@ -1132,7 +1143,8 @@ def legal_actions(state: GameState) -> tuple[Play, ...]:
     """
     if state.finished:
         return ()
-    return tuple(Play(card) for card in state.hands[state.current])
+    plays = _PLAYS
+    return tuple([plays[card] for card in state.hands[state.current]])
 
 
 def apply(state: GameState, action: Play) -> GameState:
@@ -1157,10 +1169,11 @@ def apply(state: GameState, action: Play) -> GameState:
     seat = state.current
     hand = state.hands[seat]
     card = action.card
-    if card not in hand:
+    if type(card) is not int or card not in hand:
         raise error("not_in_hand", "{player} does not hold card {card}.",
                     player=state.players[seat], card=card)
-    new_hand = tuple(c for c in hand if c != card)
+    position = hand.index(card)
+    new_hand = hand[:position] + hand[position + 1:]
     target = card // 30
     new_row, taken = _place_in_row(state.rows[target], card)
     rows = state.rows

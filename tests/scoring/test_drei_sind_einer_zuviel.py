@@ -641,11 +641,19 @@ def test_final_scores_need_a_finished_game() -> None:
     assert str(info.value) == "The game is not over yet: 36 cards still to play."
 
 
-def test_a_player_cannot_play_a_card_they_do_not_hold() -> None:
-    state = make_game([5], [6], setup=[1, 2, 3])
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (game.Play(6), "Anna does not hold card 6."),
+        (game.Play(True), "Anna does not hold card True."),
+        (6, "Expected a play, not 6."),
+    ],
+)
+def test_a_player_cannot_play_a_card_they_do_not_hold(action: object, message: str) -> None:
+    state = make_game([5, 1], [6], setup=[2, 3, 4])
     with pytest.raises(ScoringError) as info:
-        game.apply(state, game.Play(6))
-    assert str(info.value) == "Anna does not hold card 6."
+        game.apply(state, action)  # type: ignore[arg-type]
+    assert str(info.value) == message
 
 
 @pytest.mark.parametrize(
