@@ -15,7 +15,10 @@ Contract (``ENGINE.md``): :data:`COLOURS`, :func:`place`,
 :func:`entry_from_dict`, :func:`entry_to_dict`, :func:`random_game`.
 Live recording for the score sheet: :class:`LiveGame`, :func:`live_start`,
 :func:`live_turn`, :func:`live_replay`, :func:`live_view`,
-:func:`live_entries`.
+:func:`live_entries`. Game model: :class:`Deck` (from a deck description
+``{number: colour key}``), :class:`GameState`, :func:`new_game`,
+:func:`setup_game`, :func:`legal_actions`, :func:`apply`,
+:func:`final_scores`, :func:`recorded_entries`.
 
 >>> place([(10, 19, 24), (46, 57), (77,)], 40).rows
 ((10, 19, 24), (40, 46, 57), (77,))
