@@ -1,0 +1,489 @@
+"""Business steps of the score sheet: start, record, edit, delete, undo, finish, reopen.
+
+Every step is keyword-only and runs inside ``transaction.atomic()``: a deal is
+saved whole or not at all. The scores come from the engine only
+(``scoring.common.rules_for(game)``): ``DealScore.data`` is the engine's
+``entry_to_dict`` of what was recorded, ``DealScore.score`` its ``score_deal``,
+and ``Seat.total``/``place``/``is_winner`` the engine's ``match_totals`` and
+``rank`` after every change (``is_winner`` only once the match is finished).
+
+Bad input raises :class:`scoring.ScoringError` (the engine's sentence) or
+:class:`django.core.exceptions.ValidationError` (a rule of the sheet, e.g. a
+finished match cannot be changed); a save based on data another phone has
+changed meanwhile raises :class:`StaleData`. Nothing is saved in any of these
+cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Player, Seat
+from scoring import GAMES, ScoringError, error, rank
+from scoring.common import match_totals, rules_for
+
+EntryData = Mapping[str, object]
+"""One player's entry in its JSON form (the engine's ``entry_to_dict``)."""
+
+
+class StaleData(ValidationError):
+    """The save was based on a version of the sheet that another phone has changed."""
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def _lock(match: Match) -> Match:
+    """The match row, locked for the rest of the transaction (PostgreSQL; SQLite serialises)."""
+    return Match.objects.select_for_update().get(pk=match.pk)
+
+
+def _check_open(match: Match) -> None:
+    if match.status != Match.Status.OPEN:
+        raise ValidationError(
+            _("This match is finished. Reopen it to change it."), code="finished"
+        )
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("player").order_by("number"))
+
+
+def _score(
+    match: Match, seats: Sequence[Seat], entries: Mapping[int, EntryData]
+) -> tuple[dict[int, dict[str, object]], dict[int, int]]:
+    """Engine-normalised entry dicts and scores per player id, validated across the deal."""
+    rules = rules_for(match.game)
+    missing = [seat.player.name for seat in seats if seat.player_id not in entries]
+    extra = set(entries) - {seat.player_id for seat in seats}
+    if missing or extra:
+        raise ValidationError(
+            _("A deal needs one entry for every player of the match."), code="players"
+        )
+    parsed = {seat.player.name: rules.entry_from_dict(entries[seat.player_id]) for seat in seats}
+    scores = rules.score_deal(parsed)
+    data = {seat.player_id: rules.entry_to_dict(parsed[seat.player.name]) for seat in seats}
+    return data, {seat.player_id: scores[seat.player.name] for seat in seats}
+
+
+def _write_scores(
+    deal: Deal, data: Mapping[int, dict[str, object]], scores: Mapping[int, int]
+) -> None:
+    deal.scores.all().delete()
+    DealScore.objects.bulk_create(
+        DealScore(deal=deal, player_id=player_id, data=data[player_id], score=scores[player_id])
+        for player_id in data
+    )
+
+
+def _snapshot(deal: Deal) -> dict[str, dict[str, Any]]:
+    return {str(score.player_id): score.data for score in deal.scores.all()}
+
+
+def _log(match: Match, kind: str, number: int, before: object, user: Any) -> None:
+    MatchChange.objects.create(
+        match=match, kind=kind, deal_number=number, before=before,
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+def refresh_seats(*, match: Match) -> list[Seat]:
+    """Recompute every seat's total, place and winner flag from the recorded deals.
+
+    Totals are the engine's ``match_totals``; places its ``rank`` (ties share a
+    place). ``is_winner`` marks the players on place 1 of a finished match.
+    """
+    seats = _seats(match)
+    names = {seat.player_id: seat.player.name for seat in seats}
+    deals = []
+    for deal in match.deals.prefetch_related("scores").order_by("number"):
+        deals.append({
+            names[score.player_id]: rules_for(match.game).entry_from_dict(score.data)
+            for score in deal.scores.all()
+        })
+    totals = {name: 0 for name in names.values()}
+    totals.update(match_totals(match.game, deals))
+    places = {
+        name: place
+        for place, name, _total in rank(totals, lower_is_better=GAMES[match.game].lower_is_better)
+    }
+    finished = match.status == Match.Status.FINISHED
+    for seat in seats:
+        seat.total = totals[seat.player.name]
+        seat.place = places[seat.player.name]
+        seat.is_winner = finished and seat.place == 1
+    Seat.objects.bulk_update(seats, ["total", "place", "is_winner"])
+    return seats
+
+
+def deals_needed(match: Match, players: int) -> int:
+    """How many deals a complete match of this game has (the engine's ``deal_count``)."""
+    return rules_for(match.game).deal_count(players)
+
+
+# ------------------------------------------------------------------------- steps
+
+
+def match_start(
+    *,
+    group: Group,
+    game: str,
+    players: Sequence[Player],
+    first_dealer: int = 0,
+    options: Mapping[str, object] | None = None,
+    game_night: GameNight | None = None,
+) -> Match:
+    """Start a match of ``game`` with ``players`` in seat order.
+
+    Without ``game_night`` the match goes into today's game night of the group.
+    ``first_dealer`` is the seat (0-based) that deals or starts first.
+    """
+    info = GAMES.get(game)
+    if info is None:
+        raise error("unknown_game", "Unknown game {game!r}.", game=game)
+    info.check_players(len(players))
+    if len({player.pk for player in players}) != len(players):
+        raise ValidationError(_("Every player can take only one seat."), code="seat_twice")
+    if any(player.group_id != group.pk for player in players):
+        raise ValidationError(_("Every player must be on the group's roster."), code="roster")
+    if not 0 <= first_dealer < len(players):
+        raise ValidationError(_("The first dealer must be one of the players."), code="dealer")
+    if game_night is not None and game_night.group_id != group.pk:
+        raise ValidationError(_("The game night belongs to another group."), code="night")
+    with transaction.atomic():
+        if game_night is None:
+            from companion.services.groups import game_night_for_today
+
+            game_night = game_night_for_today(group=group)
+        match = Match.objects.create(
+            group=group, game_night=game_night, game=game, options=dict(options or {}),
+            first_dealer=first_dealer,
+        )
+        Seat.objects.bulk_create(
+            Seat(match=match, player=player, number=number)
+            for number, player in enumerate(players)
+        )
+        refresh_seats(match=match)
+    return match
+
+
+def deal_record(
+    *, match: Match, number: int, entries: Mapping[int, EntryData], user: Any = None
+) -> Deal:
+    """Record deal ``number`` (the next one) with an entry per player id.
+
+    ``number`` is the deal the form was showing: if another phone has recorded
+    that deal meanwhile, :class:`StaleData` is raised.
+    """
+    with transaction.atomic():
+        match = _lock(match)
+        _check_open(match)
+        seats = _seats(match)
+        count = match.deals.count()
+        if number != count + 1:
+            raise StaleData(
+                _("Deal %(number)s was recorded on another phone meanwhile. "
+                  "Here is the current sheet.") % {"number": number},
+                code="stale",
+            )
+        needed = deals_needed(match, len(seats))
+        if count >= needed:
+            raise ValidationError(
+                _("The match is complete: all %(needed)s deals are recorded.") % {"needed": needed},
+                code="complete",
+            )
+        data, scores = _score(match, seats, entries)
+        now = timezone.now()
+        deal = Deal.objects.create(match=match, number=number, created_at=now, updated_at=now)
+        _write_scores(deal, data, scores)
+        _log(match, MatchChange.Kind.RECORD, number, None, user)
+        refresh_seats(match=match)
+    return deal
+
+
+def _get_deal(match: Match, number: int, version: int) -> Deal:
+    deal = match.deals.prefetch_related("scores").filter(number=number).first()
+    if deal is None:
+        raise StaleData(
+            _("Deal %(number)s no longer exists: another phone deleted it. "
+              "Here is the current sheet.") % {"number": number},
+            code="stale",
+        )
+    if deal.version != version:
+        raise StaleData(
+            _("Deal %(number)s was changed on another phone meanwhile. Your change was not "
+              "saved; here is the current data.") % {"number": number},
+            code="stale",
+        )
+    return deal
+
+
+def deal_edit(
+    *, match: Match, number: int, version: int, entries: Mapping[int, EntryData],
+    user: Any = None,
+) -> Deal:
+    """Replace the entries of deal ``number``, if it is still at ``version``."""
+    with transaction.atomic():
+        match = _lock(match)
+        _check_open(match)
+        deal = _get_deal(match, number, version)
+        data, scores = _score(match, _seats(match), entries)
+        before = _snapshot(deal)
+        deal.version += 1
+        deal.updated_at = timezone.now()
+        deal.save(update_fields=["version", "updated_at"])
+        _write_scores(deal, data, scores)
+        _log(match, MatchChange.Kind.EDIT, number, before, user)
+        refresh_seats(match=match)
+    return deal
+
+
+def _shift(match: Match, *, from_number: int, by: int) -> None:
+    """Renumber the deals from ``from_number`` on by ``by`` (one at a time: unique numbers)."""
+    deals = list(match.deals.filter(number__gte=from_number).order_by("number"))
+    if by > 0:
+        deals.reverse()
+    for deal in deals:
+        deal.number += by
+        deal.version += 1
+        deal.save(update_fields=["number", "version"])
+
+
+def deal_delete(*, match: Match, number: int, version: int, user: Any = None) -> None:
+    """Delete deal ``number`` (if still at ``version``); later deals move up one row."""
+    with transaction.atomic():
+        match = _lock(match)
+        _check_open(match)
+        deal = _get_deal(match, number, version)
+        before = _snapshot(deal)
+        deal.delete()
+        _shift(match, from_number=number + 1, by=-1)
+        _log(match, MatchChange.Kind.DELETE, number, before, user)
+        refresh_seats(match=match)
+
+
+def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
+    """Undo the match's last change (record, edit or delete) and drop it from the log.
+
+    ``change_id`` is the last change the user saw; if another phone has changed
+    the sheet since, :class:`StaleData` is raised and nothing is undone.
+    """
+    with transaction.atomic():
+        match = _lock(match)
+        _check_open(match)
+        change = match.changes.order_by("-id").first()
+        if change is None:
+            raise ValidationError(_("There is nothing to undo."), code="nothing")
+        if change_id is not None and change.pk != change_id:
+            raise StaleData(
+                _("The sheet was changed on another phone meanwhile; nothing was undone. "
+                  "Here is the current sheet."),
+                code="stale",
+            )
+        seats = _seats(match)
+        before = {int(key): value for key, value in (change.before or {}).items()}
+        if change.kind == MatchChange.Kind.RECORD:
+            match.deals.filter(number=change.deal_number).delete()
+            _shift(match, from_number=change.deal_number + 1, by=-1)
+        elif change.kind == MatchChange.Kind.EDIT:
+            deal = match.deals.get(number=change.deal_number)
+            data, scores = _score(match, seats, before)
+            deal.version += 1
+            deal.updated_at = timezone.now()
+            deal.save(update_fields=["version", "updated_at"])
+            _write_scores(deal, data, scores)
+        else:
+            _shift(match, from_number=change.deal_number, by=1)
+            data, scores = _score(match, seats, before)
+            now = timezone.now()
+            deal = Deal.objects.create(
+                match=match, number=change.deal_number, created_at=now, updated_at=now
+            )
+            _write_scores(deal, data, scores)
+        change.delete()
+        refresh_seats(match=match)
+    return change
+
+
+def match_finish(*, match: Match) -> Match:
+    """Finish a complete match: the winners are the players on the engine's place 1."""
+    with transaction.atomic():
+        match = _lock(match)
+        _check_open(match)
+        players = match.seats.count()
+        needed = deals_needed(match, players)
+        recorded = match.deals.count()
+        if recorded < needed:
+            raise ValidationError(
+                _("The match is not complete yet: %(recorded)s of %(needed)s deals recorded.")
+                % {"recorded": recorded, "needed": needed},
+                code="incomplete",
+            )
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        match.save(update_fields=["status", "finished_at"])
+        refresh_seats(match=match)
+    return match
+
+
+def match_reopen(*, match: Match) -> Match:
+    """Reopen a finished match so that its deals can be corrected."""
+    with transaction.atomic():
+        match = _lock(match)
+        if match.status != Match.Status.FINISHED:
+            raise ValidationError(_("This match is still running."), code="open")
+        match.status = Match.Status.OPEN
+        match.finished_at = None
+        match.save(update_fields=["status", "finished_at"])
+        refresh_seats(match=match)
+    return match
+
+
+__all__ = [
+    "LIVE_GAMES",
+    "EntryData",
+    "ScoringError",
+    "StaleData",
+    "deal_delete",
+    "deal_edit",
+    "deal_record",
+    "deals_needed",
+    "live_end_turn",
+    "live_save",
+    "live_state",
+    "live_take",
+    "live_turns",
+    "live_undo",
+    "match_finish",
+    "match_reopen",
+    "match_start",
+    "match_undo",
+    "refresh_seats",
+]
+
+
+# ---------------------------------------------------------------------- live mode
+#
+# 3 sind einer zuviel! can be recorded turn by turn: the turns are kept in
+# ``Match.options["live_turns"]`` as ``[player_id, [colour, ...], closed]`` (so
+# the page survives reloads and works on every phone of the group), and
+# ``Match.options["live_rev"]`` counts the changes: every step names the
+# revision it was based on and is refused as stale otherwise. The engine's
+# live API (``live_replay``/``live_entries``) does the bookkeeping: open and
+# face-down cards, interim bonuses in order, the final bonus.
+
+LIVE_GAMES = frozenset({"drei-sind-einer-zuviel"})
+"""Games with a live mode on the sheet."""
+
+LiveTurn = list[Any]
+
+
+def live_turns(match: Match) -> list[LiveTurn]:
+    """The match's recorded live turns, ``[player_id, [colours], closed]`` each."""
+    turns = match.options.get("live_turns", [])
+    return [list(turn) for turn in turns] if isinstance(turns, list) else []
+
+
+def live_state(match: Match, seats: Sequence[Seat], turns: Sequence[LiveTurn]) -> Any:
+    """The engine's live game after ``turns`` (validates every turn)."""
+    from scoring import drei_sind_einer_zuviel as engine
+
+    names = {seat.player_id: seat.player.name for seat in seats}
+    replay = []
+    for player_id, colours, _closed in turns:
+        if player_id not in names:
+            raise ValidationError(_("That player does not play in this match."), code="player")
+        replay.append((names[player_id], list(colours)))
+    return engine.live_replay([seat.player.name for seat in seats], replay)
+
+
+def _live_change(match: Match, revision: int) -> tuple[Match, list[Seat], list[LiveTurn]]:
+    if match.game not in LIVE_GAMES:
+        raise ValidationError(_("This game has no live mode."), code="no_live")
+    match = _lock(match)
+    _check_open(match)
+    if int(match.options.get("live_rev", 0)) != revision:
+        raise StaleData(
+            _("Another phone recorded a card meanwhile; your tap was not saved. "
+              "Here is the current state."),
+            code="stale",
+        )
+    return match, _seats(match), live_turns(match)
+
+
+def _live_store(match: Match, seats: Sequence[Seat], turns: list[LiveTurn]) -> None:
+    live_state(match, seats, turns)  # raises ScoringError: nothing is stored
+    match.options = {
+        **match.options, "live_turns": turns, "live_rev": int(match.options.get("live_rev", 0)) + 1
+    }
+    match.save(update_fields=["options"])
+
+
+def live_take(*, match: Match, player_id: int, colour: str, revision: int) -> None:
+    """``player_id`` took a card of ``colour`` in their current turn.
+
+    Cards tapped for the same player one after the other belong to one turn
+    until the turn is closed (:func:`live_end_turn`), another player takes a
+    card, or the turn has three cards (a turn takes at most three).
+    """
+    with transaction.atomic():
+        match, seats, turns = _live_change(match, revision)
+        last = turns[-1] if turns else None
+        if last is not None and last[0] == player_id and not last[2] and len(last[1]) < 3:
+            last[1] = [*last[1], colour]
+        else:
+            if last is not None:
+                last[2] = True
+            turns.append([player_id, [colour], False])
+        _live_store(match, seats, turns)
+
+
+def live_end_turn(*, match: Match, revision: int) -> None:
+    """Close the current turn: the next card starts a new turn."""
+    with transaction.atomic():
+        match, seats, turns = _live_change(match, revision)
+        if not turns or turns[-1][2]:
+            raise ValidationError(_("No turn is open."), code="no_turn")
+        turns[-1][2] = True
+        _live_store(match, seats, turns)
+
+
+def live_undo(*, match: Match, revision: int) -> None:
+    """Take back the last tapped card (or reopen the last closed turn)."""
+    with transaction.atomic():
+        match, seats, turns = _live_change(match, revision)
+        if not turns:
+            raise ValidationError(_("There is nothing to undo."), code="nothing")
+        last = turns[-1]
+        if last[2]:
+            last[2] = False
+        else:
+            last[1] = last[1][:-1]
+            if not last[1]:
+                turns.pop()
+        _live_store(match, seats, turns)
+
+
+def live_save(*, match: Match, revision: int, user: Any = None) -> Deal:
+    """Put the live result on the sheet as the game's deal (recorded or corrected)."""
+    from scoring import drei_sind_einer_zuviel as engine
+
+    with transaction.atomic():
+        match, seats, turns = _live_change(match, revision)
+        entries_by_name = engine.live_entries(live_state(match, seats, turns))
+        entries = {
+            seat.player_id: engine.entry_to_dict(entries_by_name[seat.player.name])
+            for seat in seats
+        }
+        existing = match.deals.filter(number=1).first()
+        if existing is None:
+            return deal_record(match=match, number=1, entries=entries, user=user)
+        return deal_edit(
+            match=match, number=1, version=existing.version, entries=entries, user=user
+        )
