@@ -1,5 +1,18 @@
-"""URLs of the rules area."""
+"""URLs of the rules area: rules pages, search, legality checks and live helpers.
 
-from django.urls import URLPattern, URLResolver
+All of them are public: the rules are no secret, and a guest at the table
+has no account.
+"""
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.urls import URLPattern, URLResolver, path
+
+from companion.views import rules
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("rules/", rules.rules_index, name="rules_index"),
+    path("rules/search/", rules.rules_search, name="rules_search"),
+    path("rules/<slug:game>/", rules.rules_game, name="rules_game"),
+    path("rules/<slug:game>/check/", rules.rules_check, name="rules_check"),
+    path("tools/bulls/", rules.tool_bulls, name="tool_bulls"),
+    path("tools/targets/", rules.tool_targets, name="tool_targets"),
+]
