@@ -20,12 +20,17 @@ Colour keys: ``"yellow"``, ``"green"``, ``"blue"`` (:data:`COLOURS`) and
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
+from operator import attrgetter
+from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, error
+from scoring.common import SimulatedGame, player_names
 
 __all__ = [
     "CARD_COLOURS",
@@ -348,6 +353,8 @@ class Card:
 
     colour: str
     value: int
+    _kind: int = field(init=False, repr=False, compare=False)
+    """0–11 for the coloured cards (colour-major, value-minor), 12 for a red 4."""
 
     def __post_init__(self) -> None:
         _check_colour(self.colour, allow_red=True, what="card")
@@ -355,6 +362,7 @@ class Card:
             if isinstance(self.value, bool) or self.value != RED_VALUE:
                 raise error("red_value", "A red card is always a 4, not {value}.",
                             value=self.value)
+            kind = len(COLOURS) * len(COLOURED_VALUES)
         elif (
             isinstance(self.value, bool)
             or not isinstance(self.value, int)
@@ -366,6 +374,11 @@ class Card:
                 colour=self.colour,
                 value=self.value,
             )
+        else:
+            kind = COLOURS.index(self.colour) * len(COLOURED_VALUES) + COLOURED_VALUES.index(
+                self.value
+            )
+        object.__setattr__(self, "_kind", kind)
 
     def __str__(self) -> str:
         return f"{self.colour} {self.value}"
@@ -646,3 +659,565 @@ def entry_to_dict(entry: Entry) -> dict[str, object]:
     {'yellow': 0, 'green': 2, 'blue': 0, 'red': 1}
     """
     return dict(entry.counts())
+
+
+# ------------------------------------------------------------------- the game model
+#
+# A match is deals(players) deals. Each deal uses the 50 cards of the deck in a
+# shuffled order fixed when the match starts (so that applying a move stays
+# pure); during a deal every card is in exactly one place: a hand, the draw
+# pile, a target, or the cards a player has taken. Readings the model follows:
+# - The cards are dealt one at a time, starting left of the dealer.
+# - A red 4 never fixes a target's colour in the colour-by-first-card variant;
+#   a colour fixed on a target stays for the rest of the deal, even after the
+#   target has been taken.
+# - The player after the current one (clockwise) moves next; a player whose
+#   hand is empty is skipped (with 50 cards this does not happen before the
+#   deal ends).
+
+SYNTHETIC_VALUE_COUNTS: Mapping[int, int] = MappingProxyType({1: 4, 2: 4, 5: 3, 7: 3})
+"""A stand-in for the unknown count per value of each colour (sums to 14)."""
+
+DECK_SIZE = len(COLOURS) * PER_COLOUR + RED_COUNT
+"""Cards in the box: 50."""
+
+TARGETS = 3
+"""Targets on the table."""
+
+_RED_KIND = len(COLOURS) * len(COLOURED_VALUES)
+_CARDS: tuple[Card, ...] = (
+    *(Card(colour, value) for colour in COLOURS for value in COLOURED_VALUES),
+    Card(RED, RED_VALUE),
+)
+"""One shared instance per kind of card, indexed by ``Card._kind``."""
+
+
+def build_deck(
+    value_counts: Mapping[int, int] | Mapping[str, Mapping[int, int]] = SYNTHETIC_VALUE_COUNTS,
+) -> tuple[Card, ...]:
+    """The 50 cards of 13 from a count per value.
+
+    ``value_counts`` maps each value (1, 2, 5, 7) to how many cards of each
+    colour show it, or maps a colour key to such a mapping when the colours
+    differ. Each colour must have 14 cards; the 8 red 4s are added.
+
+    >>> deck = build_deck({1: 2, 2: 4, 5: 4, 7: 4})
+    >>> len(deck), sum(card.colour == "red" for card in deck), sum(c.value for c in deck[:14])
+    (50, 8, 58)
+    >>> build_deck({1: 4, 2: 4, 5: 4, 7: 4})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: The yellow cards add up to 16, but every colour has 14.
+    """
+    if not isinstance(value_counts, Mapping):
+        raise error("deck_type", "The deck must be given as a count per card value.")
+    given: dict[str, object] = {}
+    if value_counts and all(isinstance(key, str) for key in value_counts):
+        for key in value_counts:
+            _check_colour(key, allow_red=False, what="card")
+        for colour in COLOURS:
+            if colour not in value_counts:
+                raise error(
+                    "deck_colour_missing", "The deck needs a count per value for {colour}.",
+                    colour=colour,
+                )
+            given[colour] = value_counts[colour]  # type: ignore[index]
+    else:
+        given = dict.fromkeys(COLOURS, value_counts)
+    cards: list[Card] = []
+    for colour, counts in given.items():
+        if not isinstance(counts, Mapping):
+            raise error(
+                "deck_type", "The deck needs a count per value for {colour}.", colour=colour
+            )
+        checked: dict[int, int] = {}
+        for value, count in counts.items():
+            if isinstance(value, bool) or value not in COLOURED_VALUES:
+                raise error(
+                    "colour_value", "A {colour} card shows 1, 2, 5 or 7, not {value}.",
+                    colour=colour, value=value,
+                )
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise error(
+                    "deck_count", "The count of {colour} {value}s must be a whole number "
+                    "from 0, not {count!r}.", colour=colour, value=value, count=count,
+                )
+            checked[value] = count
+        total = sum(checked.values())
+        if total != PER_COLOUR:
+            raise error(
+                "deck_colour_total",
+                "The {colour} cards add up to {total}, but every colour has 14.",
+                colour=colour,
+                total=total,
+            )
+        for value in COLOURED_VALUES:
+            cards.extend([_CARDS[Card(colour, value)._kind]] * checked.get(value, 0))
+    cards.extend([_CARDS[_RED_KIND]] * RED_COUNT)
+    return tuple(cards)
+
+
+def _check_deck(deck: object) -> tuple[Card, ...]:
+    """The deck as shared card instances; 14 cards per colour and 8 red 4s."""
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+        raise error("deck_type", "A deck must be given as a list of cards.")
+    cards: list[Card] = []
+    per_colour = [0] * len(CARD_COLOURS)
+    for card in deck:
+        if not isinstance(card, Card):
+            raise error("not_a_card", "{value!r} is not a card of 13.", value=card)
+        cards.append(_CARDS[card._kind])
+        per_colour[card._kind // len(COLOURED_VALUES)] += 1
+    for colour, count in zip(CARD_COLOURS, per_colour, strict=True):
+        expected = RED_COUNT if colour == RED else PER_COLOUR
+        if count != expected:
+            raise error(
+                "deck_colour_count",
+                "A deck of 13 has {expected} {colour} cards, not {count}.",
+                expected=expected,
+                colour=colour,
+                count=count,
+            )
+    return tuple(cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A target ("Zielscheibe"): its colour (``None``: not fixed yet) and its cards."""
+
+    colour: str | None
+    cards: tuple[Card, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """The sum of the values on the target."""
+        return sum(card.value for card in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCard:
+    """Put ``card`` from the hand on target ``target`` (0, 1 or 2)."""
+
+    card: Card
+    target: int
+
+
+Action: TypeAlias = PlaceCard
+"""The only kind of move in 13."""
+
+_PLACE: tuple[tuple[PlaceCard, ...], ...] = tuple(
+    tuple(PlaceCard(card, index) for index in range(TARGETS)) for card in _CARDS
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What stays the same through a match of 13."""
+
+    players: tuple[str, ...]
+    variant: Variant
+    first_dealer: int
+    decks: tuple[tuple[Card, ...], ...]
+    """The shuffled deck of every deal, top card first."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A moment of a match of 13.
+
+    ``deal`` is the index of the current deal (from 0); ``pile`` the draw
+    pile, top card first; ``taken`` holds, per seat, the cards taken in this
+    deal; ``results`` what every player recorded for each finished deal (per
+    seat, in seat order), ``totals`` the minus points so far per seat. When
+    ``over`` is true, the places show the end of the last deal.
+    """
+
+    match: Match
+    deal: int
+    hands: tuple[tuple[Card, ...], ...]
+    pile: tuple[Card, ...]
+    targets: tuple[Target, ...]
+    taken: tuple[tuple[Card, ...], ...]
+    current: int
+    results: tuple[tuple[Entry, ...], ...] = ()
+    totals: tuple[int, ...] = ()
+    over: bool = False
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.match.players
+
+    @property
+    def dealer(self) -> int:
+        """Seat index of the current deal's dealer."""
+        return dealer(len(self.match.players), self.match.first_dealer, self.deal)
+
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the current deal, from every place."""
+        everything: list[Card] = []
+        for hand in self.hands:
+            everything.extend(hand)
+        everything.extend(self.pile)
+        for target in self.targets:
+            everything.extend(target.cards)
+        for stack in self.taken:
+            everything.extend(stack)
+        return tuple(everything)
+
+
+_value_of = attrgetter("value")
+_kind_of = attrgetter("_kind")
+
+
+def shuffled_decks(
+    deck: Sequence[Card], players: int, rng: random.Random
+) -> tuple[tuple[Card, ...], ...]:
+    """One independently shuffled copy of ``deck`` for every deal of a match."""
+    count = deals(players)
+    cards = list(_check_deck(deck))
+    decks: list[tuple[Card, ...]] = []
+    for _ in range(count):
+        rng.shuffle(cards)
+        decks.append(tuple(cards))
+    return tuple(decks)
+
+
+def new_game(
+    players: Sequence[str],
+    decks: Sequence[Sequence[Card]],
+    *,
+    first_dealer: int = 0,
+    variant: Variant = Variant.FIXED_COLOURS,
+) -> State:
+    """Start a match: ``decks`` holds the shuffled deck of every deal, top card first.
+
+    >>> rng = random.Random(7)
+    >>> state = new_game(["Anna", "Ben", "Cem"], shuffled_decks(build_deck(), 3, rng))
+    >>> [len(hand) for hand in state.hands], len(state.pile), state.dealer, state.current
+    ([5, 5, 5], 35, 0, 1)
+    """
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise error("players_type", "The players must be given as a list of names.")
+    names = tuple(players)
+    count = deals(len(names))
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise error("player_name", "Every player needs a name, not {player!r}.", player=name)
+    if len(set(names)) != len(names):
+        raise error("player_twice", "Every player must have a different name.")
+    variant = _check_variant(variant)
+    dealer(len(names), first_dealer, 0)  # checks the seat
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
+        raise error("decks_type", "Give one shuffled deck per deal.")
+    if len(decks) != count:
+        raise error(
+            "decks_count",
+            "A match of 13 with {players} players has {deals} deals, so it needs {deals} "
+            "shuffled decks, not {count}.",
+            players=len(names),
+            deals=count,
+            count=len(decks),
+        )
+    checked = tuple(_check_deck(deck) for deck in decks)
+    kinds = sorted(map(_kind_of, checked[0]))
+    if any(sorted(map(_kind_of, deck)) != kinds for deck in checked[1:]):
+        raise error("decks_differ", "Every deal must use the same cards.")
+    match = Match(names, variant, first_dealer, checked)
+    return _state(match, 0, _Table.deal(match, 0), (), (0,) * len(names))
+
+
+# The rules of a move live in one place, ``_Table``: a lean, mutable picture of
+# one deal (cards as kinds 0–12, the pile top card last). The public functions
+# copy a frozen State into a fresh table, apply the rules and freeze the result,
+# so they stay pure; ``random_game`` runs the same table directly, which is
+# what lets the benchmark play hundreds of matches per second.
+
+_VALUES: tuple[int, ...] = tuple(card.value for card in _CARDS)
+_COLOUR_INDEX: tuple[int, ...] = tuple(CARD_COLOURS.index(card.colour) for card in _CARDS)
+_NO_COLOUR = -1
+
+
+@cache
+def _move_table(colours: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per kind of card, its moves ``(kind, target)`` when the targets have ``colours``."""
+    table: list[tuple[tuple[int, int], ...]] = []
+    for kind in range(len(_CARDS)):
+        colour = _COLOUR_INDEX[kind]
+        if kind == _RED_KIND:
+            table.append(tuple((kind, index) for index in range(TARGETS)))
+        elif colour in colours:
+            table.append(((kind, colours.index(colour)),))
+        else:
+            table.append(
+                tuple((kind, index) for index, fixed in enumerate(colours) if fixed == _NO_COLOUR)
+            )
+    return tuple(table)
+
+
+class _Table:
+    """One deal in progress, mutable; the single implementation of a move."""
+
+    __slots__ = ("cards", "colours", "current", "hands", "pile", "taken", "totals")
+
+    def __init__(
+        self,
+        hands: list[list[int]],
+        pile: list[int],
+        cards: list[list[int]],
+        colours: list[int],
+        taken: list[list[int]],
+        current: int,
+    ) -> None:
+        self.hands = hands
+        self.pile = pile
+        self.cards = cards
+        self.totals = [sum(_VALUES[kind] for kind in target) for target in cards]
+        self.colours = colours
+        self.taken = taken
+        self.current = current
+
+    @classmethod
+    def deal(cls, match: Match, deal: int) -> _Table:
+        """The table right after dealing deal ``deal``: 5 cards each, one at a time,
+        starting left of the dealer."""
+        count = len(match.players)
+        deck = [card._kind for card in match.decks[deal]]
+        start = start_player(count, match.first_dealer, deal)
+        dealt = HAND_SIZE * count
+        hands = [deck[(seat - start) % count : dealt : count] for seat in range(count)]
+        pile = deck[dealt:]
+        pile.reverse()
+        fixed = match.variant is Variant.FIXED_COLOURS
+        colours = [0, 1, 2] if fixed else [_NO_COLOUR] * TARGETS
+        return cls(hands, pile, [[] for _ in range(TARGETS)], colours,
+                   [[] for _ in range(count)], start)
+
+    @classmethod
+    def of(cls, state: State) -> _Table:
+        """A fresh table showing ``state``."""
+        return cls(
+            [[card._kind for card in hand] for hand in state.hands],
+            [card._kind for card in reversed(state.pile)],
+            [[card._kind for card in target.cards] for target in state.targets],
+            [
+                _NO_COLOUR if target.colour is None else COLOURS.index(target.colour)
+                for target in state.targets
+            ],
+            [[card._kind for card in stack] for stack in state.taken],
+            state.current,
+        )
+
+    def moves(self) -> list[tuple[int, int]]:
+        """The legal moves ``(kind, target)``: per distinct hand card in hand order."""
+        table = _move_table(tuple(self.colours))
+        seen = 0
+        moves: list[tuple[int, int]] = []
+        for kind in self.hands[self.current]:
+            if not seen >> kind & 1:
+                seen |= 1 << kind
+                moves += table[kind]
+        return moves
+
+    def move(self, kind: int, target: int) -> bool:
+        """Play a (legal) card on a target, take, draw, pass on; true when the deal is over."""
+        seat = self.current
+        hand = self.hands[seat]
+        hand.remove(kind)
+        if kind != _RED_KIND and self.colours[target] == _NO_COLOUR:
+            self.colours[target] = _COLOUR_INDEX[kind]
+        value = _VALUES[kind]
+        if self.totals[target] + value > LIMIT:
+            self.taken[seat] += self.cards[target]
+            self.cards[target] = [kind]
+            self.totals[target] = value
+        else:
+            self.cards[target].append(kind)
+            self.totals[target] += value
+        if self.pile:
+            hand.append(self.pile.pop())
+        hands = self.hands
+        count = len(hands)
+        following = seat + 1 if seat + 1 < count else 0
+        while not hands[following]:
+            if following == seat:
+                return True
+            following = following + 1 if following + 1 < count else 0
+        self.current = following
+        return False
+
+    def entries(self) -> tuple[Entry, ...]:
+        """What every seat records for this deal."""
+        entries: list[Entry] = []
+        for stack in self.taken:
+            counts = [0] * len(CARD_COLOURS)
+            for kind in stack:
+                counts[_COLOUR_INDEX[kind]] += 1
+            entries.append(Entry(*counts))
+        return tuple(entries)
+
+
+def _scores(players: tuple[str, ...], entries: tuple[Entry, ...]) -> tuple[int, ...]:
+    scores = deal_scores(
+        {player: entry.counts() for player, entry in zip(players, entries, strict=True)}
+    )
+    return tuple(scores[player] for player in players)
+
+
+def _state(
+    match: Match,
+    deal: int,
+    table: _Table,
+    results: tuple[tuple[Entry, ...], ...],
+    totals: tuple[int, ...],
+    *,
+    over: bool = False,
+) -> State:
+    """Freeze a table into a State."""
+    return State(
+        match=match,
+        deal=deal,
+        hands=tuple(tuple(_CARDS[kind] for kind in hand) for hand in table.hands),
+        pile=tuple(_CARDS[kind] for kind in reversed(table.pile)),
+        targets=tuple(
+            Target(
+                None if colour == _NO_COLOUR else COLOURS[colour],
+                tuple(_CARDS[kind] for kind in cards),
+            )
+            for colour, cards in zip(table.colours, table.cards, strict=True)
+        ),
+        taken=tuple(tuple(_CARDS[kind] for kind in stack) for stack in table.taken),
+        current=table.current,
+        results=results,
+        totals=totals,
+        over=over,
+    )
+
+
+def legal_actions(state: State) -> tuple[PlaceCard, ...]:
+    """Every move the current player may make: per distinct hand card (in hand
+    order), each target it may go on. Empty when the match is over.
+
+    >>> state = new_game(["Anna", "Ben", "Cem"], shuffled_decks(build_deck(), 3, random.Random(2)))
+    >>> all(may_place(a.card.colour, state.targets[a.target].colour or "") for a in
+    ...     legal_actions(state))
+    True
+    """
+    if state.over:
+        return ()
+    return tuple(_PLACE[kind][target] for kind, target in _Table.of(state).moves())
+
+
+def apply(state: State, action: PlaceCard) -> State:
+    """The state after ``action``; raises :class:`scoring.ScoringError` if it is not legal.
+
+    When the move ends the deal, the deal is scored and the next one dealt
+    (or the match is over).
+
+    >>> state = new_game(["Anna", "Ben", "Cem"], shuffled_decks(build_deck(), 3, random.Random(2)))
+    >>> apply(state, PlaceCard(Card("yellow", 1), 5))
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: There is no target 5: the targets are 0, 1 and 2.
+    """
+    if state.over:
+        raise error("game_over", "The match is over.")
+    if not isinstance(action, PlaceCard) or not isinstance(action.card, Card):
+        raise error("action_type", "{action!r} is not a move in 13.", action=action)
+    card = action.card
+    index = action.target
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < TARGETS:
+        raise error(
+            "no_target", "There is no target {target}: the targets are 0, 1 and 2.",
+            target=index,
+        )
+    if card not in state.hands[state.current]:
+        raise error("card_not_in_hand", "The card {card} is not in the hand.", card=card)
+    targets = state.targets
+    colour = targets[index].colour
+    if card.colour != RED:
+        if colour is None and any(other.colour == card.colour for other in targets):
+            raise error(
+                "colour_elsewhere",
+                "The {colour} cards already have their target.",
+                colour=card.colour,
+            )
+        if colour is not None and colour != card.colour:
+            raise error(
+                "wrong_colour",
+                "A {card_colour} card cannot go on the {target} target.",
+                card_colour=card.colour,
+                target=colour,
+            )
+    table = _Table.of(state)
+    if not table.move(card._kind, index):
+        return _state(state.match, state.deal, table, state.results, state.totals)
+    entries = table.entries()
+    results = (*state.results, entries)
+    totals = tuple(
+        map(sum, zip(state.totals, _scores(state.match.players, entries), strict=True))
+    )
+    if state.deal + 1 < len(state.match.decks):
+        following = state.deal + 1
+        return _state(state.match, following, _Table.deal(state.match, following), results,
+                      totals)
+    return _state(state.match, state.deal, table, results, totals, over=True)
+
+
+def deal_entries(state: State) -> tuple[dict[str, Entry], ...]:
+    """What every player recorded for each finished deal, by player name."""
+    return tuple(
+        dict(zip(state.match.players, entries, strict=True)) for entries in state.results
+    )
+
+
+def final_scores(state: State) -> dict[str, int]:
+    """Each player's minus points over the finished deals."""
+    return dict(zip(state.match.players, state.totals, strict=True))
+
+
+MAX_STEPS = 6 * DECK_SIZE
+"""No match takes more moves: one card per move, at most 6 deals of 50 cards
+(6 players, or 3 players twice round)."""
+
+
+def random_game(
+    players: int, rng: random.Random, *, variant: Variant = Variant.FIXED_COLOURS
+) -> SimulatedGame:
+    """Play a complete random legal match (uniform among the legal moves).
+
+    It runs the model's own move rules on a private table, making the same
+    choices as ``apply(state, legal_actions(state)[i])`` would with the same
+    random numbers (the property tests replay it through the public model).
+
+    >>> from scoring.common import match_totals
+    >>> game = random_game(3, random.Random(1))
+    >>> len(game.deals), dict(game.totals) == match_totals("dreizehn", game.deals)
+    (6, True)
+    """
+    names = player_names(players)
+    decks = shuffled_decks(build_deck(), players, rng)
+    state = new_game(names, decks, first_dealer=rng.randrange(players), variant=variant)
+    match = state.match
+    results: list[tuple[Entry, ...]] = []
+    totals = [0] * players
+    steps = 0
+    for deal in range(len(match.decks)):
+        table = _Table.deal(match, deal)
+        while True:
+            moves = table.moves()
+            if table.move(*moves[int(rng.random() * len(moves))]):
+                break
+            steps += 1
+            if steps > MAX_STEPS:
+                raise error("endless", "The simulated match did not end.")
+        entries = table.entries()
+        results.append(entries)
+        for seat, score in enumerate(_scores(names, entries)):
+            totals[seat] += score
+    return SimulatedGame(
+        players=names,
+        deals=tuple(
+            MappingProxyType(dict(zip(names, entries, strict=True))) for entries in results
+        ),
+        totals=MappingProxyType(dict(zip(names, totals, strict=True))),
+    )
