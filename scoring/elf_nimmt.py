@@ -30,14 +30,17 @@ group may describe its own deck).
 
 from __future__ import annotations
 
+import random
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, ScoringError, error, hornochsen
+from scoring.common import SimulatedGame, player_names
 
 __all__ = [
     "BULL_CARDS",
@@ -853,3 +856,702 @@ def take_pile(
     counts[steal_from] -= 1
     counts[player] = held + 1
     return BullCards(0, counts)
+
+
+# ---------------------------------------------------------------------------
+# The game model
+# ---------------------------------------------------------------------------
+#
+# Public states are frozen dataclasses; underneath, one small mutable core
+# (:class:`_Deal`) holds the rules of a deal, with every hand as a bit mask
+# (bit ``card - 1``), so that the random games of the benchmark stay fast.
+# :func:`apply` copies a state into the core, makes one step and freezes the
+# result again: both paths run the same rule code.
+
+_ALL = (1 << len(CARDS)) - 1
+"""The mask of all 100 cards (bit ``card - 1``)."""
+_WINDOW_BITS = (1 << MAX_DISTANCE) - 1
+"""A pile's window: bit ``j`` is the card ``j + 1`` above its top card (wrapping after 100)."""
+_POP: tuple[int, ...] = tuple(window.bit_count() for window in range(_WINDOW_BITS + 1))
+_PLAYS_WITH_BULL: tuple[int, ...] = tuple((1 << count) - 1 for count in _POP)
+"""Per window, how many different non-empty sets of its cards a bull card play may put down."""
+_SINGLES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(1 << bit for bit in range(MAX_DISTANCE) if window >> bit & 1)
+    for window in range(_WINDOW_BITS + 1)
+)
+"""Per window, its one-card sub-windows (ascending)."""
+_SUBSETS: list[tuple[int, ...] | None] = [None] * (_WINDOW_BITS + 1)
+"""Per window, its non-empty sub-windows; filled in when first needed."""
+_STEPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(bit for bit in range(MAX_DISTANCE) if window >> bit & 1)
+    for window in range(_WINDOW_BITS + 1)
+)
+"""Per window, the distances minus one of its cards, ascending."""
+
+
+def _subsets(window: int) -> tuple[int, ...]:
+    """The non-empty sub-windows of ``window``, from a lookup table built on demand."""
+    found = _SUBSETS[window]
+    if found is None:
+        singles = _SINGLES[window]
+        subsets = []
+        for index in range(1, 1 << len(singles)):
+            subset = 0
+            for position, single in enumerate(singles):
+                if index >> position & 1:
+                    subset |= single
+            subsets.append(subset)
+        found = _SUBSETS[window] = tuple(subsets)
+    return found
+
+
+def _window(hand: int, top: Card) -> int:
+    """The cards of ``hand`` that fit on ``top``, as a window (bit j: card top + j + 1)."""
+    return ((hand | hand << 100) >> top) & _WINDOW_BITS
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << (card - 1)
+    return mask
+
+
+def _unmask(mask: int) -> tuple[Card, ...]:
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length())
+        mask ^= low
+    return tuple(cards)
+
+
+class _Deal:
+    """One deal in progress, mutable; the rules of a turn live here.
+
+    Hands are masks (bit ``card - 1``); the cards fitting on a pile are a
+    10-bit window above its top card (see :func:`_window`).
+    """
+
+    __slots__ = (
+        "bull", "draw", "hands", "piles", "supply", "to_move", "tops", "used", "used_count",
+    )
+
+    def __init__(
+        self, hands: list[int], piles: list[list[Card]], draw: list[Card], bull: list[int],
+        supply: int, to_move: int, used: int,
+    ) -> None:
+        self.hands = hands
+        self.piles = piles
+        self.tops = [pile[-1] for pile in piles]
+        self.draw = draw
+        """The draw pile, the next card to be turned up LAST (``pop()``)."""
+        self.bull = bull
+        self.supply = supply
+        self.to_move = to_move
+        self.used = used
+        """Mask of the piles the player to move has put cards on this turn (bull card play)."""
+        self.used_count = used.bit_count()
+
+    @classmethod
+    def dealt(cls, shuffled: Sequence[Card], players: int, starter: int) -> _Deal:
+        hands = [
+            _mask(shuffled[HAND_SIZE * seat:HAND_SIZE * (seat + 1)]) for seat in range(players)
+        ]
+        first = HAND_SIZE * players
+        draw = list(shuffled[first + 1:])
+        draw.reverse()
+        return cls(hands, [[shuffled[first]]], draw, [0] * players, BULL_CARDS, starter, 0)
+
+    def over(self) -> bool:
+        """A player has no cards, or nobody can move (no pile left, draw pile empty)."""
+        return not self.piles or 0 in self.hands
+
+    def steal_seats(self) -> list[int]:
+        """Seats the player to move may steal from if a bull card were due (empty supply)."""
+        return [] if self.supply else _steal_from(self.bull, self.to_move)
+
+    def windows(self) -> list[int]:
+        """Per pile, the cards of the player to move that may go on it now."""
+        hand = self.hands[self.to_move]
+        doubled = hand | hand << 100
+        windows = [(doubled >> top) & _WINDOW_BITS for top in self.tops]
+        used = self.used
+        if used:
+            for index in range(len(windows)):
+                if used >> index & 1:
+                    windows[index] = 0
+        return windows
+
+    def play(self, pile: int, window: int) -> None:
+        """Put the cards of ``window`` (fitting cards of the player to move) on ``pile``."""
+        top = self.tops[pile]
+        stack = self.piles[pile]
+        for step in _STEPS[window]:
+            stack.append((top + step) % 100 + 1)
+        self.tops[pile] = stack[-1]
+        moved = window << top
+        self.hands[self.to_move] &= ~(moved | moved >> 100) & _ALL
+        self.used |= 1 << pile
+        self.used_count += 1
+        seat = self.to_move
+        if (
+            not self.hands[seat]
+            or self.bull[seat] <= self.used_count
+            or not any(self.windows())
+        ):
+            self.end_turn()
+
+    def end_turn(self) -> None:
+        if self.hands[self.to_move]:
+            self.to_move = (self.to_move + 1) % len(self.hands)
+        self.used = 0
+        self.used_count = 0
+
+    def take(self, pile: int, steal: int | None) -> None:
+        """Take ``pile`` into hand; new piles; a bull card (stolen from ``steal`` if due)."""
+        seat = self.to_move
+        stack = self.piles.pop(pile)
+        del self.tops[pile]
+        self.hands[seat] |= _mask(stack)
+        for _ in range(min(2, len(self.draw))):
+            card = self.draw.pop()
+            self.piles.append([card])
+            self.tops.append(card)
+        if len(stack) >= PILE_FOR_BULL_CARD:
+            if self.supply:
+                self.supply -= 1
+                self.bull[seat] += 1
+            elif steal is not None:
+                self.bull[steal] -= 1
+                self.bull[seat] += 1
+        self.to_move = (seat + 1) % len(self.hands)
+
+    def random_step(self, rng: random.Random) -> None:
+        """One action chosen uniformly among the legal actions (see :func:`legal_actions`)."""
+        windows = self.windows()
+        bulls = self.bull[self.to_move]
+        counts = _PLAYS_WITH_BULL if bulls else _POP
+        ends = list(accumulate([counts[window] for window in windows]))
+        plays = ends[-1] if ends else 0
+        steals: list[int] = []
+        if self.used:
+            others = 1
+        else:
+            steals = self.steal_seats()
+            others = len(self.piles)
+            if len(steals) > 1:
+                big = sum(1 for stack in self.piles if len(stack) >= PILE_FOR_BULL_CARD)
+                others += big * (len(steals) - 1)
+        choice = int(rng.random() * (plays + others))
+        if choice < plays:
+            pile = bisect_right(ends, choice)
+            offset = choice - ends[pile - 1] if pile else choice
+            window = windows[pile]
+            self.play(pile, (_subsets(window) if bulls else _SINGLES[window])[offset])
+            return
+        choice -= plays
+        if self.used:
+            self.end_turn()
+            return
+        if len(steals) <= 1:
+            self.take(choice, steals[0] if steals else None)
+            return
+        pile = 0
+        while True:
+            ways = len(steals) if len(self.piles[pile]) >= PILE_FOR_BULL_CARD else 1
+            if choice < ways:
+                self.take(pile, steals[choice] if ways > 1 else None)
+                return
+            choice -= ways
+            pile += 1
+
+
+    def play_out(self, rng: random.Random) -> None:
+        """Random steps until the deal is over: :meth:`random_step` in one tight loop.
+
+        The same choices from the same random numbers (a test holds the two
+        together); local variables instead of attributes make it several
+        times faster, which the benchmark needs.
+        """
+        hands, piles, tops, draw, bull = self.hands, self.piles, self.tops, self.draw, self.bull
+        supply, seat, used, used_count = self.supply, self.to_move, self.used, self.used_count
+        players = len(hands)
+        uniform = rng.random
+        big_pile = PILE_FOR_BULL_CARD
+        while piles:
+            hand = hands[seat]
+            doubled = hand | hand << 100
+            bulls = bull[seat]
+            plays_on = _PLAYS_WITH_BULL if bulls else _POP
+            counts = [plays_on[(doubled >> top) & _WINDOW_BITS] for top in tops]
+            if used:
+                for index in range(len(counts)):
+                    if used >> index & 1:
+                        counts[index] = 0
+            ends = list(accumulate(counts))
+            plays = ends[-1]
+            if used and not plays:
+                # The bull card play cannot go on: the turn ends by itself.
+                used = used_count = 0
+                seat = (seat + 1) % players
+                continue
+            steals: list[int] = []
+            if used:
+                others = 1
+            else:
+                others = len(piles)
+                if not supply:
+                    steals = _steal_from(bull, seat)
+                    if len(steals) > 1:
+                        big = sum(1 for stack in piles if len(stack) >= big_pile)
+                        others += big * (len(steals) - 1)
+            choice = int(uniform() * (plays + others))
+            if choice < plays:
+                pile = bisect_right(ends, choice)
+                top = tops[pile]
+                window = (doubled >> top) & _WINDOW_BITS
+                offset = choice - ends[pile - 1] if pile else choice
+                played = (_subsets(window) if bulls else _SINGLES[window])[offset]
+                stack = piles[pile]
+                for step in _STEPS[played]:
+                    stack.append((top + step) % 100 + 1)
+                tops[pile] = stack[-1]
+                moved = played << top
+                hand &= ~(moved | moved >> 100) & _ALL
+                hands[seat] = hand
+                used |= 1 << pile
+                used_count += 1
+                if not hand:
+                    break
+                if bulls > used_count:
+                    continue
+                used = used_count = 0
+                seat = (seat + 1) % players
+                continue
+            choice -= plays
+            if used:
+                used = used_count = 0
+                seat = (seat + 1) % players
+                continue
+            pile = 0
+            if len(steals) <= 1:
+                pile = choice
+                steal = steals[0] if steals else None
+            else:
+                while True:
+                    ways = len(steals) if len(piles[pile]) >= big_pile else 1
+                    if choice < ways:
+                        steal = steals[choice] if ways > 1 else None
+                        break
+                    choice -= ways
+                    pile += 1
+            stack = piles.pop(pile)
+            del tops[pile]
+            for card in stack:
+                hand |= 1 << (card - 1)
+            hands[seat] = hand
+            for _ in range(min(2, len(draw))):
+                card = draw.pop()
+                piles.append([card])
+                tops.append(card)
+            if len(stack) >= big_pile:
+                if supply:
+                    supply -= 1
+                    bull[seat] += 1
+                elif steal is not None:
+                    bull[steal] -= 1
+                    bull[seat] += 1
+            seat = (seat + 1) % players
+        self.supply, self.to_move, self.used, self.used_count = supply, seat, used, used_count
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Every card of a deal in its place, the bull cards, and whose turn it is.
+
+    Seats are indices into :attr:`GameState.players`. A deal is over when a
+    hand is empty, or when no pile is left (then the draw pile is empty too
+    and every card is in a hand: see :func:`start_game`).
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's hand, ascending."""
+    piles: tuple[Pile, ...]
+    """The discard piles in the order they were laid out, each bottom first."""
+    draw: tuple[Card, ...]
+    """The face-down draw pile, the next card to be turned up first."""
+    bull_cards: tuple[int, ...]
+    """Bull cards each seat holds."""
+    supply: int
+    """Bull cards left in the supply."""
+    to_move: int
+    """The seat whose turn it is (at the end of a deal: who went out, or who could not move)."""
+    piles_played: tuple[int, ...] = ()
+    """Piles the player to move has already put cards on this turn (a bull card play
+    in progress); empty at the start of a turn."""
+
+    @property
+    def tops(self) -> tuple[Card, ...]:
+        """The top card of each pile."""
+        return tuple(pile[-1] for pile in self.piles)
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended."""
+        return not self.piles or any(not hand for hand in self.hands)
+
+    def _core(self) -> _Deal:
+        return _Deal(
+            [_mask(hand) for hand in self.hands], [list(pile) for pile in self.piles],
+            list(reversed(self.draw)), list(self.bull_cards), self.supply, self.to_move,
+            _mask(pile + 1 for pile in self.piles_played),
+        )
+
+    @classmethod
+    def _of(cls, core: _Deal) -> Table:
+        return cls(
+            tuple(_unmask(hand) for hand in core.hands), tuple(tuple(pile) for pile in core.piles),
+            tuple(reversed(core.draw)), tuple(core.bull), core.supply, core.to_move,
+            tuple(card - 1 for card in _unmask(core.used)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCards:
+    """Put ``cards`` on pile ``pile``, in this order (ascending from the top card, highest last).
+
+    Without a bull card: exactly one card. With bull cards: several cards per
+    pile, on as many piles per turn as bull cards held, one :class:`PlayCards`
+    per pile; :class:`EndTurn` stops early.
+    """
+
+    pile: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TakePile:
+    """Take pile ``pile`` into hand.
+
+    When it earns a bull card and the supply is empty, ``steal_from`` names the
+    player who gives one up (required if several hold the most).
+    """
+
+    pile: int
+    steal_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """Stop a bull card play after at least one pile, leaving further piles alone."""
+
+
+Action: TypeAlias = PlayCards | TakePile | EndTurn
+"""One step of the game: each turn is one take, or one or more :class:`PlayCards`."""
+
+
+class Phase(Enum):
+    """Where the game stands."""
+
+    PLAYING = "playing"
+    """A deal is in progress: :func:`legal_actions` lists the moves."""
+    DEAL_OVER = "deal_over"
+    """A deal has ended and another follows: call :func:`start_next_deal`."""
+    GAME_OVER = "game_over"
+    """All deals are played: :attr:`GameState.totals` is final."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended: what each player records, and the minus points the model counted."""
+
+    entries: Mapping[str, Entry]
+    scores: Mapping[str, int]
+    went_out: str | None
+    """Who played their last card; ``None`` when nobody could move any more."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A whole game of 11 nimmt!: the players, the deal on the table, the finished deals."""
+
+    players: tuple[str, ...]
+    """The players in seat order (play goes round in this order)."""
+    deck: Deck
+    starter: int
+    """The seat that began the current deal."""
+    table: Table
+    results: tuple[DealResult, ...] = ()
+    """The finished deals, first to last (the current one included once it is over)."""
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal, counted from 1."""
+        return len(self.results) + (0 if self.table.over else 1)
+
+    @property
+    def phase(self) -> Phase:
+        if not self.table.over:
+            return Phase.PLAYING
+        if len(self.results) < deals(len(self.players)):
+            return Phase.DEAL_OVER
+        return Phase.GAME_OVER
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Minus points per player over the finished deals."""
+        return {
+            player: sum(result.scores[player] for result in self.results)
+            for player in self.players
+        }
+
+    @property
+    def bull_tracker(self) -> BullCards:
+        """The bull cards of the current deal, by player name."""
+        return BullCards(self.table.supply, dict(zip(self.players, self.table.bull_cards,
+                                                     strict=True)))
+
+
+def _shuffled(shuffled: Sequence[int]) -> tuple[Card, ...]:
+    order = _cards(shuffled)
+    if len(order) != len(CARDS):
+        raise error("deck_incomplete", "A shuffled deck holds all 100 cards, not {count}.",
+                    count=len(order))
+    return order
+
+
+def start_game(
+    players: Sequence[str],
+    shuffled: Sequence[int],
+    *,
+    deck: Deck = _STANDARD,
+    starter: str | None = None,
+) -> GameState:
+    """Deal the first deal from ``shuffled`` (all 100 cards in the order they are dealt).
+
+    Seat by seat, each player gets the next 10 cards; the next card is the
+    first discard pile, the rest the draw pile (in order). ``starter`` begins
+    (the rulebook: the youngest player; default: the first seat).
+
+    Decisions beyond the rulebook, and why the game always ends:
+
+    * When fewer than two cards are left to turn up after a take, as many as
+      are left are turned up (rules file, "Decisions").
+    * When the last pile is taken and the draw pile is empty, every card is in
+      a hand: the next player can neither play nor take, so the deal ends
+      there and every player scores the Hornochsen in hand (nobody went out).
+    * Termination: let D be the cards in the draw pile and P the piles; each
+      take lowers 2·D + P by at least 1, plays leave it alone, so a deal has at
+      most 2·(99 − 10·players) + 1 takes. Between two takes every play step
+      puts at least one card down, so at most 100 play steps (and as many
+      :class:`EndTurn`) follow each other. Every deal, so every game, ends.
+
+    >>> game = start_game(["Anna", "Ben"], range(1, 101))
+    >>> game.table.hands[1], game.table.tops, len(game.table.draw)
+    ((11, 12, 13, 14, 15, 16, 17, 18, 19, 20), (21,), 79)
+    """
+    names = _players(players)
+    seat = 0 if starter is None else _seat(names, starter)
+    core = _Deal.dealt(_shuffled(shuffled), len(names), seat)
+    return GameState(names, deck, seat, Table._of(core))
+
+
+def _players(players: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise error("seat_order", "The seat order must list the players.")
+    names = tuple(players)
+    _INFO.check_players(len(names))
+    if any(not isinstance(name, str) or not name for name in names):
+        raise error("player_name", "Every entry needs a player name.")
+    if len(set(names)) != len(names):
+        raise error("seat_twice", "A player appears twice in the seat order.")
+    return names
+
+
+def _seat(players: tuple[str, ...], player: str) -> int:
+    if player not in players:
+        raise error("unknown_player", "{player} does not play in this deal.", player=player)
+    return players.index(player)
+
+
+def start_next_deal(state: GameState, shuffled: Sequence[int]) -> GameState:
+    """Deal the next deal from ``shuffled``; the player with the most minus points of the
+    last deal begins (ties: see :func:`next_starter`); bull cards go back to the supply.
+
+    >>> game = start_game(["Anna", "Ben"], range(1, 101))
+    >>> start_next_deal(game, range(1, 101))
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: The deal is still being played.
+    """
+    if state.phase is Phase.PLAYING:
+        raise error("deal_running", "The deal is still being played.")
+    if state.phase is Phase.GAME_OVER:
+        raise error("game_over", "The game is over: all {deals} deals are played.",
+                    deals=len(state.results))
+    seat = _seat(state.players, next_starter(state.results[-1].scores, state.players))
+    core = _Deal.dealt(_shuffled(shuffled), len(state.players), seat)
+    return GameState(state.players, state.deck, seat, Table._of(core), state.results)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the player to move may take now (none once the deal is over).
+
+    Plays first (pile by pile; with bull cards every non-empty set of fitting
+    cards), then takes (one per pile, and per player to steal from when
+    several hold the most), then :class:`EndTurn` during a bull card play.
+
+    >>> order = [*range(25, 45), 21, *range(1, 21), *range(22, 25), *range(45, 101)]
+    >>> game = start_game(["Anna", "Ben"], order)
+    >>> game.table.hands[0], game.table.tops
+    ((25, 26, 27, 28, 29, 30, 31, 32, 33, 34), (21,))
+    >>> for action in legal_actions(game):
+    ...     print(action)
+    PlayCards(pile=0, cards=(25,))
+    PlayCards(pile=0, cards=(26,))
+    PlayCards(pile=0, cards=(27,))
+    PlayCards(pile=0, cards=(28,))
+    PlayCards(pile=0, cards=(29,))
+    PlayCards(pile=0, cards=(30,))
+    PlayCards(pile=0, cards=(31,))
+    TakePile(pile=0, steal_from=None)
+    """
+    table = state.table
+    if table.over:
+        return ()
+    seat = table.to_move
+    hand = _mask(table.hands[seat])
+    bulls = table.bull_cards[seat]
+    actions: list[Action] = []
+    for index, top in enumerate(table.tops):
+        if index in table.piles_played:
+            continue
+        fitting = [(top + step) % 100 + 1 for step in _STEPS[_window(hand, top)]]
+        if not bulls:
+            actions.extend(PlayCards(index, (card,)) for card in fitting)
+            continue
+        for subset in range(1, 1 << len(fitting)):
+            chosen = tuple(card for bit, card in enumerate(fitting) if subset >> bit & 1)
+            actions.append(PlayCards(index, chosen))
+    if table.piles_played:
+        actions.append(EndTurn())
+        return tuple(actions)
+    core = table._core()
+    steals = [state.players[other] for other in core.steal_seats()]
+    for index, pile in enumerate(table.piles):
+        if len(pile) >= PILE_FOR_BULL_CARD and steals:
+            actions.extend(TakePile(index, other) for other in steals)
+        else:
+            actions.append(TakePile(index))
+    return tuple(actions)
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The game after the player to move takes ``action`` (checked against the rules).
+
+    >>> order = [*range(25, 45), 21, *range(1, 21), *range(22, 25), *range(45, 101)]
+    >>> game = apply(start_game(["Anna", "Ben"], order), PlayCards(0, (30,)))
+    >>> game.table.tops, game.table.to_move
+    ((30,), 1)
+    >>> apply(game, PlayCards(0, (41,)))
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 41 does not fit on the pile with 30: it must be 1 to 10 above.
+    """
+    table = state.table
+    if table.over:
+        raise error("deal_over", "The deal is over: nobody is to move.")
+    core = table._core()
+    seat = table.to_move
+    if isinstance(action, PlayCards):
+        pile = action.pile
+        if isinstance(pile, int) and pile in table.piles_played:
+            raise error("pile_used", "Cards already went on pile {pile} this turn.", pile=pile)
+        if table.piles_played and len(table.piles_played) >= table.bull_cards[seat]:
+            raise error("bull_cards_used",
+                        "With {bulls} bull cards you may put cards on at most {bulls} piles.",
+                        bulls=table.bull_cards[seat])
+        verdict = check_play(table.tops, {pile: action.cards}, table.bull_cards[seat],
+                             hand=table.hands[seat])
+        if not verdict.legal:
+            raise error("illegal_play", verdict.template, **verdict.params)
+        core.play(pile, _window(_mask(action.cards), table.tops[pile]))
+    elif isinstance(action, TakePile):
+        if table.piles_played:
+            raise error("take_after_play", "You already put cards down this turn: no pile to take.")
+        pile = action.pile
+        if isinstance(pile, bool) or not isinstance(pile, int) or not 0 <= pile < len(table.piles):
+            raise error("unknown_pile", "There is no pile {pile} on the table.", pile=pile)
+        steal: int | None = None
+        if len(table.piles[pile]) >= PILE_FOR_BULL_CARD and not table.supply:
+            tracker = take_pile(state.bull_tracker, state.players[seat], len(table.piles[pile]),
+                                action.steal_from)
+            losers = [
+                other for other, player in enumerate(state.players)
+                if tracker.holders[player] < table.bull_cards[other]
+            ]
+            steal = losers[0] if losers else None
+        core.take(pile, steal)
+    elif isinstance(action, EndTurn):
+        if not table.piles_played:
+            raise error("end_without_play", "Play a card or take a pile before ending the turn.")
+        core.end_turn()
+    else:
+        raise error("action_type", "Unknown action {action!r}.", action=action)
+    after = Table._of(core)
+    results = state.results
+    if after.over:
+        results = (*results, _result(state.players, state.deck, after))
+    return GameState(state.players, state.deck, state.starter, after, results)
+
+
+def _result(players: tuple[str, ...], deck: Deck, table: Table) -> DealResult:
+    """The end of a deal: Hornochsen in every hand, and what each player records."""
+    values = deck.hornochsen
+    scores = {
+        player: sum(values[card - 1] for card in hand)
+        for player, hand in zip(players, table.hands, strict=True)
+    }
+    out = next((player for player, hand in zip(players, table.hands, strict=True) if not hand),
+               None)
+    entries = {
+        player: Entry(hand=scores[player], hand_cards=hand, went_out=not hand)
+        for player, hand in zip(players, table.hands, strict=True)
+    }
+    return DealResult(MappingProxyType(entries), MappingProxyType(scores), out)
+
+
+def random_game(
+    players: int, rng: random.Random, *, deck: Deck = _STANDARD
+) -> SimulatedGame:
+    """A complete game in which every player picks uniformly among the legal actions.
+
+    Plays all deals through the game model's rules core (the one behind
+    :func:`apply`); returns each deal's entries and the model's own totals.
+
+    >>> game = random_game(3, random.Random(7))
+    >>> len(game.deals), sorted(game.totals) == ["P1", "P2", "P3"]
+    (3, True)
+    """
+    names = player_names(players)
+    count = deals(players)
+    values = deck.hornochsen
+    totals = dict.fromkeys(names, 0)
+    recorded: list[Mapping[str, Entry]] = []
+    starter = 0
+    for _ in range(count):
+        keys = [rng.random() for _ in CARDS]
+        core = _Deal.dealt(sorted(CARDS, key=lambda card: keys[card - 1]), players, starter)
+        core.play_out(rng)
+        entries: dict[str, Entry] = {}
+        most = -1
+        for seat, (player, hand) in enumerate(zip(names, core.hands, strict=True)):
+            cards = _unmask(hand)
+            score = sum(values[card - 1] for card in cards)
+            entries[player] = Entry(hand=score, hand_cards=cards, went_out=not hand)
+            totals[player] += score
+            if score > most:
+                most, starter = score, seat
+        recorded.append(entries)
+    return SimulatedGame(names, tuple(recorded), totals)
