@@ -1,0 +1,379 @@
+"""Charts drawn on the server as inline SVG: no JavaScript, readable in light and dark mode.
+
+Each function returns SVG markup (safe to put into a template) with a
+``<title>`` and a ``<desc>`` for screen readers; the pages show the same
+numbers as a data table beside the chart. Text and axes use ``currentColor``
+so they follow the page's text colour; the series colours come from CSS
+custom properties with a light and a dark set (the ``<style>`` inside each
+chart follows Bootstrap's ``data-bs-theme`` and, without it, the system
+setting). Series also differ by dash pattern and marker shape, so they can be
+told apart without colour.
+
+>>> svg = line_chart([Series("Anna", (3, 8, 12))], x_labels=("1", "2", "3"),
+...                  title="Totals", desc="Running totals after each deal.")
+>>> svg.startswith("<svg") and "<title id=" in svg and "Totals" in svg
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.utils import formats
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+if TYPE_CHECKING:
+    from companion.models import Match
+    from companion.selectors.history import GameStats, PlayerStats, Progression
+
+LIGHT = ("#0b5ed7", "#c2410c", "#198754", "#b02a37", "#6f42c1", "#087990", "#a61e6c", "#7a5c00")
+DARK = ("#6ea8fe", "#feb272", "#75b798", "#ea868f", "#c29ffa", "#6edff6", "#e685b5", "#ffda6a")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "", "6 3", "2 3", "8 3 2 3")
+MARKERS = ("circle", "square", "triangle", "diamond", "square", "circle", "diamond", "triangle")
+
+FONT = 12
+LEGEND_ROW = 18
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One line of a line chart: a label and a value per x position (None: no point)."""
+
+    label: str
+    values: Sequence[float | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One bar of a bar chart."""
+
+    label: str
+    value: float
+    text: str = ""
+    """What to write beside the bar (defaults to the value)."""
+
+
+def _palette_style(chart_id: str) -> str:
+    """Colour classes ``c0``…``c7`` for this chart, light and dark."""
+    scope = f"#{chart_id}"
+
+    def rules(colours: tuple[str, ...], prefix: str) -> str:
+        return "".join(
+            f"{prefix}{scope} .c{index}{{stroke:{colour};fill:{colour}}}"
+            for index, colour in enumerate(colours)
+        )
+
+    dark_rules = rules(DARK, '[data-bs-theme="dark"] ')
+    system_dark = rules(DARK, "html:not([data-bs-theme]) ")
+    return (
+        "<style>"
+        + rules(LIGHT, "")
+        + dark_rules
+        + f"@media (prefers-color-scheme: dark){{{system_dark}}}"
+        + "</style>"
+    )
+
+
+def _chart_id(kind: str, title: str, extra: str) -> str:
+    digest = hashlib.blake2s(f"{kind}|{title}|{extra}".encode(), digest_size=5).hexdigest()
+    return f"chart-{kind}-{digest}"
+
+
+def _open(chart_id: str, width: int, height: int, title: str, desc: str) -> str:
+    return (
+        f'<svg id="{chart_id}" class="kr-chart" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height}" width="100%" role="img" '
+        f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
+        f'style="max-width:{width * 2}px;height:auto;color:inherit" '
+        f'font-family="system-ui, sans-serif" font-size="{FONT}">'
+        f'<title id="{chart_id}-title">{escape(title)}</title>'
+        f'<desc id="{chart_id}-desc">{escape(desc)}</desc>'
+        + _palette_style(chart_id)
+    )
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering ``low``…``high`` (steps of 1, 2 or 5 times a power of ten).
+
+    >>> nice_ticks(0, 23)
+    [0.0, 5.0, 10.0, 15.0, 20.0, 25.0]
+    >>> nice_ticks(-7, 12)
+    [-10.0, -5.0, 0.0, 5.0, 10.0, 15.0]
+    >>> nice_ticks(4, 4)
+    [3.0, 4.0, 5.0]
+    """
+    if high == low:
+        return [low - 1.0, float(low), high + 1.0]
+    raw = (high - low) / max(count, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    start = math.floor(low / step) * step
+    ticks = []
+    value = start
+    while value < high + step * 0.5:
+        ticks.append(float(round(value, 10)))
+        value += step
+    if ticks[-1] < high:
+        ticks.append(float(round(value, 10)))
+    return ticks
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if abs(value) < 1e6 else f"{value:.2e}"
+
+
+def _marker(shape: str, x: float, y: float, css: str) -> str:
+    r = 3.2
+    if shape == "circle":
+        return f'<circle class="{css}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>'
+    if shape == "square":
+        return (
+            f'<rect class="{css}" x="{x - r:.1f}" y="{y - r:.1f}" '
+            f'width="{2 * r:.1f}" height="{2 * r:.1f}"/>'
+        )
+    if shape == "triangle":
+        points = (
+            f"{x:.1f},{y - r - 0.8:.1f} {x - r - 0.5:.1f},{y + r:.1f} "
+            f"{x + r + 0.5:.1f},{y + r:.1f}"
+        )
+        return f'<polygon class="{css}" points="{points}"/>'
+    points = (
+        f"{x:.1f},{y - r - 1:.1f} {x + r + 1:.1f},{y:.1f} "
+        f"{x:.1f},{y + r + 1:.1f} {x - r - 1:.1f},{y:.1f}"
+    )
+    return f'<polygon class="{css}" points="{points}"/>'
+
+
+def _legend(labels: Sequence[str], *, top: float, width: int, columns: int) -> str:
+    parts = []
+    column_width = (width - 16) / columns
+    for index, label in enumerate(labels):
+        css = f"c{index % len(LIGHT)}"
+        x = 8 + (index % columns) * column_width
+        y = top + (index // columns) * LEGEND_ROW + 9
+        dash = DASHES[index % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(
+            f'<line class="{css}" x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}" '
+            f'stroke-width="2.5"{dash_attr}/>'
+            + _marker(MARKERS[index % len(MARKERS)], x + 11, y, css)
+            + f'<text x="{x + 28:.1f}" y="{y + 4:.1f}" fill="currentColor">'
+            f"{escape(label)}</text>"
+        )
+    return "".join(parts)
+
+
+def line_chart(
+    series: Sequence[Series],
+    *,
+    x_labels: Sequence[str],
+    title: str,
+    desc: str,
+    x_title: str = "",
+    y_format: Callable[[float], str] = _number,
+    y_min: float | None = None,
+    y_max: float | None = None,
+    width: int = 360,
+    plot_height: int = 180,
+) -> SafeString:
+    """A line chart: one line per series over the x positions named by ``x_labels``.
+
+    ``y_min``/``y_max`` fix the axis (e.g. 0 and 1 for rates); otherwise it
+    covers the data. The legend sits below the plot.
+
+    >>> svg = line_chart([Series("A", (1, None, 3))], x_labels=("a", "b", "c"),
+    ...                  title="t", desc="d")
+    >>> svg.count("<polyline")
+    2
+    """
+    values = [v for s in series for v in s.values if v is not None]
+    low = min([*values, 0.0] if y_min is None else [y_min])
+    high = max([*values, 0.0] if y_max is None else [y_max])
+    ticks = nice_ticks(low, high) if y_min is None or y_max is None else _fixed_ticks(low, high)
+    low, high = ticks[0], ticks[-1]
+    left = 8 + FONT * 0.62 * max(len(y_format(t)) for t in ticks)
+    right, top = 10, 10
+    plot_bottom = top + plot_height
+    axis_space = 22 + (16 if x_title else 0)
+    columns = 2 if width < 480 else 3
+    legend_rows = math.ceil(len(series) / columns) if len(series) > 1 else 0
+    height = int(plot_bottom + axis_space + legend_rows * LEGEND_ROW + 6)
+    chart_id = _chart_id("line", title, repr([s.label for s in series]) + repr(tuple(x_labels)))
+    n = len(x_labels)
+    plot_width = width - left - right
+
+    def x_at(index: int) -> float:
+        return left + (plot_width * index / (n - 1) if n > 1 else plot_width / 2)
+
+    def y_at(value: float) -> float:
+        return plot_bottom - (value - low) / (high - low) * plot_height
+
+    parts = [_open(chart_id, width, height, title, desc)]
+    parts.append('<g aria-hidden="true">')
+    for tick in ticks:
+        y = y_at(tick)
+        parts.append(
+            f'<line x1="{left:.1f}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="currentColor" stroke-opacity="{0.45 if tick == 0 else 0.15}"/>'
+            f'<text x="{left - 5:.1f}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">'
+            f"{escape(y_format(tick))}</text>"
+        )
+    step = max(1, math.ceil(n / 12))
+    for index, label in enumerate(x_labels):
+        if index % step and index != n - 1:
+            continue
+        parts.append(
+            f'<text x="{x_at(index):.1f}" y="{plot_bottom + 16}" text-anchor="middle" '
+            f'fill="currentColor">{escape(label)}</text>'
+        )
+    if x_title:
+        parts.append(
+            f'<text x="{left + plot_width / 2:.1f}" y="{plot_bottom + 34}" text-anchor="middle" '
+            f'fill="currentColor" opacity="0.75">{escape(x_title)}</text>'
+        )
+    with_markers = n <= 40
+    for index, line in enumerate(series):
+        css = f"c{index % len(LIGHT)}"
+        dash = DASHES[index % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        segment: list[str] = []
+        segments: list[list[str]] = []
+        for position, value in enumerate(line.values):
+            if value is None:
+                if segment:
+                    segments.append(segment)
+                segment = []
+                continue
+            segment.append(f"{x_at(position):.1f},{y_at(value):.1f}")
+        if segment:
+            segments.append(segment)
+        for points in segments:
+            parts.append(
+                f'<polyline class="{css}" fill="none" style="fill:none" stroke-width="2.5" '
+                f'stroke-linejoin="round" stroke-linecap="round"{dash_attr} '
+                f'points="{" ".join(points)}"/>'
+            )
+        if with_markers:
+            for position, value in enumerate(line.values):
+                if value is not None:
+                    parts.append(
+                        _marker(MARKERS[index % len(MARKERS)], x_at(position), y_at(value), css)
+                    )
+    if legend_rows:
+        parts.append(
+            _legend([s.label for s in series], top=plot_bottom + axis_space, width=width,
+                    columns=columns)
+        )
+    parts.append("</g></svg>")
+    return mark_safe("".join(parts))  # every text in it is escaped above
+
+
+def _fixed_ticks(low: float, high: float) -> list[float]:
+    step = (high - low) / 4
+    return [low + step * index for index in range(5)]
+
+
+def percent(value: float) -> str:
+    """A share as a whole percentage.
+
+    >>> percent(0.456)
+    '46 %'
+    """
+    return f"{round(value * 100):d} %"
+
+
+def bar_chart(
+    bars: Sequence[Bar],
+    *,
+    title: str,
+    desc: str,
+    width: int = 360,
+    bar_height: int = 22,
+) -> SafeString:
+    """Horizontal bars, longest = largest value, label on the left, text on the right.
+
+    >>> svg = bar_chart([Bar("Anna", 3), Bar("Ben", 1)], title="Wins", desc="Wins per player")
+    >>> svg.count('<rect class="c')
+    2
+    """
+    chart_id = _chart_id("bar", title, repr([(b.label, b.value) for b in bars]))
+    gap = 8
+    height = max(len(bars), 1) * (bar_height + gap) + gap
+    label_width = min(130, 12 + FONT * 0.6 * max([len(b.label) for b in bars] or [4]))
+    text_width = 12 + FONT * 0.6 * max([len(b.text or _number(b.value)) for b in bars] or [2])
+    span = width - label_width - text_width - 8
+    largest = max([b.value for b in bars] or [0]) or 1
+    parts = [_open(chart_id, width, height, title, desc), '<g aria-hidden="true">']
+    for index, bar in enumerate(bars):
+        y = gap + index * (bar_height + gap)
+        length = max(span * bar.value / largest, 1.5 if bar.value else 0)
+        label = bar.label if len(bar.label) <= 18 else bar.label[:17] + "…"
+        parts.append(
+            f'<text x="{label_width - 6:.1f}" y="{y + bar_height / 2 + 4:.1f}" text-anchor="end" '
+            f'fill="currentColor">{escape(label)}</text>'
+            f'<rect class="c{index % len(LIGHT)}" x="{label_width:.1f}" y="{y}" '
+            f'width="{length:.1f}" height="{bar_height}" rx="3"/>'
+            f'<text x="{label_width + length + 5:.1f}" y="{y + bar_height / 2 + 4:.1f}" '
+            f'fill="currentColor">{escape(bar.text or _number(bar.value))}</text>'
+        )
+    parts.append("</g></svg>")
+    return mark_safe("".join(parts))  # every text in it is escaped above
+
+
+# --- The charts of the history pages --------------------------------------------------------
+
+
+def progression_chart(progression: Progression) -> SafeString:
+    """Running totals of a match after each deal, one line per player."""
+    names = ", ".join(
+        f"{name} {totals[-1]}" for name, totals in progression.lines if totals
+    )
+    return line_chart(
+        [Series(name, totals) for name, totals in progression.lines],
+        x_labels=[str(deal) for deal in progression.deals],
+        title=gettext("Score progression: %(game)s") % {"game": progression.game.title},
+        desc=gettext("Running totals after each of %(deals)d deals. Final: %(totals)s.")
+        % {"deals": len(progression.deals), "totals": names},
+        x_title=gettext("Deal"),
+    )
+
+
+def match_progression_svg(match: Match) -> SafeString:
+    """The score progression chart of ``match`` (for the score sheet; two queries)."""
+    from companion.selectors.history import match_progression
+
+    return progression_chart(match_progression(match))
+
+
+def months_chart(stats: PlayerStats) -> SafeString:
+    """A player's win rate per month."""
+    return line_chart(
+        [Series(gettext("Win rate"), [line.win_rate for line in stats.months])],
+        x_labels=[formats.date_format(line.month, "m/y") for line in stats.months],
+        title=gettext("%(player)s: win rate per month") % {"player": stats.player.name},
+        desc=gettext("Share of finished matches won, per month, over the last %(months)d months"
+                     " with matches.") % {"months": len(stats.months)},
+        y_format=percent,
+        y_min=0.0,
+        y_max=1.0,
+    )
+
+
+def win_shares_chart(stats: GameStats) -> SafeString:
+    """Who won how many of a game's matches (a tie counts for every winner)."""
+    total = stats.wins
+    return bar_chart(
+        [
+            Bar(name, wins, f"{wins} · {percent(wins / total)}")
+            for name, wins in stats.win_shares
+        ],
+        title=gettext("Win shares: %(game)s") % {"game": stats.game.title},
+        desc=gettext("Wins per player out of %(wins)d wins in %(matches)d finished matches.")
+        % {"wins": total, "matches": stats.matches},
+    )

@@ -1,0 +1,130 @@
+"""Forms of the history area: the history filter, head-to-head, leaderboard minimum, import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from companion.models import Game, Player
+
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+class _RosterForm(forms.Form):
+    """A form whose player fields choose from an already loaded roster."""
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.roster = {str(p.pk): p for p in players}
+
+    def _roster_player(self, name: str) -> Player | None:
+        value = self.data.get(self.add_prefix(name)) if self.is_bound else None
+        if value in (None, ""):
+            return None
+        player = self.roster.get(str(value))
+        if player is None:
+            raise forms.ValidationError(
+                _("Select a valid choice. That choice is not one of the available choices."),
+                code="invalid_choice",
+            )
+        return player
+
+
+class HistoryFilterForm(_RosterForm):
+    """Filter the game nights by game, player and period (GET)."""
+
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    player = forms.ChoiceField(label=_("Player"), required=False)
+    since = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("Until"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        self.fields["game"].choices = [("", _("All games")), *Game.choices]
+        self.fields["player"].choices = [("", _("All players")), *((p.pk, p.name) for p in players)]
+
+    def clean_player(self) -> Player | None:
+        return self._roster_player("player")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            raise forms.ValidationError(_("The period ends before it begins."), code="period")
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """The keyword arguments for ``group_history`` (empty when the form is invalid)."""
+        if not self.is_valid():
+            return {}
+        data = self.cleaned_data
+        return {
+            "game": data.get("game") or None,
+            "player": data.get("player"),
+            "since": data.get("since"),
+            "until": data.get("until"),
+        }
+
+
+class HeadToHeadForm(_RosterForm):
+    """Two different players of the group (GET)."""
+
+    first = forms.ChoiceField(label=_("Player"))
+    second = forms.ChoiceField(label=_("against"))
+
+    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+        super().__init__(*args, players=players, **kwargs)
+        choices = [("", _("Choose a player")), *((p.pk, p.name) for p in players)]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean_first(self) -> Player | None:
+        return self._roster_player("first")
+
+    def clean_second(self) -> Player | None:
+        return self._roster_player("second")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first, second = data.get("first"), data.get("second")
+        if first is not None and first == second:
+            raise forms.ValidationError(_("Choose two different players."), code="same")
+        return data
+
+
+class MinimumForm(forms.Form):
+    """The leaderboard's minimum number of finished matches (GET)."""
+
+    min = forms.IntegerField(
+        label=_("Minimum number of matches"),
+        min_value=1,
+        max_value=1000,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class ImportForm(forms.Form):
+    """A JSON file exported from Kartenrunde."""
+
+    file = forms.FileField(
+        label=_("Export file (JSON)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> bytes:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(mb)d MB).")
+                % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)},
+                code="too_large",
+            )
+        content: bytes = upload.read()
+        return content

@@ -1,0 +1,819 @@
+"""Reads of the history area: game nights, statistics and the data behind the charts.
+
+Every function here runs a fixed number of SQL queries however many matches a
+group has played. Counts, sums and extremes are computed by the database; the
+per-deal statistics group identical recorded entries in the database and read
+each distinct entry once through the engine (``entry_from_dict``), so the
+Python work grows with the variety of entries, not with the number of deals.
+
+Only finished matches count for statistics; the history lists running ones too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    Avg,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.functions import TruncMonth
+from django.utils.formats import number_format
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from companion.models import DealScore, GameNight, Group, Match, Player, Seat
+from scoring import GAMES, GameInfo
+from scoring.common import rules_for
+
+NIGHTS_PER_PAGE = 10
+RECENT_FORM = 10
+MIN_MATCHES_DEFAULT = 3
+MONTHS_SHOWN = 24
+
+FINISHED = Match.Status.FINISHED
+
+
+# --- History: game nights -------------------------------------------------------------------
+
+
+def _ranked_seats() -> Prefetch[Seat]:
+    """Seats best first (place, then seat order); running matches have no place yet."""
+    return Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("player").order_by(
+            F("place").asc(nulls_last=True), "number"
+        ),
+        to_attr="ranked_seats",
+    )
+
+
+def _history_matches(
+    group: Group, *, game: str | None, player: Player | None
+) -> QuerySet[Match]:
+    matches = Match.objects.filter(group=group)
+    if game:
+        matches = matches.filter(game=game)
+    if player is not None:
+        matches = matches.filter(Exists(Seat.objects.filter(match=OuterRef("pk"), player=player)))
+    return matches
+
+
+def group_history(
+    group: Group,
+    *,
+    game: str | None = None,
+    player: Player | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+) -> QuerySet[GameNight]:
+    """The group's game nights, newest first, for the history list.
+
+    Each night carries ``match_list``: its matches (filtered by ``game`` and
+    ``player``) in the order they were started, each with ``ranked_seats``
+    (best first, with the player). With a game or player filter, nights
+    without such a match are left out. ``since``/``until`` bound the night's
+    date (both inclusive). Evaluating a page of it costs three queries
+    (nights, matches, seats), whatever the page size.
+    """
+    matches = _history_matches(group, game=game, player=player)
+    nights = GameNight.objects.filter(group=group)
+    if since is not None:
+        nights = nights.filter(date__gte=since)
+    if until is not None:
+        nights = nights.filter(date__lte=until)
+    if game or player is not None:
+        nights = nights.filter(Exists(matches.filter(game_night=OuterRef("pk"))))
+    return nights.order_by("-date", "-id").prefetch_related(
+        Prefetch(
+            "matches",
+            queryset=matches.order_by("created_at", "id").prefetch_related(_ranked_seats()),
+            to_attr="match_list",
+        )
+    )
+
+
+def history_page(
+    group: Group,
+    *,
+    page: int | str | None = 1,
+    per_page: int = NIGHTS_PER_PAGE,
+    game: str | None = None,
+    player: Player | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+) -> Page[GameNight]:
+    """One page of :func:`group_history` (an invalid page number gives the nearest page)."""
+    nights = group_history(group, game=game, player=player, since=since, until=until)
+    return Paginator(nights, per_page).get_page(page)
+
+
+# --- Player page ----------------------------------------------------------------------------
+
+
+def _rate(wins: int, matches: int) -> float | None:
+    return wins / matches if matches else None
+
+
+def _percent(wins: int, matches: int) -> int | None:
+    """A win rate as a whole percentage (half up), None without matches.
+
+    >>> _percent(1, 3), _percent(2, 3), _percent(1, 8), _percent(0, 0)
+    (33, 67, 13, None)
+    """
+    return (200 * wins + matches) // (2 * matches) if matches else None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGameLine:
+    """A player's record in one game."""
+
+    game: GameInfo
+    matches: int
+    wins: int
+    average: float
+    best: int
+    worst: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.matches)
+
+    @property
+    def win_percent(self) -> int | None:
+        return _percent(self.wins, self.matches)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One finished match from one player's point of view."""
+
+    match_id: int
+    game: GameInfo
+    date: dt.date
+    place: int | None
+    players: int
+    total: int
+    is_winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MonthLine:
+    """How a player did in one calendar month."""
+
+    month: dt.date
+    matches: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.matches)
+
+    @property
+    def win_percent(self) -> int | None:
+        return _percent(self.wins, self.matches)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    player: Player
+    games: tuple[PlayerGameLine, ...]
+    recent: tuple[Result, ...]
+    """The last results, newest first."""
+    longest_streak: int
+    """Most finished matches won in a row (all games, in the order played)."""
+    current_streak: int
+    """Matches won in a row up to the latest one."""
+    months: tuple[MonthLine, ...]
+    """The last months with matches, oldest first."""
+
+    @property
+    def matches(self) -> int:
+        return sum(line.matches for line in self.games)
+
+    @property
+    def wins(self) -> int:
+        return sum(line.wins for line in self.games)
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.matches)
+
+    @property
+    def win_percent(self) -> int | None:
+        return _percent(self.wins, self.matches)
+
+
+def _finished_seats(group: Group) -> QuerySet[Seat]:
+    return Seat.objects.filter(match__group=group, match__status=FINISHED)
+
+
+_PLAYED_ORDER = ("match__game_night__date", "match__created_at", "match_id")
+
+
+def _seat_count() -> Subquery:
+    return Subquery(
+        Seat.objects.filter(match=OuterRef("match"))
+        .values("match")
+        .annotate(n=Count("id"))
+        .values("n"),
+        output_field=IntegerField(),
+    )
+
+
+def streaks(wins: Iterable[bool]) -> tuple[int, int]:
+    """(longest, current) run of wins in a sequence of results, oldest first.
+
+    >>> streaks([True, True, False, True, True, True, False, True])
+    (3, 1)
+    >>> streaks([])
+    (0, 0)
+    """
+    longest = current = 0
+    for won in wins:
+        current = current + 1 if won else 0
+        longest = max(longest, current)
+    return longest, current
+
+
+def player_stats(player: Player) -> PlayerStats:
+    """Everything the player page shows, in four queries."""
+    seats = _finished_seats(player.group).filter(player=player)
+    per_game = {
+        row["match__game"]: row
+        for row in seats.values("match__game").annotate(
+            matches=Count("id"),
+            wins=Count("id", filter=Q(is_winner=True)),
+            average=Avg("total"),
+            low=Min("total"),
+            high=Max("total"),
+        )
+    }
+    games = []
+    for slug, info in GAMES.items():
+        row = per_game.get(slug)
+        if row is None:
+            continue
+        best, worst = (row["low"], row["high"]) if info.lower_is_better else (
+            row["high"], row["low"]
+        )
+        games.append(
+            PlayerGameLine(info, row["matches"], row["wins"], float(row["average"]), best, worst)
+        )
+    recent = tuple(
+        Result(
+            match_id=row["match_id"],
+            game=GAMES[row["match__game"]],
+            date=row["match__game_night__date"],
+            place=row["place"],
+            players=row["players"],
+            total=row["total"],
+            is_winner=row["is_winner"],
+        )
+        for row in seats.annotate(players=_seat_count())
+        .order_by(*(f"-{name}" for name in _PLAYED_ORDER))
+        .values(
+            "match_id", "match__game", "match__game_night__date", "place", "players", "total",
+            "is_winner",
+        )[:RECENT_FORM]
+    )
+    longest, current = streaks(
+        seats.order_by(*_PLAYED_ORDER).values_list("is_winner", flat=True).iterator()
+    )
+    month_rows = list(
+        seats.annotate(month=TruncMonth("match__game_night__date"))
+        .values("month")
+        .annotate(matches=Count("id"), wins=Count("id", filter=Q(is_winner=True)))
+        .order_by("-month")[:MONTHS_SHOWN]
+    )
+    months = tuple(
+        MonthLine(_as_date(row["month"]), row["matches"], row["wins"])
+        for row in reversed(month_rows)
+    )
+    return PlayerStats(player, tuple(games), recent, longest, current, months)
+
+
+def _as_date(value: dt.date | dt.datetime) -> dt.date:
+    return value.date() if isinstance(value, dt.datetime) else value
+
+
+# --- Head-to-head ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHeadLine:
+    """Two players' finished matches together in one game (``game`` None: all games)."""
+
+    game: GameInfo | None
+    matches: int
+    first_ahead: int
+    second_ahead: int
+
+    @property
+    def level(self) -> int:
+        """Matches where both finished on the same place."""
+        return self.matches - self.first_ahead - self.second_ahead
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    first: Player
+    second: Player
+    games: tuple[HeadToHeadLine, ...]
+    overall: HeadToHeadLine
+
+
+def head_to_head(first: Player, second: Player) -> HeadToHead:
+    """How often each of two players finished ahead of the other, per game (one query)."""
+    other_place = Subquery(
+        Seat.objects.filter(match=OuterRef("match"), player=second).values("place")[:1],
+        output_field=IntegerField(),
+    )
+    rows = {
+        row["match__game"]: row
+        for row in _finished_seats(first.group)
+        .filter(player=first)
+        .annotate(other_place=other_place)
+        .filter(other_place__isnull=False)
+        .values("match__game")
+        .annotate(
+            matches=Count("id"),
+            first_ahead=Count("id", filter=Q(place__lt=F("other_place"))),
+            second_ahead=Count("id", filter=Q(place__gt=F("other_place"))),
+        )
+    }
+    lines = tuple(
+        HeadToHeadLine(info, rows[slug]["matches"], rows[slug]["first_ahead"],
+                       rows[slug]["second_ahead"])
+        for slug, info in GAMES.items()
+        if slug in rows
+    )
+    overall = HeadToHeadLine(
+        None,
+        sum(line.matches for line in lines),
+        sum(line.first_ahead for line in lines),
+        sum(line.second_ahead for line in lines),
+    )
+    return HeadToHead(first, second, lines, overall)
+
+
+# --- Game page ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderLine:
+    """A player's line on a game's leaderboard; ``place`` is None below the minimum."""
+
+    place: int | None
+    player_id: int
+    name: str
+    matches: int
+    wins: int
+    average: float
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.matches)
+
+    @property
+    def win_percent(self) -> int | None:
+        return _percent(self.wins, self.matches)
+
+
+def leaderboard_places(lines: Sequence[tuple[int, int]]) -> list[int]:
+    """Places for ``(wins, matches)`` lines sorted by win rate, best first; ties share.
+
+    >>> leaderboard_places([(3, 4), (6, 8), (1, 2), (1, 2), (0, 5)])
+    [1, 1, 3, 3, 5]
+    """
+    places: list[int] = []
+    for index, (wins, matches) in enumerate(lines):
+        if index and Fraction(wins, matches) == Fraction(*lines[index - 1]):
+            places.append(places[-1])
+        else:
+            places.append(index + 1)
+    return places
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A notable score: who, how much, in which match (and deal)."""
+
+    name: str
+    value: int
+    match_id: int
+    date: dt.date
+    deal: int | None = None
+
+
+Unit = Literal["number", "percent", "count"]
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One per-deal statistic, for the whole group and per player."""
+
+    label: str
+    value: float | None
+    unit: Unit
+    by_player: tuple[tuple[str, float | None], ...] = ()
+
+    def format(self, value: float | None) -> str:
+        """A value of this figure as the page shows it, in the active language's format."""
+        if value is None:
+            return "–"
+        if self.unit == "percent":
+            return f"{round(value * 100):d} %"
+        if self.unit == "count":
+            return str(round(value))
+        return number_format(round(value, 1), 1)
+
+    @property
+    def display(self) -> str:
+        return self.format(self.value)
+
+    @property
+    def players_display(self) -> list[tuple[str, str]]:
+        return [(name, self.format(value)) for name, value in self.by_player]
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    game: GameInfo
+    matches: int
+    deals: int
+    min_matches: int
+    leaderboard: tuple[LeaderLine, ...]
+    """Players with at least ``min_matches`` finished matches, best win rate first."""
+    below_minimum: tuple[LeaderLine, ...]
+    best_total: Record | None
+    worst_deal: Record | None
+    figures: tuple[Figure, ...]
+    win_shares: tuple[tuple[str, int], ...] = field(default=())
+    """(player name, wins) for every player with a win, most first."""
+
+    @property
+    def wins(self) -> int:
+        return sum(wins for _name, wins in self.win_shares)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryCount:
+    """A distinct recorded entry (parsed by the engine), who recorded it and how often."""
+
+    player_id: int
+    entry: Any
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealData:
+    """What the per-deal statistics of one game read."""
+
+    entries: tuple[EntryCount, ...]
+    deals: int
+    matches: int
+    names: Mapping[int, str]
+
+
+def _per_player(
+    data: DealData, value: Callable[[Any], int], per: Callable[[int], int]
+) -> tuple[tuple[str, float | None], ...]:
+    """Per player, the sum of ``value`` over their entries divided by ``per(entries)``."""
+    sums: dict[int, int] = defaultdict(int)
+    counts: dict[int, int] = defaultdict(int)
+    for item in data.entries:
+        sums[item.player_id] += value(item.entry) * item.count
+        counts[item.player_id] += item.count
+    lines = [
+        (data.names[player_id], sums[player_id] / per(counts[player_id]))
+        for player_id in counts
+        if per(counts[player_id])
+    ]
+    return tuple(sorted(lines, key=lambda line: line[0]))
+
+
+def _total(data: DealData, value: Callable[[Any], int]) -> int:
+    return sum(value(item.entry) * item.count for item in data.entries)
+
+
+def _entries(data: DealData) -> int:
+    return sum(item.count for item in data.entries)
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def _same(count: int) -> int:
+    return count
+
+
+def _x_nimmt_figures(data: DealData) -> tuple[Figure, ...]:
+    def bulls(entry: Any) -> int:
+        counted = entry.hornochsen()
+        return int(counted.hand + counted.x_stack)
+
+    def stack_points(entry: Any) -> int:
+        return 2 * int(entry.hornochsen().x_stack)
+
+    def minus(entry: Any) -> int:
+        return int(entry.hornochsen().minus_points)
+
+    shares: list[tuple[str, float | None]] = []
+    stack_by: dict[int, int] = defaultdict(int)
+    minus_by: dict[int, int] = defaultdict(int)
+    for item in data.entries:
+        stack_by[item.player_id] += stack_points(item.entry) * item.count
+        minus_by[item.player_id] += minus(item.entry) * item.count
+    for player_id in sorted(minus_by, key=lambda pid: data.names[pid]):
+        shares.append((data.names[player_id], _ratio(stack_by[player_id], minus_by[player_id])))
+    return (
+        Figure(
+            str(_("Hornochsen per player and deal")),
+            _ratio(_total(data, bulls), _entries(data)),
+            "number",
+            _per_player(data, bulls, _same),
+        ),
+        Figure(
+            str(_("Share of the minus points from the X-stack")),
+            _ratio(_total(data, stack_points), _total(data, minus)),
+            "percent",
+            tuple(shares),
+        ),
+    )
+
+
+def _elf_nimmt_figures(data: DealData) -> tuple[Figure, ...]:
+    def bulls(entry: Any) -> int:
+        return int(entry.hornochsen())
+
+    return (
+        Figure(
+            str(_("Hornochsen per player and deal")),
+            _ratio(_total(data, bulls), _entries(data)),
+            "number",
+            _per_player(data, bulls, _same),
+        ),
+    )
+
+
+def _drei_figures(data: DealData) -> tuple[Figure, ...]:
+    # The cards go out in the order 10, 7, 5, 3, so a match with any bonus won has its 10.
+    figures = [
+        Figure(
+            str(_("Matches in which the Zwischenwertung was won")),
+            _ratio(sum(item.count for item in data.entries if item.entry.interim_bonus == 10),
+                   data.matches),
+            "percent",
+        ),
+    ]
+    # A bonus card is won at most once per match, so counting entries counts matches.
+    for card in (10, 7, 5, 3):
+        def holds(entry: Any, card: int = card) -> int:
+            return 1 if entry.interim_bonus == card else 0
+
+        figures.append(
+            Figure(
+                str(_("Zwischenwertung %(card)d won")) % {"card": card},
+                _total(data, holds),
+                "count",
+                tuple(line for line in _per_player(data, holds, lambda _n: 1) if line[1]),
+            )
+        )
+    return tuple(figures)
+
+
+def _freaky_figures(data: DealData) -> tuple[Figure, ...]:
+    def collected(entry: Any) -> int:
+        return int(entry.collected)
+
+    return (
+        Figure(
+            str(_("Cards collected per player and match")),
+            _ratio(_total(data, collected), _entries(data)),
+            "number",
+            _per_player(data, collected, _same),
+        ),
+    )
+
+
+def _dreizehn_figures(data: DealData) -> tuple[Figure, ...]:
+    def red(entry: Any) -> int:
+        return int(entry.red)
+
+    return (
+        Figure(
+            str(_("Red 4s taken per deal (all players)")),
+            _ratio(_total(data, red), data.deals),
+            "number",
+        ),
+        Figure(
+            str(_("Red 4s per player and deal")),
+            _ratio(_total(data, red), _entries(data)),
+            "number",
+            _per_player(data, red, _same),
+        ),
+    )
+
+
+DEAL_FIGURES: Mapping[str, Callable[[DealData], tuple[Figure, ...]]] = {
+    "x-nimmt": _x_nimmt_figures,
+    "elf-nimmt": _elf_nimmt_figures,
+    "drei-sind-einer-zuviel": _drei_figures,
+    "freaky": _freaky_figures,
+    "dreizehn": _dreizehn_figures,
+}
+"""The statistics only per-deal data allows, per game."""
+
+
+def _deal_data(group: Group, game: str, names: Mapping[int, str]) -> DealData:
+    """Distinct recorded entries of a game's finished matches with their counts (two queries)."""
+    scores = DealScore.objects.filter(
+        deal__match__group=group, deal__match__game=game, deal__match__status=FINISHED
+    )
+    rules = rules_for(game)
+    parsed: dict[str, Any] = {}
+    entries = []
+    for row in scores.values("player_id", "data").annotate(count=Count("id")).order_by():
+        key = repr(row["data"])
+        if key not in parsed:
+            parsed[key] = rules.entry_from_dict(row["data"])
+        entries.append(EntryCount(row["player_id"], parsed[key], row["count"]))
+    counts = (
+        Match.objects.filter(group=group, game=game, status=FINISHED)
+        .aggregate(matches=Count("id", distinct=True), deals=Count("deals"))
+    )
+    return DealData(tuple(entries), counts["deals"], counts["matches"], names)
+
+
+def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT) -> GameStats:
+    """Everything the game page shows, in six queries."""
+    info = GAMES[game]
+    seats = _finished_seats(group).filter(match__game=game)
+    rows = list(
+        seats.values("player_id", "player__name").annotate(
+            matches=Count("id"),
+            wins=Count("id", filter=Q(is_winner=True)),
+            average=Avg("total"),
+        )
+    )
+    names = {row["player_id"]: row["player__name"] for row in rows}
+    rows.sort(key=lambda row: (-Fraction(row["wins"], row["matches"]), -row["matches"],
+                               row["player__name"]))
+    qualified = [row for row in rows if row["matches"] >= min_matches]
+    places = leaderboard_places([(row["wins"], row["matches"]) for row in qualified])
+    leaderboard = tuple(
+        LeaderLine(place, row["player_id"], row["player__name"], row["matches"], row["wins"],
+                   float(row["average"]))
+        for place, row in zip(places, qualified, strict=True)
+    )
+    below = tuple(
+        LeaderLine(None, row["player_id"], row["player__name"], row["matches"], row["wins"],
+                   float(row["average"]))
+        for row in rows
+        if row["matches"] < min_matches
+    )
+    direction = "" if info.lower_is_better else "-"
+    best = (
+        seats.select_related("player", "match__game_night")
+        .order_by(f"{direction}total", *_PLAYED_ORDER)
+        .first()
+    )
+    worst = (
+        DealScore.objects.filter(
+            deal__match__group=group, deal__match__game=game, deal__match__status=FINISHED
+        )
+        .select_related("player", "deal__match__game_night")
+        .order_by(
+            f"{'-' if info.lower_is_better else ''}score",
+            "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
+            "deal__number",
+        )
+        .first()
+    )
+    data = _deal_data(group, game, names)
+    shares = sorted(
+        ((row["player__name"], row["wins"]) for row in rows if row["wins"]),
+        key=lambda share: (-share[1], share[0]),
+    )
+    return GameStats(
+        game=info,
+        matches=data.matches,
+        deals=data.deals,
+        min_matches=min_matches,
+        leaderboard=leaderboard,
+        below_minimum=below,
+        best_total=Record(best.player.name, best.total, best.match_id,
+                          best.match.game_night.date) if best else None,
+        worst_deal=Record(worst.player.name, worst.score, worst.deal.match_id,
+                          worst.deal.match.game_night.date, worst.deal.number)
+        if worst else None,
+        figures=DEAL_FIGURES[game](data) if data.entries else (),
+        win_shares=tuple(shares),
+    )
+
+
+def games_played(group: Group) -> list[tuple[GameInfo, int]]:
+    """The five games with the group's number of finished matches of each (one query)."""
+    counts = dict(
+        Match.objects.filter(group=group, status=FINISHED)
+        .values_list("game")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    return [(info, counts.get(slug, 0)) for slug, info in GAMES.items()]
+
+
+# --- Score progression of one match ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Progression:
+    """Running totals of a match after each deal, one line per seated player."""
+
+    game: GameInfo
+    deals: tuple[int, ...]
+    lines: tuple[tuple[str, tuple[int, ...]], ...]
+    """(player name, running total after each deal), in seat order."""
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _totals in self.lines]
+
+    @property
+    def chart(self) -> SafeString:
+        """The chart as inline SVG (see :func:`companion.charts.progression_chart`)."""
+        from companion.charts import progression_chart
+
+        return progression_chart(self)
+
+    @property
+    def rows(self) -> list[tuple[int, list[int]]]:
+        """The data table: per deal, every player's running total."""
+        return [
+            (deal, [totals[index] for _name, totals in self.lines])
+            for index, deal in enumerate(self.deals)
+        ]
+
+
+def match_progression(match: Match) -> Progression:
+    """The running totals of ``match`` deal by deal (two queries)."""
+    seats = list(match.seats.select_related("player").order_by("number"))
+    scores: dict[int, dict[int, int]] = defaultdict(dict)
+    for number, player_id, score in DealScore.objects.filter(deal__match=match).values_list(
+        "deal__number", "player_id", "score"
+    ):
+        scores[number][player_id] = score
+    deals = tuple(sorted(scores))
+    lines = []
+    for seat in seats:
+        running = 0
+        totals = []
+        for number in deals:
+            running += scores[number].get(seat.player_id, 0)
+            totals.append(running)
+        lines.append((seat.player.name, tuple(totals)))
+    return Progression(GAMES[match.game], deals, tuple(lines))
+
+
+# --- Helpers for the pages ------------------------------------------------------------------
+
+
+def group_players(group: Group) -> list[Player]:
+    """The group's roster by name (one query)."""
+    return list(Player.objects.filter(group=group).order_by("name", "id"))
+
+
+__all__ = [
+    "DEAL_FIGURES",
+    "Figure",
+    "GameStats",
+    "HeadToHead",
+    "PlayerStats",
+    "Progression",
+    "game_stats",
+    "games_played",
+    "group_history",
+    "group_players",
+    "head_to_head",
+    "history_page",
+    "match_progression",
+    "player_stats",
+]

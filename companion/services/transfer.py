@@ -1,0 +1,600 @@
+"""Export a group's whole history (JSON, CSV) and import such JSON into a new group.
+
+The JSON document is lossless for the group's history: players, game nights,
+matches with their seats and results, deals with their versions and every
+recorded entry and score, and the undo log. It contains no database ids:
+players carry a local key (``p1``, ``p2``, ...) that the rest of the document
+refers to, and lists keep the order in which things were created. So an
+export, imported into a new group and exported again, gives the same
+document. Accounts are not part of it: links from players to accounts and who
+made a change are left out (the importing user owns the new group).
+
+An import is all or nothing: the document is checked completely first (its
+structure, and every deal through the engine's ``validate_deal`` and
+``score_deal``, which must give the recorded scores and totals), then written
+in one transaction. Any problem raises :class:`TransferError` with a message
+that says where and what.
+
+The CSV export has one row per player per deal, with English headers.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+
+from companion.engine_messages import message_for
+from companion.models import (
+    Deal,
+    DealScore,
+    GameNight,
+    Group,
+    Match,
+    MatchChange,
+    Membership,
+    Player,
+    Seat,
+)
+from scoring import GAMES, ScoringError, rank
+from scoring.common import rules_for
+
+FORMAT = "kartenrunde-history"
+VERSION = 1
+
+CSV_HEADERS = (
+    "date", "place", "match", "game", "status", "deal", "player", "seat", "score",
+    "running_total", "entry",
+)
+
+T = TypeVar("T")
+
+
+class TransferError(ValueError):
+    """An import file that is damaged, foreign or breaks a rule; nothing was imported."""
+
+
+# --- Export ---------------------------------------------------------------------------------
+
+
+def _stamp(value: dt.datetime | None) -> str | None:
+    return None if value is None else value.astimezone(dt.UTC).isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class _History:
+    """A group's history loaded in a fixed number of queries, children grouped by parent."""
+
+    players: list[Player]
+    nights: list[GameNight]
+    matches: dict[int, list[Match]]
+    seats: dict[int, list[Seat]]
+    deals: dict[int, list[Deal]]
+    scores: dict[int, list[DealScore]]
+    changes: dict[int, list[MatchChange]]
+
+
+def _group_by(items: Sequence[T], key: Callable[[T], int]) -> dict[int, list[T]]:
+    grouped: dict[int, list[T]] = defaultdict(list)
+    for item in items:
+        grouped[key(item)].append(item)
+    return grouped
+
+
+def _load(group: Group) -> _History:
+    seats = list(Seat.objects.filter(match__group=group).order_by("match_id", "number"))
+    seat_number = {(seat.match_id, seat.player_id): seat.number for seat in seats}
+    deals = list(Deal.objects.filter(match__group=group).order_by("match_id", "number"))
+    match_of_deal = {deal.pk: deal.match_id for deal in deals}
+    scores = sorted(
+        DealScore.objects.filter(deal__match__group=group),
+        key=lambda s: (s.deal_id, seat_number.get((match_of_deal[s.deal_id], s.player_id), -1),
+                       s.player_id),
+    )
+    return _History(
+        players=list(Player.objects.filter(group=group).order_by("id")),
+        nights=list(GameNight.objects.filter(group=group).order_by("id")),
+        matches=_group_by(
+            list(Match.objects.filter(group=group).order_by("id")), lambda m: m.game_night_id
+        ),
+        seats=_group_by(seats, lambda s: s.match_id),
+        deals=_group_by(deals, lambda d: d.match_id),
+        scores=_group_by(scores, lambda s: s.deal_id),
+        changes=_group_by(
+            list(MatchChange.objects.filter(match__group=group).order_by("id")),
+            lambda c: c.match_id,
+        ),
+    )
+
+
+def group_export(group: Group) -> dict[str, Any]:
+    """The group's whole history as a JSON-compatible document (seven queries)."""
+    history = _load(group)
+    keys = {player.pk: f"p{index}" for index, player in enumerate(history.players, start=1)}
+
+    def before(value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        return {keys.get(int(pid), pid) if str(pid).isdigit() else pid: data
+                for pid, data in value.items()}
+
+    def match_doc(match: Match) -> dict[str, Any]:
+        return {
+            "game": match.game,
+            "options": match.options,
+            "first_dealer": match.first_dealer,
+            "status": match.status,
+            "created_at": _stamp(match.created_at),
+            "finished_at": _stamp(match.finished_at),
+            "seats": [
+                {"player": keys[seat.player_id], "number": seat.number, "total": seat.total,
+                 "place": seat.place, "is_winner": seat.is_winner}
+                for seat in history.seats.get(match.pk, [])
+            ],
+            "deals": [
+                {
+                    "number": deal.number,
+                    "version": deal.version,
+                    "created_at": _stamp(deal.created_at),
+                    "updated_at": _stamp(deal.updated_at),
+                    "scores": [
+                        {"player": keys[score.player_id], "data": score.data,
+                         "score": score.score}
+                        for score in history.scores.get(deal.pk, [])
+                    ],
+                }
+                for deal in history.deals.get(match.pk, [])
+            ],
+            "changes": [
+                {"kind": change.kind, "deal_number": change.deal_number,
+                 "before": before(change.before), "created_at": _stamp(change.created_at)}
+                for change in history.changes.get(match.pk, [])
+            ],
+        }
+
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "group": {"name": group.name, "created_at": _stamp(group.created_at)},
+        "players": [
+            {"key": keys[player.pk], "name": player.name, "created_at": _stamp(player.created_at)}
+            for player in history.players
+        ],
+        "game_nights": [
+            {
+                "date": night.date.isoformat(),
+                "place": night.place,
+                "notes": night.notes,
+                "created_at": _stamp(night.created_at),
+                "matches": [match_doc(match) for match in history.matches.get(night.pk, [])],
+            }
+            for night in history.nights
+        ],
+    }
+
+
+def group_export_json(group: Group) -> str:
+    """:func:`group_export` as JSON text (UTF-8, indented, keys in a fixed order)."""
+    return json.dumps(group_export(group), ensure_ascii=False, indent=1) + "\n"
+
+
+def _cell(text: str) -> str:
+    """A text cell that a spreadsheet will not run as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def group_export_csv(group: Group) -> str:
+    """One row per player per deal, oldest match first, with English headers."""
+    document = group_export(group)
+    names = {player["key"]: player["name"] for player in document["players"]}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_HEADERS)
+    number = 0
+    for night in document["game_nights"]:
+        for match in night["matches"]:
+            number += 1
+            seat_of = {seat["player"]: seat["number"] for seat in match["seats"]}
+            running: dict[str, int] = defaultdict(int)
+            for deal in match["deals"]:
+                for score in deal["scores"]:
+                    running[score["player"]] += score["score"]
+                    writer.writerow([
+                        night["date"], _cell(night["place"]), number, match["game"],
+                        match["status"], deal["number"], _cell(names[score["player"]]),
+                        seat_of[score["player"]] + 1, score["score"], running[score["player"]],
+                        json.dumps(score["data"], sort_keys=True, separators=(",", ":")),
+                    ])
+    return out.getvalue()
+
+
+# --- Import: reading and checking -----------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to a part of the document; every failure names where it happened."""
+
+    def __init__(self, value: Any, where: str) -> None:
+        self.value = value
+        self.where = where
+
+    def fail(self, problem: str) -> TransferError:
+        return TransferError(
+            _("%(where)s: %(problem)s") % {"where": self.where, "problem": problem}
+        )
+
+    def _get(self, key: str) -> Any:
+        if key not in self.value:
+            raise self.fail(_("“%(key)s” is missing.") % {"key": key})
+        return self.value[key]
+
+    def obj(self, key: str, where: str) -> _Reader:
+        value = self._get(key)
+        if not isinstance(value, dict):
+            raise _Reader(value, where).fail(_("expected an object."))
+        return _Reader(value, where)
+
+    def items(self, key: str, where: Callable[[int], str]) -> list[_Reader]:
+        value = self._get(key)
+        if not isinstance(value, list):
+            raise self.fail(_("“%(key)s” must be a list.") % {"key": key})
+        readers = []
+        for index, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise _Reader(item, where(index)).fail(_("expected an object."))
+            readers.append(_Reader(item, where(index)))
+        return readers
+
+    def text(self, key: str, *, max_length: int | None = None, blank: bool = True) -> str:
+        value = self._get(key)
+        if not isinstance(value, str):
+            raise self.fail(_("“%(key)s” must be text.") % {"key": key})
+        if not blank and not value.strip():
+            raise self.fail(_("“%(key)s” must not be empty.") % {"key": key})
+        if max_length is not None and len(value) > max_length:
+            raise self.fail(_("“%(key)s” is longer than %(max)d characters.")
+                            % {"key": key, "max": max_length})
+        return value
+
+    def integer(self, key: str, *, minimum: int | None = None, null: bool = False) -> Any:
+        value = self._get(key)
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(_("“%(key)s” must be a whole number.") % {"key": key})
+        if minimum is not None and value < minimum:
+            raise self.fail(_("“%(key)s” must be at least %(min)d.") % {"key": key, "min": minimum})
+        return value
+
+    def boolean(self, key: str) -> bool:
+        value = self._get(key)
+        if not isinstance(value, bool):
+            raise self.fail(_("“%(key)s” must be true or false.") % {"key": key})
+        return value
+
+    def stamp(self, key: str, *, null: bool = False) -> dt.datetime | None:
+        value = self._get(key)
+        if value is None and null:
+            return None
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None or parsed.tzinfo is None:
+            raise self.fail(_("“%(key)s” must be a date and time with time zone.") % {"key": key})
+        return parsed
+
+    def date(self, key: str) -> dt.date:
+        value = self._get(key)
+        try:
+            parsed = parse_date(value) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise self.fail(_("“%(key)s” must be a date (YYYY-MM-DD).") % {"key": key})
+        return parsed
+
+    def choice(self, key: str, choices: Sequence[str]) -> str:
+        value = self._get(key)
+        if value not in choices:
+            raise self.fail(_("“%(key)s” has an unknown value.") % {"key": key})
+        return str(value)
+
+    def mapping(self, key: str, *, null: bool = False) -> Any:
+        value = self._get(key)
+        if value is None and null:
+            return None
+        if not isinstance(value, dict):
+            raise self.fail(_("“%(key)s” must be an object.") % {"key": key})
+        return value
+
+
+@dataclass(slots=True)
+class _Plan:
+    """The checked document, ready to be written (model instances without a group yet)."""
+
+    group: Group
+    players: dict[str, Player]
+    """By the document's player key, in the document's order."""
+    nights: list[tuple[GameNight, list[_MatchPlan]]]
+
+
+@dataclass(slots=True)
+class _MatchPlan:
+    match: Match
+    seats: list[tuple[Seat, str]]
+    deals: list[tuple[Deal, list[tuple[DealScore, str]]]]
+    changes: list[tuple[MatchChange, Any]]
+
+
+def _parse(content: bytes | str) -> Any:
+    if isinstance(content, bytes):
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise TransferError(
+                _("This file is not a Kartenrunde export: it is not text.")
+            ) from exc
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError as exc:
+        raise TransferError(
+            _("This file is damaged or not JSON (line %(line)d, column %(column)d).")
+            % {"line": exc.lineno, "column": exc.colno}
+        ) from exc
+    except RecursionError as exc:
+        raise TransferError(_("This file is damaged or not JSON.")) from exc
+
+
+def _check_header(document: Any) -> _Reader:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise TransferError(
+            _("This file is not a Kartenrunde export (it has no “format”: “%(format)s”).")
+            % {"format": FORMAT}
+        )
+    version = document.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TransferError(_("This export has no valid version number."))
+    if version > VERSION:
+        raise TransferError(
+            _("This export was written by a newer version of Kartenrunde (format version "
+              "%(version)d); this one reads version %(supported)d.")
+            % {"version": version, "supported": VERSION}
+        )
+    if version < 1:
+        raise TransferError(_("This export has no valid version number."))
+    return _Reader(document, _("The file"))
+
+
+def _check_match(
+    reader: _Reader, players: Mapping[str, Player], where: str
+) -> _MatchPlan:
+    game = reader.choice("game", list(GAMES))
+    info = GAMES[game]
+    status = reader.choice("status", [value for value, _label in Match.Status.choices])
+    match = Match(
+        game=game,
+        options=reader.mapping("options"),
+        first_dealer=reader.integer("first_dealer", minimum=0),
+        status=status,
+        created_at=reader.stamp("created_at"),
+        finished_at=reader.stamp("finished_at", null=True),
+    )
+    seats: list[tuple[Seat, str]] = []
+    for seat_reader in reader.items("seats", lambda i: _("%(match)s, seat %(n)d")
+                                    % {"match": where, "n": i + 1}):
+        key = seat_reader.choice("player", list(players))
+        seats.append((
+            Seat(
+                player=players[key],
+                number=seat_reader.integer("number", minimum=0),
+                total=seat_reader.integer("total"),
+                place=seat_reader.integer("place", minimum=1, null=True),
+                is_winner=seat_reader.boolean("is_winner"),
+            ),
+            key,
+        ))
+    try:
+        info.check_players(len(seats))
+    except ScoringError as err:
+        raise reader.fail(message_for(err)) from err
+    keys = [key for _seat, key in seats]
+    if len(set(keys)) != len(keys):
+        raise reader.fail(_("a player has more than one seat."))
+    if len({seat.number for seat, _key in seats}) != len(seats):
+        raise reader.fail(_("two seats have the same number."))
+    if match.first_dealer >= len(seats):
+        raise reader.fail(_("the first dealer is not one of the seats."))
+    name_of = {key: players[key].name for key in keys}
+    rules = rules_for(game)
+    deals: list[tuple[Deal, list[tuple[DealScore, str]]]] = []
+    totals = dict.fromkeys(keys, 0)
+    deal_readers = reader.items(
+        "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": where, "n": i + 1}
+    )
+    if len(deal_readers) > rules.deal_count(len(seats)):
+        raise reader.fail(
+            _("it has %(deals)d deals, but a match of %(game)s with %(players)d players has "
+              "%(needed)d.")
+            % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
+               "needed": rules.deal_count(len(seats))}
+        )
+    numbers = set()
+    for deal_reader in deal_readers:
+        deal = Deal(
+            number=deal_reader.integer("number", minimum=1),
+            version=deal_reader.integer("version", minimum=1),
+            created_at=deal_reader.stamp("created_at"),
+            updated_at=deal_reader.stamp("updated_at"),
+        )
+        if deal.number in numbers:
+            raise deal_reader.fail(_("two deals have the same number."))
+        numbers.add(deal.number)
+        recorded: dict[str, tuple[Any, int]] = {}
+        for score_reader in deal_reader.items(
+            "scores", lambda i, w=deal_reader.where: _("%(deal)s, entry %(n)d")
+            % {"deal": w, "n": i + 1}
+        ):
+            key = score_reader.choice("player", keys)
+            if key in recorded:
+                raise score_reader.fail(_("the player has two entries in this deal."))
+            try:
+                entry = rules.entry_from_dict(score_reader.mapping("data"))
+            except ScoringError as err:
+                raise score_reader.fail(message_for(err)) from err
+            recorded[key] = (entry, score_reader.integer("score"))
+        if set(recorded) != set(keys):
+            raise deal_reader.fail(_("every seated player needs exactly one entry."))
+        try:
+            scores = rules.score_deal({name_of[key]: entry for key, (entry, _s) in
+                                       recorded.items()})
+        except ScoringError as err:
+            raise deal_reader.fail(message_for(err)) from err
+        rows = []
+        for key, (entry, score) in recorded.items():
+            if scores[name_of[key]] != score:
+                raise deal_reader.fail(
+                    _("%(player)s's recorded score %(recorded)d differs from the rules' "
+                      "%(computed)d.")
+                    % {"player": name_of[key], "recorded": score,
+                       "computed": scores[name_of[key]]}
+                )
+            totals[key] += score
+            rows.append((DealScore(data=rules.entry_to_dict(entry), score=score), key))
+        deals.append((deal, rows))
+    places = {
+        name: place
+        for place, name, _total in rank(totals, lower_is_better=info.lower_is_better)
+    }
+    finished = status == Match.Status.FINISHED
+    for seat, key in seats:
+        if seat.total != totals[key]:
+            raise reader.fail(
+                _("%(player)s's total %(total)d is not the sum of the deals (%(sum)d).")
+                % {"player": name_of[key], "total": seat.total, "sum": totals[key]}
+            )
+        if seat.place != places[key] or seat.is_winner != (finished and places[key] == 1):
+            raise reader.fail(
+                _("%(player)s's place or win does not follow from the totals.")
+                % {"player": name_of[key]}
+            )
+    changes: list[tuple[MatchChange, Any]] = []
+    for change_reader in reader.items(
+        "changes", lambda i: _("%(match)s, change %(n)d") % {"match": where, "n": i + 1}
+    ):
+        before = change_reader.mapping("before", null=True)
+        if before is not None:
+            for key, data in before.items():
+                if key not in players or not isinstance(data, dict):
+                    raise change_reader.fail(_("“before” names an unknown player."))
+        changes.append((
+            MatchChange(
+                kind=change_reader.choice("kind", [k for k, _l in MatchChange.Kind.choices]),
+                deal_number=change_reader.integer("deal_number", minimum=0),
+                created_at=change_reader.stamp("created_at"),
+            ),
+            before,
+        ))
+    return _MatchPlan(match, seats, deals, changes)
+
+
+def _check(document: Any) -> _Plan:
+    root = _check_header(document)
+    group_reader = root.obj("group", _("The group"))
+    group = Group(
+        name=group_reader.text("name", max_length=80, blank=False),
+        created_at=group_reader.stamp("created_at"),
+    )
+    players: dict[str, Player] = {}
+    names: set[str] = set()
+    for reader in root.items("players", lambda i: _("Player %(n)d") % {"n": i + 1}):
+        key = reader.text("key", blank=False)
+        name = reader.text("name", max_length=40, blank=False)
+        if key in players:
+            raise reader.fail(_("the key “%(key)s” is used twice.") % {"key": key})
+        if name in names:
+            raise reader.fail(_("the name “%(name)s” is used twice.") % {"name": name})
+        names.add(name)
+        players[key] = Player(name=name, created_at=reader.stamp("created_at"))
+    nights = []
+    for night_reader in root.items("game_nights", lambda i: _("Game night %(n)d") % {"n": i + 1}):
+        night = GameNight(
+            date=night_reader.date("date"),
+            place=night_reader.text("place", max_length=100),
+            notes=night_reader.text("notes"),
+            created_at=night_reader.stamp("created_at"),
+        )
+        label = _("Game night %(date)s") % {"date": night.date.isoformat()}
+        matches = [
+            _check_match(match_reader, players, match_reader.where)
+            for match_reader in night_reader.items(
+                "matches", lambda i, label=label: _("%(night)s, match %(n)d")
+                % {"night": label, "n": i + 1}
+            )
+        ]
+        nights.append((night, matches))
+    return _Plan(group, players, nights)
+
+
+# --- Import: writing ------------------------------------------------------------------------
+
+
+def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
+    """Create a new group owned by ``user`` from an exported JSON document.
+
+    Raises :class:`TransferError` (nothing is saved) if the file is damaged,
+    foreign, of a newer format or breaks a rule of the games.
+    """
+    plan = _check(_parse(content))
+    with transaction.atomic():
+        group = plan.group
+        group.owner = user  # type: ignore[assignment]
+        group.save()
+        Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+        for player in plan.players.values():
+            player.group = group
+        Player.objects.bulk_create(plan.players.values())
+        for night, _matches in plan.nights:
+            night.group = group
+        GameNight.objects.bulk_create([night for night, _matches in plan.nights])
+        match_plans = []
+        for night, matches in plan.nights:
+            for item in matches:
+                item.match.group = group
+                item.match.game_night = night
+                match_plans.append(item)
+        Match.objects.bulk_create([item.match for item in match_plans])
+        seats, deals = [], []
+        for item in match_plans:
+            for seat, _key in item.seats:
+                seat.match = item.match
+                seats.append(seat)
+            for deal, _rows in item.deals:
+                deal.match = item.match
+                deals.append(deal)
+        Seat.objects.bulk_create(seats)
+        Deal.objects.bulk_create(deals)
+        scores, changes = [], []
+        for item in match_plans:
+            for deal, rows in item.deals:
+                for score, key in rows:
+                    score.deal = deal
+                    score.player = plan.players[key]
+                    scores.append(score)
+            for change, before in item.changes:
+                change.match = item.match
+                if before is not None:
+                    change.before = {
+                        str(plan.players[key].pk): data for key, data in before.items()
+                    }
+                changes.append(change)
+        DealScore.objects.bulk_create(scores)
+        MatchChange.objects.bulk_create(changes)
+    return group

@@ -1,0 +1,165 @@
+"""Views of the history area: game nights, statistics, charts, export and import.
+
+Every page reaches its data through the user's group (404 for non-members) and
+runs a fixed number of queries however long the group's history is.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from companion import charts
+from companion.access import get_group_for_user, get_player_for_user
+from companion.forms.history import HeadToHeadForm, HistoryFilterForm, ImportForm, MinimumForm
+from companion.models import Group
+from companion.selectors import history as selectors
+from companion.services.transfer import (
+    TransferError,
+    group_export_csv,
+    group_export_json,
+    group_import,
+)
+from scoring import GAMES
+
+
+def _page(
+    request: HttpRequest, template: str, partial: str, context: dict[str, object]
+) -> HttpResponse:
+    """The whole page, or only its ``partial`` for an htmx request."""
+    name = f"{template}#{partial}" if request.htmx else template
+    return render(request, name, context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's game nights, newest first, filtered by game, player and period."""
+    group = get_group_for_user(request.user, group_id)
+    players = selectors.group_players(group)
+    form = HistoryFilterForm(request.GET or None, players=players)
+    filters = form.filters() if form.is_bound else {}
+    page = selectors.history_page(group, page=request.GET.get("page"), **filters)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return _page(request, "companion/history/history.html", "results", {
+        "group": group,
+        "form": form,
+        "page_obj": page,
+        "nights": page.object_list,
+        "players": players,
+        "games": selectors.games_played(group),
+        "query": query.urlencode(),
+        "filtered": any(value for value in filters.values()),
+    })
+
+
+@login_required
+@require_GET
+def player_stats(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    """A player's record: per game, recent form, streaks and results over time."""
+    player = get_player_for_user(request.user, group_id, player_id)
+    stats = selectors.player_stats(player)
+    return render(request, "companion/history/player.html", {
+        "group": player.group,
+        "player": player,
+        "stats": stats,
+        "chart": charts.months_chart(stats) if stats.months else None,
+        "players": selectors.group_players(player.group),
+        "games": selectors.games_played(player.group),
+    })
+
+
+@login_required
+@require_GET
+def game_stats(request: HttpRequest, group_id: int, game: str) -> HttpResponse:
+    """A game within the group: leaderboard, records, per-deal statistics, win shares."""
+    group = get_group_for_user(request.user, group_id)
+    if game not in GAMES:
+        raise Http404
+    form = MinimumForm(request.GET or None)
+    minimum = selectors.MIN_MATCHES_DEFAULT
+    if form.is_bound and form.is_valid() and form.cleaned_data["min"]:
+        minimum = form.cleaned_data["min"]
+    stats = selectors.game_stats(group, game, min_matches=minimum)
+    return _page(request, "companion/history/game.html", "leaderboard", {
+        "group": group,
+        "stats": stats,
+        "form": form,
+        "minimum": minimum,
+        "chart": charts.win_shares_chart(stats) if stats.win_shares else None,
+        "games": selectors.games_played(group),
+        "players": selectors.group_players(group),
+    })
+
+
+@login_required
+@require_GET
+def head_to_head(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Two players: how often each finished ahead of the other, per game."""
+    group = get_group_for_user(request.user, group_id)
+    players = selectors.group_players(group)
+    form = HeadToHeadForm(request.GET or None, players=players)
+    result = None
+    if form.is_bound and form.is_valid():
+        result = selectors.head_to_head(form.cleaned_data["first"], form.cleaned_data["second"])
+    return _page(request, "companion/history/head_to_head.html", "result", {
+        "group": group, "form": form, "result": result, "players": players,
+        "games": selectors.games_played(group),
+    })
+
+
+def _filename(group: Group, extension: str) -> str:
+    stem = slugify(group.name) or "group"
+    return f"kartenrunde-{stem}-{timezone.localdate().isoformat()}.{extension}"
+
+
+@login_required
+@require_GET
+def export_json(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's whole history as a JSON file to download."""
+    group = get_group_for_user(request.user, group_id)
+    response = HttpResponse(
+        group_export_json(group), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(group, "json")}"'
+    return response
+
+
+@login_required
+@require_GET
+def export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
+    """One row per player per deal, as a CSV file (UTF-8 with a byte order mark for Excel)."""
+    group = get_group_for_user(request.user, group_id)
+    response = HttpResponse(
+        "\ufeff" + group_export_csv(group), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_filename(group, "csv")}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_group(request: HttpRequest) -> HttpResponse:
+    """Upload an export file: it becomes a new group owned by the user."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = group_import(user=request.user, content=form.cleaned_data["file"])
+        except TransferError as err:
+            form.add_error("file", str(err))
+        else:
+            messages.success(
+                request,
+                _("Imported “%(name)s”: %(players)d players, %(matches)d matches.")
+                % {"name": group.name, "players": group.players.count(),
+                   "matches": group.matches.count()},
+            )
+            return redirect("history", group_id=group.pk)
+    return render(request, "companion/history/import.html", {"form": form})
