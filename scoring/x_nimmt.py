@@ -1070,6 +1070,15 @@ def random_setup(players: int, rng: random.Random) -> DealSetup:
     return deal_from_order(rng.sample(CARDS, 3 + HAND_SIZE * players), players)
 
 
+def _shuffled_setup(players: int, rng: random.Random) -> DealSetup:
+    cards = rng.sample(CARDS, 3 + HAND_SIZE * players)
+    hands = tuple(
+        tuple(sorted(cards[3 + HAND_SIZE * seat : 3 + HAND_SIZE * (seat + 1)]))
+        for seat in range(players)
+    )
+    return DealSetup((cards[0], cards[1], cards[2]), hands)
+
+
 def _check_setup(setup: object, players: int) -> DealSetup:
     if not isinstance(setup, DealSetup):
         raise error("setup_type", "A deal must be described by a DealSetup.")
@@ -1140,9 +1149,10 @@ def new_game(
     return _start_deal(names, _deck(deck), 1, checked[0], (), checked[1:])
 
 
-@lru_cache(maxsize=8192)
-def _play_action(player: str, card: Card) -> PlayCard:
-    return PlayCard(player, card)
+@lru_cache(maxsize=1024)
+def _play_actions(player: str) -> tuple[PlayCard, ...]:
+    """``PlayCard(player, card)`` at index ``card`` (index 0 unused), built once per name."""
+    return (PlayCard(player, 0), *(PlayCard(player, card) for card in CARDS))
 
 
 @lru_cache(maxsize=8192)
@@ -1166,7 +1176,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         actions: list[Action] = []
         for player, seat, card in zip(state.players, state.seats, state.played, strict=True):
             if card is None:
-                actions.extend([_play_action(player, c) for c in seat.hand])
+                table = _play_actions(player)
+                actions.extend([table[c] for c in seat.hand])
         return tuple(actions)
     if phase is Phase.CHOOSE_ROW and state.turn is not None:
         return _row_actions(state.players[state.turn])
@@ -1217,7 +1228,6 @@ def apply(state: State, action: Action) -> State:
     >>> state.rows, state.seats[0].x_row, state.phase.name
     (((10, 11), (1,), (90,)), (50,), 'CHOOSE_CARDS')
     """
-    rows = list(state.rows)
     seats = list(state.seats)
     played = list(state.played)
     if isinstance(action, PlayCard):
@@ -1248,7 +1258,8 @@ def apply(state: State, action: Action) -> State:
                 state.players, state.deck, state.deal, Phase.CHOOSE_CARDS, state.rows,
                 tuple(seats), state.box, tuple(played), None, (), state.results, state.upcoming,
             )
-        return _advance(state, rows, seats, played)
+        return _advance(state, list(state.rows), seats, played)
+    rows = list(state.rows)
     if isinstance(action, ChooseRow):
         seat_index = _check_turn(state, action.player, Phase.CHOOSE_ROW)
         row = action.row
@@ -1407,7 +1418,10 @@ def random_game(players: int, rng: random.Random, *, deck: Deck | None = None) -
     (2, True)
     """
     names = player_names(players)
-    state = new_game(names, (random_setup(players, rng), random_setup(players, rng)), deck=deck)
+    _INFO.check_players(players)
+    # Shuffled setups are valid by construction: skip new_game's checks for speed.
+    setups = tuple(_shuffled_setup(players, rng) for _ in range(DEALS))
+    state = _start_deal(names, _deck(deck), 1, setups[0], (), setups[1:])
     choice = rng.choice
     for _ in range(_STEP_LIMIT):
         if state.phase is Phase.GAME_OVER:
@@ -1416,7 +1430,7 @@ def random_game(players: int, rng: random.Random, *, deck: Deck | None = None) -
     else:
         raise RuntimeError("a random game of X nimmt! did not end")
     deals: list[dict[str, Entry]] = []
-    deck_values = state.deck
+    values = state.deck.values
     for result in state.results:
         entries: dict[str, Entry] = {}
         for player, seat in zip(result.players, result.seats, strict=True):
@@ -1424,8 +1438,8 @@ def random_game(players: int, rng: random.Random, *, deck: Deck | None = None) -
             if form == 0:
                 entries[player] = Entry(hand_cards=seat.hand, x_stack_cards=seat.x_stack)
             else:
-                hand = deck_values.count(seat.hand)
-                stack = deck_values.count(seat.x_stack)
+                hand = sum([values[card] for card in seat.hand])
+                stack = sum([values[card] for card in seat.x_stack])
                 if form == 1:
                     entries[player] = Entry(hand, stack)
                 else:
