@@ -664,32 +664,46 @@ class DreizehnCheckForm(forms.Form):
 
 
 # ---------------------------------------------------------------------- live helpers
+#
+# Both helpers keep their whole state in the query string. An action (a GET
+# with ``take=…`` or ``target=…&card=…``) leads to a new state URL that also
+# names what just happened (``ev=…``), so reloading it repeats nothing and
+# still shows the note.
 
 
 def _names(players: Sequence[str]) -> str:
     return ",".join(players)
 
 
+def _index(value: str, players: Sequence[str]) -> int | None:
+    return int(value) if value.isdigit() and int(value) < len(players) else None
+
+
 class BullsForm(forms.Form):
-    """11 nimmt! bull card tracker. The whole state lives in the query string:
-    ``players`` (seat order) and ``held`` (bull cards per player, same order);
-    the supply is what is left of the 10. An action is ``take`` (the index of
-    the player who took a pile of 3 or more cards, with ``steal`` naming whom
-    they take from when the supply is empty) or ``reset`` (a new deal)."""
+    """11 nimmt! bull card tracker.
+
+    State: ``players`` (seat order, read by the view) and ``held`` (bull cards
+    per player, same order, dot-separated); the supply is what is left of the
+    10. Actions: ``take`` (index of the player who took a pile of 3 or more
+    cards; ``steal`` names whom they take from when the supply is empty and
+    several players hold the most) or ``reset`` (a new deal). ``ev`` describes
+    the last action: ``supply.<taker>``, ``steal.<taker>.<from>``,
+    ``none.<taker>`` or ``new``."""
 
     held = forms.CharField(required=False, widget=forms.HiddenInput)
     take = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     steal = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     reset = forms.CharField(required=False, widget=forms.HiddenInput)
+    ev = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = tuple(players)
         self.state: elf_nimmt.BullCards | None = None
         self.acted = False
-        self.event = ""
+        self.ev = ""
         self.choose_from: tuple[str, ...] = ()
-        self.taker: str | None = None
+        self.taker: int | None = None
 
     def _load(self, held_text: str) -> elf_nimmt.BullCards:
         if not held_text:
@@ -715,52 +729,76 @@ class BullsForm(forms.Form):
         except forms.ValidationError:
             self.state = engine(lambda: elf_nimmt.BullCards.start(self.players))
             raise
+        self.ev = data.get("ev") or ""
         if data.get("reset"):
             self.state = self.state.reset()
-            self.acted = True
-            self.event = gettext("New deal: all 10 bull cards are back in the supply.")
+            self._acted("new")
             return data
         take = data.get("take")
         if take is None or self.errors:
             return data
         if take >= len(self.players):
             raise forms.ValidationError(gettext("There is no such player."))
+        self.taker = take
         taker = self.players[take]
-        self.taker = taker
         state = self.state
         candidates = engine(lambda: elf_nimmt.steal_candidates(state, taker))
         steal = data.get("steal")
-        thief_from = None
+        steal_from = None
         if not state.supply:
             if not candidates:
-                self.acted = True
-                self.event = gettext(
-                    "The supply is empty and nobody else holds a bull card: "
-                    "%(player)s gets none.") % {"player": taker}
+                self._acted(f"none.{take}")
                 return data
             if steal is None and len(candidates) > 1:
                 self.choose_from = candidates
                 return data
-            thief_from = self.players[steal] if steal is not None and steal < len(
+            steal_from = self.players[steal] if steal is not None and steal < len(
                 self.players) else None
         after = engine(lambda: elf_nimmt.take_pile(
-            state, taker, elf_nimmt.PILE_FOR_BULL_CARD, steal_from=thief_from))
-        self.acted = True
+            state, taker, elf_nimmt.PILE_FOR_BULL_CARD, steal_from=steal_from))
         if state.supply:
-            self.event = gettext(
-                "%(player)s gets a bull card from the supply (%(left)s left).") % {
-                "player": taker, "left": after.supply}
+            self._acted(f"supply.{take}")
         else:
-            loser = next(p for p in self.players if after.holders[p] < state.holders[p])
-            self.event = gettext("%(player)s takes a bull card from %(other)s.") % {
-                "player": taker, "other": loser}
+            loser = next(i for i, p in enumerate(self.players)
+                         if after.holders[p] < state.holders[p])
+            self._acted(f"steal.{take}.{loser}")
         self.state = after
         return data
 
+    @property
+    def taker_name(self) -> str:
+        return self.players[self.taker] if self.taker is not None else ""
+
+    def _acted(self, ev: str) -> None:
+        self.acted = True
+        self.ev = ev
+
+    @property
+    def event(self) -> str:
+        """The last action in words (from ``ev``)."""
+        kind, *rest = self.ev.split(".")
+        names = [self.players[i] for i in (_index(r, self.players) for r in rest) if i is not None]
+        if kind == "new":
+            return gettext("New deal: all 10 bull cards are back in the supply.")
+        if kind == "supply" and len(names) == 1 and self.state is not None:
+            return gettext("%(player)s gets a bull card from the supply (%(left)s left).") % {
+                "player": names[0], "left": self.state.supply}
+        if kind == "steal" and len(names) == 2:
+            return gettext("%(player)s takes a bull card from %(other)s.") % {
+                "player": names[0], "other": names[1]}
+        if kind == "none" and len(names) == 1:
+            return gettext("The supply is empty and nobody else holds a bull card: "
+                           "%(player)s gets none.") % {"player": names[0]}
+        return ""
+
     def state_query(self) -> dict[str, str]:
-        assert self.state is not None
-        return {"players": _names(self.players),
-                "held": ".".join(str(self.state.holders[p]) for p in self.players)}
+        if self.state is None:
+            return {}
+        query = {"players": _names(self.players),
+                 "held": ".".join(str(self.state.holders[p]) for p in self.players)}
+        if self.acted:
+            query["ev"] = self.ev
+        return query
 
     def rows(self) -> list[dict[str, Any]]:
         """Per player: name, seat index, bull cards held."""
@@ -770,8 +808,8 @@ class BullsForm(forms.Form):
                 for i, p in enumerate(self.players)]
 
     def steal_rule_candidates(self) -> tuple[str, ...]:
-        """With the supply empty: whom the next bull card would come from, seen from nobody
-        in particular (the players holding the most)."""
+        """With the supply empty: the players holding the most (whom a bull card comes from
+        unless the taker is one of them)."""
         if self.state is None or self.state.supply:
             return ()
         most = max(self.state.holders.values(), default=0)
@@ -791,11 +829,20 @@ def target_total(colour: str, cards: Sequence[dreizehn.Card]) -> int:
     return play.total
 
 
+def card_label(card: dreizehn.Card) -> str:
+    """"yellow 5" / "gelbe 5" style label of a 13 card."""
+    return gettext("%(colour)s %(value)s") % {
+        "colour": DREIZEHN_COLOUR_NAMES[card.colour], "value": card.value}
+
+
 class TargetsForm(forms.Form):
-    """13 running totals. State in the query string: ``y``, ``g``, ``b`` (values on
-    each target, a 4 being a red 4), ``players`` and ``taken`` (per player, the
-    cards taken this deal as yellow.green.blue.red, players separated by "_").
-    An action is ``target`` + ``card`` (+ ``who``), or ``reset``."""
+    """13 running totals.
+
+    State: ``y``, ``g``, ``b`` (values on each target; a 4 is a red 4),
+    ``players`` and ``taken`` (per player, the cards taken this deal as
+    yellow.green.blue.red, players separated by "_"). Actions: ``target`` +
+    ``card`` (+ ``who``), or ``reset``. ``ev`` describes the last action:
+    ``<target>.<card>.<who>`` and ``took`` the values taken."""
 
     y = NumberListField()
     g = NumberListField()
@@ -807,6 +854,8 @@ class TargetsForm(forms.Form):
     card = forms.ChoiceField(required=False, widget=forms.RadioSelect, choices=CARD_CHOICES)
     who = forms.IntegerField(required=False, min_value=0)
     reset = forms.CharField(required=False)
+    ev = forms.CharField(required=False, max_length=40)
+    took = NumberListField()
 
     def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -814,7 +863,8 @@ class TargetsForm(forms.Form):
         self.targets: dict[str, tuple[dreizehn.Card, ...]] = {c: () for c in TARGET_KEYS}
         self.tally: list[list[int]] = [[0, 0, 0, 0] for _ in self.players]
         self.acted = False
-        self.event = ""
+        self.ev = ""
+        self.took: tuple[int, ...] = ()
 
     def _load(self, data: Mapping[str, Any]) -> None:
         for colour, key in TARGET_KEYS.items():
@@ -826,6 +876,8 @@ class TargetsForm(forms.Form):
             tally = [list(parse_numbers(item)) for item in raw]
             if all(len(row) == len(TALLY_COLOURS) for row in tally):
                 self.tally = tally
+        self.ev = data.get("ev") or ""
+        self.took = data.get("took") or ()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -835,8 +887,7 @@ class TargetsForm(forms.Form):
         if data.get("reset"):
             self.targets = {c: () for c in TARGET_KEYS}
             self.tally = [[0, 0, 0, 0] for _ in self.players]
-            self.acted = True
-            self.event = gettext("New deal: the targets are empty.")
+            self.acted, self.ev, self.took = True, "new", ()
             return data
         colour, value = data.get("target"), data.get("card")
         if not colour and not value:
@@ -855,21 +906,39 @@ class TargetsForm(forms.Form):
                     "card": DREIZEHN_COLOUR_NAMES[card.colour],
                     "target": DREIZEHN_COLOUR_NAMES[colour]})
         self.targets[colour] = play.cards
-        name = self.players[who] if self.players and who is not None else gettext("The player")
-        if play.taken:
-            if self.players and who is not None:
-                for taken in play.taken:
-                    self.tally[who][TALLY_COLOURS.index(taken.colour)] += 1
-            self.event = gettext(
-                "Over 13: %(player)s takes %(cards)s; the %(card)s stays (total %(total)s).") % {
-                "player": name, "cards": ", ".join(card_label(c) for c in play.taken),
-                "card": card_label(card), "total": play.total}
-        else:
-            self.event = gettext("%(player)s: %(card)s on %(target)s, total %(total)s.") % {
-                "player": name, "card": card_label(card),
-                "target": DREIZEHN_COLOUR_NAMES[colour], "total": play.total}
+        if play.taken and self.players and who is not None:
+            for taken in play.taken:
+                self.tally[who][TALLY_COLOURS.index(taken.colour)] += 1
         self.acted = True
+        self.ev = f"{colour}.{value}.{'' if who is None else who}"
+        self.took = tuple(c.value for c in play.taken)
         return data
+
+    @property
+    def event(self) -> str:
+        """The last action in words (from ``ev`` and ``took``)."""
+        if self.ev == "new":
+            return gettext("New deal: the targets are empty.")
+        parts = self.ev.split(".")
+        if len(parts) != 3 or parts[0] not in TARGET_KEYS or parts[1] not in dict(CARD_CHOICES):
+            return ""
+        colour, value, who_text = parts
+        who = _index(who_text, self.players)
+        name = self.players[who] if who is not None else gettext("The player")
+        card = dreizehn.Card("red", 4) if value == "r4" else dreizehn.Card(colour, int(value))
+        total = target_total(colour, self.targets[colour])
+        if self.took:
+            try:
+                taken = target_cards(self.took, colour)
+            except forms.ValidationError:
+                return ""
+            return gettext(
+                "Over 13: %(player)s takes %(cards)s; the %(card)s stays (total %(total)s)."
+            ) % {"player": name, "cards": ", ".join(card_label(c) for c in taken),
+                 "card": card_label(card), "total": total}
+        return gettext("%(player)s: %(card)s on %(target)s, total %(total)s.") % {
+            "player": name, "card": card_label(card),
+            "target": DREIZEHN_COLOUR_NAMES[colour], "total": total}
 
     def state_query(self) -> dict[str, str]:
         query = {"players": _names(self.players)} if self.players else {}
@@ -877,6 +946,12 @@ class TargetsForm(forms.Form):
             query[key] = ".".join(str(card.value) for card in self.targets[colour])
         if self.players:
             query["taken"] = "_".join(".".join(map(str, row)) for row in self.tally)
+        return query
+
+    def event_query(self) -> dict[str, str]:
+        query = {"ev": self.ev} if self.ev else {}
+        if self.took:
+            query["took"] = ".".join(map(str, self.took))
         return query
 
     def target_views(self) -> list[dict[str, Any]]:
@@ -895,9 +970,3 @@ class TargetsForm(forms.Form):
     def tally_rows(self) -> list[dict[str, Any]]:
         return [{"index": i, "name": p, "counts": self.tally[i]}
                 for i, p in enumerate(self.players)]
-
-
-def card_label(card: dreizehn.Card) -> str:
-    """"yellow 5" / "gelbe 5" style label of a 13 card."""
-    return gettext("%(colour)s %(value)s") % {
-        "colour": DREIZEHN_COLOUR_NAMES[card.colour], "value": card.value}

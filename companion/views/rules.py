@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -193,18 +192,16 @@ def rules_check(request: HttpRequest, game: str) -> HttpResponse:
 # -------------------------------------------------------------------- live helpers
 
 
-def _tool_response(
-    request: HttpRequest, url_name: str, template: str, state: dict[str, str], event: str,
+def _after_action(
+    request: HttpRequest, url_name: str, template: str, query: dict[str, str],
     context: dict[str, Any],
 ) -> HttpResponse:
     """After an action: htmx swaps the tool and pushes the new state URL; without
-    JavaScript the browser is redirected to it (so a reload repeats nothing)."""
-    url = f"{reverse(url_name)}?{urlencode(state)}"
+    JavaScript the browser is redirected to it. Either way a reload repeats nothing."""
+    url = f"{reverse(url_name)}?{urlencode(query)}"
     if request.htmx:
-        response = render(request, f"{template}#tool", {**context, "event": event})
+        response = render(request, f"{template}#tool", context)
         return push_url(response, url)
-    if event:
-        messages.info(request, event)
     return HttpResponseRedirect(url)
 
 
@@ -214,13 +211,16 @@ def tool_bulls(request: HttpRequest) -> HttpResponse:
     players = _players(request)
     form = check_forms.BullsForm(request.GET, players=players)
     form.is_valid()
-    context = {"form": form, "rules": _rule_refs("elf-nimmt"), "players": players}
+    state = form.state_query()
+    state.pop("ev", None)
+    context = {"form": form, "rules": _rule_refs("elf-nimmt"), "players": players,
+               "base_query": urlencode(state)}
+    template = "rules/tool_bulls.html"
     if form.acted:
-        return _tool_response(request, "tool_bulls", "rules/tool_bulls.html",
-                              form.state_query(), form.event, context)
+        return _after_action(request, "tool_bulls", template, form.state_query(), context)
     if request.htmx:
-        return render(request, "rules/tool_bulls.html#tool", context)
-    return render(request, "rules/tool_bulls.html", context)
+        return render(request, f"{template}#tool", context)
+    return render(request, template, context)
 
 
 @require_GET
@@ -230,9 +230,10 @@ def tool_targets(request: HttpRequest) -> HttpResponse:
     form = check_forms.TargetsForm(request.GET, players=players)
     form.is_valid()
     context = {"form": form, "rules": _rule_refs("dreizehn"), "players": players}
+    template = "rules/tool_targets.html"
     if form.acted:
-        return _tool_response(request, "tool_targets", "rules/tool_targets.html",
-                              form.state_query(), form.event, context)
+        return _after_action(request, "tool_targets", template,
+                             {**form.state_query(), **form.event_query()}, context)
     if request.htmx:
-        return render(request, "rules/tool_targets.html#tool", context)
-    return render(request, "rules/tool_targets.html", context)
+        return render(request, f"{template}#tool", context)
+    return render(request, template, context)
