@@ -1,5 +1,24 @@
-"""URLs of the groups area."""
+"""URLs of the groups area: groups, invites, the roster and game nights."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from companion.views import groups
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("groups/", groups.group_list, name="group_list"),
+    path("groups/new/", groups.group_create, name="group_create"),
+    path("g/<int:group_id>/", groups.group_home, name="group_home"),
+    path("g/<int:group_id>/settings/", groups.group_settings, name="group_settings"),
+    path("g/<int:group_id>/invites/new/", groups.invite_create, name="invite_create"),
+    path("g/<int:group_id>/invites/<int:invite_id>/revoke/", groups.invite_revoke,
+         name="invite_revoke"),
+    path("join/<str:token>/", groups.group_join, name="group_join"),
+    path("g/<int:group_id>/roster/", groups.roster, name="roster"),
+    path("g/<int:group_id>/roster/<int:player_id>/rename/", groups.player_rename,
+         name="player_rename"),
+    path("g/<int:group_id>/roster/<int:player_id>/link/", groups.player_link,
+         name="player_link"),
+    path("g/<int:group_id>/nights/new/", groups.night_new, name="night_new"),
+    path("g/<int:group_id>/nights/<int:night_id>/", groups.night_detail, name="night_detail"),
+    path("g/<int:group_id>/nights/<int:night_id>/edit/", groups.night_edit, name="night_edit"),
+]

@@ -5,9 +5,13 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from companion.selectors.groups import groups_for_user
 from scoring import GAMES
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what Kartenrunde is and the five games it knows."""
-    return render(request, "companion/home.html", {"games": list(GAMES.values())})
+    """Logged out: what Kartenrunde is, its five games, sign up. Logged in: your groups."""
+    context: dict[str, object] = {"games": list(GAMES.values())}
+    if request.user.is_authenticated:
+        context["groups"] = list(groups_for_user(request.user))
+    return render(request, "companion/home.html", context)

@@ -1,0 +1,56 @@
+"""Views of the accounts area: sign up and the account page.
+
+Log in, log out and the password change are Django's auth views with our
+templates (see ``companion/urls/accounts.py``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from companion.forms.accounts import SignupForm
+from companion.selectors.groups import groups_for_user
+
+
+def _next_url(request: HttpRequest) -> str:
+    """The safe ``next`` parameter of the request, or ""."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return url
+    return ""
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in with it; then go on to ``next`` (an invite) or home."""
+    if request.user.is_authenticated:
+        return redirect(_next_url(request) or "home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        next_url = _next_url(request)
+        if next_url:
+            return redirect(next_url)
+        messages.success(
+            request,
+            _("Welcome, %(name)s! Create a group for the people you play with.")
+            % {"name": user.get_username()},
+        )
+        return redirect("group_create")
+    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)})
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's page: groups, password change, log out."""
+    return render(
+        request, "registration/account.html", {"groups": list(groups_for_user(request.user))}
+    )

@@ -1,0 +1,314 @@
+"""Views of the groups area: groups, members, invites, the roster and game nights.
+
+Thin: check membership (``companion.access``), parse a form, call a service in
+``companion.services.groups``, render. With htmx a change answers with the
+page's partial; without JavaScript it redirects back to the page (POST/redirect/GET).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from companion.access import get_game_night_for_user, get_group_for_user, get_player_for_user
+from companion.forms.groups import (
+    GameNightForm,
+    GroupCreateForm,
+    GroupRenameForm,
+    JoinForm,
+    PlayerForm,
+    PlayerLinkForm,
+)
+from companion.models import Group, Invite, Membership, Player
+from companion.selectors import groups as selectors
+from companion.services import groups as services
+
+
+def _get_owned_group(request: HttpRequest, group_id: int) -> Group:
+    """The group if the user owns it; 404 for outsiders, 403 for other members."""
+    group = get_group_for_user(request.user, group_id)
+    if group.owner_id != request.user.pk:
+        raise PermissionDenied(_("Only the owner of the group can do this."))
+    return group
+
+
+# Groups ------------------------------------------------------------------------------
+
+
+@login_required
+def group_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "companion/groups/list.html",
+        {"groups": list(selectors.groups_for_user(request.user))},
+    )
+
+
+@login_required
+def group_create(request: HttpRequest) -> HttpResponse:
+    form = GroupCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = services.group_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                player_names=form.cleaned_data["players"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Your group “%(name)s” is ready.") % {"name": group.name})
+            return redirect("group_home", group_id=group.pk)
+    return render(request, "companion/groups/create.html", {"form": form})
+
+
+@login_required
+def group_home(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's start page: running matches, "Neue Partie", recent game nights."""
+    group = get_group_for_user(request.user, group_id)
+    return render(
+        request,
+        "companion/groups/home.html",
+        {
+            "group": group,
+            "running": selectors.running_matches(group),
+            "nights": selectors.recent_nights(group),
+        },
+    )
+
+
+def _settings_context(request: HttpRequest, group: Group, **extra: object) -> dict[str, object]:
+    is_owner = group.owner_id == request.user.pk
+    invites = selectors.active_invites(group) if is_owner else []
+    return {
+        "group": group,
+        "is_owner": is_owner,
+        "members": selectors.members(group),
+        "invites": [
+            (invite, request.build_absolute_uri(reverse("group_join", args=[invite.token])))
+            for invite in invites
+        ],
+        "rename_form": GroupRenameForm(initial={"name": group.name}),
+        **extra,
+    }
+
+
+@login_required
+def group_settings(request: HttpRequest, group_id: int) -> HttpResponse:
+    """Name (the owner renames), members, and the owner's invite links."""
+    if request.method != "POST":
+        group = get_group_for_user(request.user, group_id)
+        return render(request, "companion/groups/settings.html", _settings_context(request, group))
+    group = _get_owned_group(request, group_id)
+    form = GroupRenameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.group_rename(group=group, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            form.add_error("name", error)
+    template = "companion/groups/settings.html"
+    if form.errors:
+        context = _settings_context(request, group, rename_form=form)
+        return render(request, f"{template}#rename" if request.htmx else template, context)
+    if request.htmx:
+        return render(request, f"{template}#rename",
+                      _settings_context(request, group, renamed=True))
+    messages.success(request, _("The group is now called “%(name)s”.") % {"name": group.name})
+    return redirect("group_settings", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = _get_owned_group(request, group_id)
+    services.invite_create(group=group, created_by=request.user)
+    if request.htmx:
+        return render(request, "companion/groups/settings.html#invites",
+                      _settings_context(request, group))
+    messages.success(request, _("A new invite link is ready: send it to your friends."))
+    return redirect("group_settings", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, group_id: int, invite_id: int) -> HttpResponse:
+    group = _get_owned_group(request, group_id)
+    invite = get_object_or_404(Invite, group=group, pk=invite_id)
+    services.invite_revoke(invite=invite)
+    if request.htmx:
+        return render(request, "companion/groups/settings.html#invites",
+                      _settings_context(request, group))
+    messages.success(request, _("The invite link has been revoked: it no longer works."))
+    return redirect("group_settings", group_id=group.pk)
+
+
+@login_required
+def group_join(request: HttpRequest, token: str) -> HttpResponse:
+    """Confirm and join a group through an invite link."""
+    invite = (
+        Invite.objects.select_related("group", "created_by")
+        .filter(token=token, revoked_at__isnull=True)
+        .first()
+    )
+    if invite is None:
+        return render(request, "companion/groups/join_invalid.html", status=404)
+    group = invite.group
+    if Membership.objects.filter(group=group, user=request.user).exists():
+        messages.info(request, _("You are already a member of “%(name)s”.") % {"name": group.name})
+        return redirect("group_home", group_id=group.pk)
+    form = JoinForm(request.POST or None, group=group, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.group_join(invite=invite, user=request.user,
+                                player=form.cleaned_data["player"])
+        except ValidationError as error:
+            form.add_error("player", error)
+        else:
+            messages.success(request, _("Welcome to “%(name)s”!") % {"name": group.name})
+            return redirect("group_home", group_id=group.pk)
+    return render(request, "companion/groups/join.html",
+                  {"invite": invite, "group": group, "form": form})
+
+
+# Roster ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RosterRow:
+    """A player on the roster page, with the name typed last and its error, if any."""
+
+    player: Player
+    name_value: str
+    error: str = ""
+    open: bool = False
+
+
+def _roster_context(
+    group: Group,
+    *,
+    add_form: PlayerForm | None = None,
+    failed: Player | None = None,
+    failed_name: str = "",
+    error: str = "",
+) -> dict[str, object]:
+    rows = [
+        RosterRow(player=p, name_value=failed_name, error=error, open=True)
+        if failed is not None and p.pk == failed.pk
+        else RosterRow(player=p, name_value=p.name)
+        for p in selectors.roster(group)
+    ]
+    return {
+        "group": group,
+        "rows": rows,
+        "members": selectors.members(group),
+        "add_form": add_form or PlayerForm(),
+    }
+
+
+def _roster_response(request: HttpRequest, group: Group, **kwargs: object) -> HttpResponse:
+    context = _roster_context(group, **kwargs)  # type: ignore[arg-type]
+    template = "companion/groups/roster.html"
+    return render(request, f"{template}#roster" if request.htmx else template, context)
+
+
+@login_required
+def roster(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's players; any member adds players (POST here), renames and links them."""
+    group = get_group_for_user(request.user, group_id)
+    if request.method != "POST":
+        return _roster_response(request, group)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_add(group=group, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            form.add_error("name", error)
+        else:
+            if not request.htmx:
+                messages.success(request, _("%(name)s is on the roster.") % {"name": player.name})
+                return redirect("roster", group_id=group.pk)
+            form = PlayerForm()
+    return _roster_response(request, group, add_form=form)
+
+
+@login_required
+@require_POST
+def player_rename(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    player = get_player_for_user(request.user, group_id, player_id)
+    group = player.group
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.player_rename(player=player, name=form.cleaned_data["name"])
+        except ValidationError as error:
+            form.add_error("name", error)
+    if form.errors:
+        failed_name = request.POST.get("name", "")
+        error = " ".join(form.errors["name"])
+        player.refresh_from_db(fields=["name"])
+        return _roster_response(request, group, failed=player, failed_name=failed_name,
+                                error=error)
+    if request.htmx:
+        return _roster_response(request, group)
+    return redirect("roster", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def player_link(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    player = get_player_for_user(request.user, group_id, player_id)
+    group = player.group
+    form = PlayerLinkForm(request.POST, group=group)
+    if not form.is_valid():
+        return _roster_response(request, group, failed=player, failed_name=player.name,
+                                error=" ".join(form.errors.get("user", [])))
+    services.player_link(player=player, user=form.cleaned_data["user"])
+    if request.htmx:
+        return _roster_response(request, group)
+    return redirect("roster", group_id=group.pk)
+
+
+# Game nights -------------------------------------------------------------------------
+
+
+@login_required
+def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
+    group = get_group_for_user(request.user, group_id)
+    form = GameNightForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        night = services.game_night_create(group=group, **form.cleaned_data)
+        return redirect("night_detail", group_id=group.pk, night_id=night.pk)
+    return render(request, "companion/groups/night_form.html", {"group": group, "form": form})
+
+
+@login_required
+def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
+    night = get_game_night_for_user(request.user, group_id, night_id)
+    return render(
+        request,
+        "companion/groups/night_detail.html",
+        {"group": night.group, "night": night, "matches": selectors.night_matches(night)},
+    )
+
+
+@login_required
+def night_edit(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
+    night = get_game_night_for_user(request.user, group_id, night_id)
+    form = GameNightForm(
+        request.POST or None,
+        initial={"date": night.date, "place": night.place, "notes": night.notes},
+    )
+    if request.method == "POST" and form.is_valid():
+        services.game_night_update(night=night, **form.cleaned_data)
+        messages.success(request, _("The game night has been saved."))
+        return redirect("night_detail", group_id=night.group_id, night_id=night.pk)
+    return render(request, "companion/groups/night_form.html",
+                  {"group": night.group, "night": night, "form": form})

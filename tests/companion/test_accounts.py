@@ -1,0 +1,140 @@
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "Skat-und-Doppelkopf-7"
+
+
+def _signup(client: Client, username: str = "dora", next_url: str = "", **extra: str):
+    data = {"username": username, "password1": PASSWORD, "password2": PASSWORD, **extra}
+    if next_url:
+        data["next"] = next_url
+    return client.post("/accounts/signup/", data)
+
+
+def test_the_signup_page_is_german_by_default(client: Client) -> None:
+    body = client.get("/accounts/signup/").content.decode()
+    assert "Registrieren" in body
+    assert "Benutzername" in body
+
+
+def test_the_signup_page_speaks_english_on_request(client: Client) -> None:
+    body = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Sign up" in body
+    assert "Username" in body
+
+
+def test_signing_up_creates_the_account_logs_in_and_goes_to_create_a_group(
+    client: Client,
+) -> None:
+    response = _signup(client)
+    assert response.status_code == 302
+    assert response.url == "/groups/new/"
+    user = User.objects.get(username="dora")
+    assert user.check_password(PASSWORD)
+    assert int(client.session["_auth_user_id"]) == user.pk
+
+
+def test_signing_up_goes_on_to_the_invite_it_came_from(client: Client) -> None:
+    response = _signup(client, next_url="/join/abc/")
+    assert response.url == "/join/abc/"
+
+
+def test_signing_up_ignores_a_next_url_on_another_site(client: Client) -> None:
+    response = _signup(client, next_url="https://evil.example/")
+    assert response.url == "/groups/new/"
+
+
+def test_signing_up_with_mismatched_passwords_saves_nothing(client: Client) -> None:
+    response = _signup(client, password2="something-else-9")
+    assert response.status_code == 200
+    assert not User.objects.filter(username="dora").exists()
+    assert "_auth_user_id" not in client.session
+
+
+def test_signing_up_with_a_taken_name_saves_nothing(client: Client, anna: User) -> None:
+    response = _signup(client, username="anna")
+    assert response.status_code == 200
+    assert User.objects.filter(username="anna").count() == 1
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_logged_in_user_is_sent_on_from_signup(anna_client: Client) -> None:
+    assert anna_client.get("/accounts/signup/").url == "/"
+
+
+def test_logging_in_goes_home(client: Client, anna: User) -> None:
+    response = client.post(
+        "/accounts/login/", {"username": "anna", "password": "kartenrunde-anna-1"}
+    )
+    assert response.status_code == 302
+    assert response.url == "/"
+    assert int(client.session["_auth_user_id"]) == anna.pk
+
+
+def test_logging_in_with_a_wrong_password_fails_with_a_message(client: Client, anna: User) -> None:
+    response = client.post("/accounts/login/", {"username": "anna", "password": "wrong"})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+    assert "Beide Felder berücksichtigen die Groß-/Kleinschreibung" in response.content.decode()
+
+
+def test_logging_out_needs_a_post(anna_client: Client) -> None:
+    assert anna_client.get("/accounts/logout/").status_code == 405
+    response = anna_client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert response.url == "/"
+    assert "_auth_user_id" not in anna_client.session
+
+
+def test_changing_the_password(anna_client: Client, anna: User) -> None:
+    assert anna_client.get("/accounts/password/").status_code == 200
+    response = anna_client.post(
+        "/accounts/password/",
+        {"old_password": "kartenrunde-anna-1", "new_password1": PASSWORD,
+         "new_password2": PASSWORD},
+    )
+    assert response.url == "/accounts/password/done/"
+    anna.refresh_from_db()
+    assert anna.check_password(PASSWORD)
+    assert anna_client.get("/accounts/password/done/").status_code == 200
+
+
+def test_changing_the_password_with_a_wrong_old_one_changes_nothing(
+    anna_client: Client, anna: User
+) -> None:
+    response = anna_client.post(
+        "/accounts/password/",
+        {"old_password": "wrong", "new_password1": PASSWORD, "new_password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    anna.refresh_from_db()
+    assert anna.check_password("kartenrunde-anna-1")
+
+
+@pytest.mark.parametrize(
+    "url", ["/accounts/", "/accounts/password/", "/accounts/password/done/"]
+)
+def test_account_pages_send_a_logged_out_visitor_to_log_in(client: Client, url: str) -> None:
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response.url == f"/accounts/login/?next={url}"
+
+
+def test_the_account_page_lists_the_users_groups(anna_client: Client, group: object) -> None:
+    body = anna_client.get("/accounts/").content.decode()
+    assert "Donnerstagsrunde" in body
+    assert 'action="/accounts/logout/"' in body
+
+
+def test_the_navigation_offers_log_in_or_the_account(client: Client, anna: User) -> None:
+    body = client.get("/").content.decode()
+    assert 'href="/accounts/login/"' in body
+    assert 'href="/rules/"' in body
+    client.force_login(anna)
+    body = client.get("/").content.decode()
+    assert 'href="/groups/"' in body
+    assert 'action="/accounts/logout/"' in body
+    assert 'href="/accounts/login/"' not in body
