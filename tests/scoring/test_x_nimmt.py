@@ -573,25 +573,38 @@ def test_a_face_down_card_waits_until_every_player_has_chosen() -> None:
     assert legal_actions(state) == tuple(PlayCard("Anna", card) for card in range(1, 9))
 
 
-def _scripted_deal() -> tuple[x_nimmt.State, list[x_nimmt.State]]:
+SCRIPTED_FIRST = DealSetup((50, 60, 70), (tuple(range(71, 79)), tuple(range(1, 9))))
+SCRIPTED_SECOND = DealSetup((10, 20, 30), (tuple(range(31, 39)), tuple(range(41, 49))))
+
+
+def _scripted_rounds() -> list[list[x_nimmt.Action]]:
     """Ben always takes the row Anna's last card went to, so Anna never takes.
 
     Rows start 50, 60, 70; Anna holds 71–78 and plays them upwards, Ben holds
-    1–8 and plays them downwards, always lowest, and puts the highest taken
-    card into his X-row.
+    1–8 and plays them downwards, always the lowest card, and puts the
+    highest taken card into his X-row.
     """
-    first = _setup((50, 60, 70), range(71, 79), range(1, 9))
-    second = _setup((10, 20, 30), range(31, 39), range(41, 49))
-    state = new_game(ANNA_BEN, [first, second])
     ben_rows = [1, 2, 0, 1, 2, 0, 1, 2]
+    rounds: list[list[x_nimmt.Action]] = []
+    for index in range(8):
+        actions: list[x_nimmt.Action] = [
+            PlayCard("Anna", 71 + index),
+            PlayCard("Ben", 8 - index),
+            ChooseRow("Ben", ben_rows[index]),
+        ]
+        if index > 0:  # from round 2 on Ben takes two cards
+            actions.append(ChooseXCard("Ben", 70 + index))
+        rounds.append(actions)
+    return rounds
+
+
+def _scripted_deal(deck: Deck | None = None) -> tuple[x_nimmt.State, list[x_nimmt.State]]:
+    """The scripted first deal; the states at the start and after every round."""
+    state = new_game(ANNA_BEN, [SCRIPTED_FIRST, SCRIPTED_SECOND], deck=deck)
     history = [state]
-    for round_index in range(8):
-        state = apply(state, PlayCard("Anna", 71 + round_index))
-        state = apply(state, PlayCard("Ben", 8 - round_index))
-        assert state.phase is Phase.CHOOSE_ROW and state.to_act() == ("Ben",)
-        state = apply(state, ChooseRow("Ben", ben_rows[round_index]))
-        if state.phase is Phase.CHOOSE_X_CARD:
-            state = apply(state, ChooseXCard("Ben", max(state.taken)))
+    for actions in _scripted_rounds():
+        for action in actions:
+            state = apply(state, action)
         history.append(state)
     return state, history
 
@@ -639,7 +652,7 @@ def test_a_player_who_takes_several_cards_chooses_the_x_card_before_the_next_car
     setup = _setup((40, 50, 60), range(1, 9), range(11, 19))
     state = new_game(ANNA_BEN, [setup, setup])
     state = apply(state, PlayCard("Anna", 1))
-    state = apply(state, PlayCard("Ben", 41 - 30))  # Ben plays 11
+    state = apply(state, PlayCard("Ben", 11))
     state = apply(state, ChooseRow("Anna", 0))  # Anna takes 40 → X-row
     assert state.seats[0].x_row == (40,)
     # Next round: Anna 2 is low again; she takes the 3-row (1, 11) → two cards.
@@ -674,31 +687,8 @@ def test_the_game_is_over_after_two_deals() -> None:
 
 
 def test_the_model_scores_with_the_groups_deck() -> None:
-    deck = Deck.from_mapping({4: 7})
-    state, _ = _scripted_deal()
-    first = _setup((50, 60, 70), range(71, 79), range(1, 9))
-    second = _setup((10, 20, 30), range(31, 39), range(41, 49))
-    own = new_game(ANNA_BEN, [first, second], deck=deck)
-    for action in _actions_of_scripted_deal():
-        own = apply(own, action)
+    own, _ = _scripted_deal(Deck.from_mapping({4: 7}))
     assert own.results[0].minus_points == (0, 12 + 6)
-    assert state.results[0].minus_points == (0, 12)
-
-
-def _actions_of_scripted_deal() -> list[x_nimmt.Action]:
-    actions: list[x_nimmt.Action] = []
-    ben_rows = [1, 2, 0, 1, 2, 0, 1, 2]
-    ben_x = [None, 71, 72, 73, 74, 75, 76, 77]
-    for index in range(8):
-        actions += [
-            PlayCard("Anna", 71 + index),
-            PlayCard("Ben", 8 - index),
-            ChooseRow("Ben", ben_rows[index]),
-        ]
-        x_card = ben_x[index]
-        if x_card is not None:
-            actions.append(ChooseXCard("Ben", x_card))
-    return actions
 
 
 def test_every_card_has_exactly_one_place_in_a_new_game() -> None:
