@@ -1191,6 +1191,31 @@ class Table:
     """Piles the player to move has already put cards on this turn (a bull card play
     in progress); empty at the start of a turn."""
 
+    def __post_init__(self) -> None:
+        places = [*(card for hand in self.hands for card in hand),
+                  *(card for pile in self.piles for card in pile), *self.draw]
+        _cards(places)
+        if len(places) != len(CARDS):
+            raise error("cards_missing",
+                        "Every card 1 to 100 lies somewhere in a deal; {count} are missing.",
+                        count=len(CARDS) - len(places))
+        if any(not pile for pile in self.piles):
+            raise error("pile_empty", "A pile holds at least one card.")
+        if any(list(hand) != sorted(hand) for hand in self.hands):
+            raise error("hand_unsorted", "Hand cards are kept in ascending order.")
+        if len(self.bull_cards) != len(self.hands):
+            raise error("bull_holders", "The bull card tracker needs the players.")
+        held = sum(_count(count) for count in self.bull_cards)
+        if held + _count(self.supply) != BULL_CARDS:
+            raise error("bull_total", "There are exactly 10 bull cards, not {total}.",
+                        total=held + self.supply)
+        if not 0 <= self.to_move < len(self.hands):
+            raise error("unknown_seat", "There is no seat {seat} at this table.",
+                        seat=self.to_move)
+        if any(not 0 <= pile < len(self.piles) for pile in self.piles_played):
+            raise error("unknown_pile", "There is no pile {pile} on the table.",
+                        pile=self.piles_played)
+
     @property
     def tops(self) -> tuple[Card, ...]:
         """The top card of each pile."""
