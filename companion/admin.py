@@ -1,4 +1,12 @@
+"""Django admin for every model: find things by name, filter by group, game and status."""
+
+from __future__ import annotations
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from companion import models
 
@@ -6,73 +14,145 @@ from companion import models
 class MembershipInline(admin.TabularInline):
     model = models.Membership
     extra = 0
+    autocomplete_fields = ["user"]
+
+
+class PlayerInline(admin.TabularInline):
+    model = models.Player
+    extra = 0
+    autocomplete_fields = ["user"]
+    fields = ["name", "user", "created_at"]
+
+
+class InviteInline(admin.TabularInline):
+    model = models.Invite
+    extra = 0
+    fields = ["token", "created_by", "created_at", "revoked_at"]
+    readonly_fields = ["token", "created_by", "created_at"]
 
 
 class SeatInline(admin.TabularInline):
     model = models.Seat
     extra = 0
+    autocomplete_fields = ["player"]
+
+
+class DealInline(admin.TabularInline):
+    model = models.Deal
+    extra = 0
+    fields = ["number", "version", "updated_at"]
+    readonly_fields = ["updated_at"]
+    show_change_link = True
 
 
 class DealScoreInline(admin.TabularInline):
     model = models.DealScore
     extra = 0
+    autocomplete_fields = ["player"]
 
 
 @admin.register(models.Group)
 class GroupAdmin(admin.ModelAdmin):
     list_display = ["name", "owner", "created_at"]
-    search_fields = ["name"]
-    inlines = [MembershipInline]
+    list_select_related = ["owner"]
+    search_fields = ["name", "owner__username"]
+    date_hierarchy = "created_at"
+    autocomplete_fields = ["owner"]
+    inlines = [MembershipInline, PlayerInline, InviteInline]
 
 
 @admin.register(models.Membership)
 class MembershipAdmin(admin.ModelAdmin):
     list_display = ["group", "user", "role", "joined_at"]
-    list_filter = ["role"]
+    list_select_related = ["group", "user"]
+    list_filter = ["role", "group"]
+    search_fields = ["group__name", "user__username"]
+    autocomplete_fields = ["group", "user"]
 
 
 @admin.register(models.Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["group", "created_by", "created_at", "revoked_at"]
+    list_display = ["group", "created_by", "created_at", "revoked_at", "is_active"]
+    list_select_related = ["group", "created_by"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter), "group"]
+    search_fields = ["group__name", "created_by__username", "token"]
+    readonly_fields = ["token", "created_at"]
+    autocomplete_fields = ["group", "created_by"]
+    actions = ["revoke"]
+
+    @admin.display(boolean=True, description=_("active"))
+    def is_active(self, invite: models.Invite) -> bool:
+        return invite.revoked_at is None
+
+    @admin.action(description=_("Revoke the selected invite links"))
+    def revoke(self, request: HttpRequest, queryset: QuerySet[models.Invite]) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, _("%(count)d invite links revoked.") % {"count": count})
 
 
 @admin.register(models.Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "group", "user"]
-    search_fields = ["name"]
+    list_display = ["name", "group", "user", "created_at"]
+    list_select_related = ["group", "user"]
+    search_fields = ["name", "group__name", "user__username"]
     list_filter = ["group"]
+    autocomplete_fields = ["group", "user"]
 
 
 @admin.register(models.GameNight)
 class GameNightAdmin(admin.ModelAdmin):
     list_display = ["date", "group", "place"]
+    list_select_related = ["group"]
     list_filter = ["group"]
+    search_fields = ["place", "notes", "group__name"]
     date_hierarchy = "date"
+    autocomplete_fields = ["group"]
 
 
 @admin.register(models.Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["game", "game_night", "status", "created_at"]
-    list_filter = ["game", "status"]
-    inlines = [SeatInline]
+    list_display = ["id", "game", "group", "game_night", "status", "created_at", "finished_at"]
+    list_select_related = ["group", "game_night__group"]
+    list_filter = ["game", "status", "group"]
+    search_fields = ["group__name", "seats__player__name"]
+    date_hierarchy = "created_at"
+    autocomplete_fields = ["group", "game_night"]
+    inlines = [SeatInline, DealInline]
 
 
 @admin.register(models.Seat)
 class SeatAdmin(admin.ModelAdmin):
     list_display = ["match", "number", "player", "total", "place", "is_winner"]
+    list_select_related = ["match__game_night__group", "player"]
+    list_filter = ["is_winner", "match__game"]
+    search_fields = ["player__name", "match__group__name"]
+    autocomplete_fields = ["match", "player"]
 
 
 @admin.register(models.Deal)
 class DealAdmin(admin.ModelAdmin):
     list_display = ["match", "number", "version", "updated_at"]
+    list_select_related = ["match__game_night__group"]
+    list_filter = ["match__game"]
+    search_fields = ["match__group__name", "=match__id"]
+    autocomplete_fields = ["match"]
     inlines = [DealScoreInline]
 
 
 @admin.register(models.DealScore)
 class DealScoreAdmin(admin.ModelAdmin):
-    list_display = ["deal", "player", "score"]
+    list_display = ["deal", "player", "score", "data"]
+    list_select_related = ["deal", "player"]
+    list_filter = ["deal__match__game"]
+    search_fields = ["player__name", "=deal__match__id"]
+    autocomplete_fields = ["deal", "player"]
 
 
 @admin.register(models.MatchChange)
 class MatchChangeAdmin(admin.ModelAdmin):
     list_display = ["match", "kind", "deal_number", "created_at", "created_by"]
+    list_select_related = ["match__game_night__group", "created_by"]
+    list_filter = ["kind", "match__game"]
+    search_fields = ["=match__id", "created_by__username"]
+    date_hierarchy = "created_at"
+    autocomplete_fields = ["match", "created_by"]
