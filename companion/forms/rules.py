@@ -526,14 +526,16 @@ class ElfPlayForm(forms.Form):
         tops: tuple[int, ...] = data["tops"]
         hand: tuple[int, ...] = data["hand"]
         bulls: int = data.get("bulls") or 0
+        plays = {index: data.get(f"play_{index}") or () for index in range(len(tops))}
+        plays = {index: cards_ for index, cards_ in plays.items() if cards_}
+        if not hand and not plays:
+            raise forms.ValidationError(gettext("Enter your hand cards."), code="no_hand")
+        must = engine(lambda: elf_nimmt.must_take(tops, hand)) if hand else None
         cards = tuple(
             ElfCard(card, engine(lambda card=card: elf_nimmt.pile_distances(tops, card)),
                     engine(lambda card=card: elf_nimmt.legal_piles(tops, card)))
             for card in hand
         )
-        must = engine(lambda: elf_nimmt.must_take(tops, hand)) if hand else None
-        plays = {index: data.get(f"play_{index}") or () for index in range(len(tops))}
-        plays = {index: cards_ for index, cards_ in plays.items() if cards_}
         check = None
         message = ""
         if plays:
