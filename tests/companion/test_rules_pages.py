@@ -1,0 +1,168 @@
+"""Rules pages and search: public, per language, anchors, highlighting, no XSS."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from companion.rules_content import LANGUAGES, all_texts, game_text
+from scoring import GAMES
+
+SLUGS = list(GAMES)
+
+
+def get(client: Client, url: str, *, language: str = "de", htmx: bool = False) -> str:
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    if htmx:
+        headers["HTTP_HX_REQUEST"] = "true"
+    response = client.get(url, **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_every_game_has_rules_in_both_languages_with_the_same_anchors() -> None:
+    for slug in SLUGS:
+        anchors = {lang: [s.anchor for s in game_text(slug, lang).sections] for lang in LANGUAGES}
+        assert anchors["de"] == anchors["en"], slug
+        assert len(set(anchors["de"])) == len(anchors["de"]), slug
+        for needed in ("overview", "material", "setup", "turn", "scoring", "end",
+                       "special-cases", "app-decides"):
+            assert needed in anchors["de"], (slug, needed)
+
+
+def test_the_rules_texts_are_not_copied_from_the_rulebooks() -> None:
+    """No sentence of our German text appears word for word in a seed rulebook."""
+    import pathlib
+
+    seeds = " ".join(
+        " ".join(p.read_text(encoding="utf-8").split())
+        for p in pathlib.Path("/work/shared/seeds").glob("*.txt")
+    ) if pathlib.Path("/work/shared/seeds").exists() else ""
+    if not seeds:
+        pytest.skip("the seed rulebooks are not on this machine")
+    from companion.selectors.rules import plain_text
+
+    for text in all_texts("de"):
+        for section in text.sections:
+            for sentence in re.split(r"(?<=[.!?:])\s+", plain_text(section)):
+                words = sentence.split()
+                if len(words) >= 8:
+                    assert sentence not in seeds, sentence
+
+
+def test_the_index_lists_the_five_games_with_their_key_rule(client: Client) -> None:
+    html = get(client, reverse("rules_index"))
+    for slug in SLUGS:
+        assert f'href="/rules/{slug}/"' in html
+        assert f'href="/rules/{slug}/check/"' in html
+    assert "Die dritte Karte einer Farbe dreht alle drei Karten dieser Farbe um" in html
+    assert 'href="/tools/bulls/"' in html and 'href="/tools/targets/"' in html
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_game_page_has_anchored_headings_and_the_key_rule_on_top(
+    client: Client, slug: str,
+) -> None:
+    html = get(client, reverse("rules_game", args=[slug]))
+    text = game_text(slug, "de")
+    assert html.index(text.key_rule) < html.index('id="overview"')
+    for section in text.sections:
+        assert f'id="{section.anchor}"' in html
+        assert f'href="#{section.anchor}"' in html
+    assert "So entscheidet die App" in html
+
+
+def test_a_game_page_in_english(client: Client) -> None:
+    html = get(client, reverse("rules_game", args=["x-nimmt"]), language="en")
+    assert "How the app decides" in html
+    assert "Rule 3: Full row" in html
+    assert "Regel 3" not in html
+
+
+def test_an_unknown_game_has_no_rules_page(client: Client) -> None:
+    assert client.get("/rules/skat/").status_code == 404
+
+
+def test_pages_are_public_without_login(client: Client) -> None:
+    for url in (reverse("rules_index"), reverse("rules_search") + "?q=13",
+                reverse("rules_game", args=["freaky"]), reverse("tool_bulls"),
+                reverse("tool_targets")):
+        response = client.get(url)
+        assert response.status_code == 200, url
+
+
+def _hits(html: str) -> list[str]:
+    return re.findall(r'<a class="fw-semibold" href="(/rules/[^"]+)">', html)
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("Bullenkarte", ["/rules/elf-nimmt/#bull-cards", "/rules/elf-nimmt/#bull-card-gain",
+                     "/rules/elf-nimmt/#bull-card-steal"]),
+    ("X-Reihe", ["/rules/x-nimmt/#taken-cards", "/rules/x-nimmt/#x-row"]),
+    ("13", ["/rules/dreizehn/#over-13", "/rules/dreizehn/#app-decides-exactly-13"]),
+    ("dritte Karte", ["/rules/drei-sind-einer-zuviel/#third-card"]),
+])
+def test_german_search_finds_the_sections(client: Client, query: str,
+                                          expected: list[str]) -> None:
+    html = get(client, reverse("rules_search") + f"?q={query}")
+    hits = _hits(html)
+    for url in expected:
+        assert url in hits, (query, url, hits)
+    assert "<mark>" in html
+
+
+def test_the_search_marks_every_word(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=dritte+Karte", htmx=True)
+    assert "<mark>dritte</mark> <mark>Karte</mark> einer Farbe" in html
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("bull card", "/rules/elf-nimmt/#bull-card-steal"),
+    ("X-Reihe", "/rules/x-nimmt/#x-row"),
+    ("13", "/rules/dreizehn/#over-13"),
+    ("third card", "/rules/drei-sind-einer-zuviel/#third-card"),
+])
+def test_english_search_finds_the_sections(client: Client, query: str, expected: str) -> None:
+    html = get(client, reverse("rules_search") + f"?q={query}", language="en")
+    assert expected in _hits(html)
+
+
+def test_search_stays_in_the_current_language(client: Client) -> None:
+    assert _hits(get(client, reverse("rules_search") + "?q=dritte+Karte", language="en")) == []
+    assert _hits(get(client, reverse("rules_search") + "?q=third+card", language="de")) == []
+
+
+def test_the_htmx_search_returns_only_the_results(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=Bullenkarte", htmx=True)
+    assert "<nav" not in html and "<form" not in html
+    assert '/rules/elf-nimmt/#bull-cards' in html
+
+
+def test_the_search_box_searches_while_typing_and_without_javascript(client: Client) -> None:
+    html = get(client, reverse("rules_index"))
+    assert 'method="get" action="/rules/search/"' in html
+    assert 'hx-get="/rules/search/"' in html
+    assert 'hx-trigger="keyup changed delay:300ms, search"' in html
+
+
+def test_nothing_found_says_so(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=Schach", language="en")
+    assert "Nothing in the rules mentions “Schach”." in html
+
+
+def test_a_one_letter_query_asks_for_more(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=X", language="en")
+    assert "Type at least two characters." in html
+    assert _hits(html) == []
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_search_escapes_what_the_user_typed(client: Client, htmx: bool) -> None:
+    attack = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    html = get(client, reverse("rules_search") + "?q=" + attack.replace("&", "%26"), htmx=htmx)
+    assert "<script>alert(1)" not in html
+    assert "<img src=x" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
