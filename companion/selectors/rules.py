@@ -127,4 +127,12 @@ def search_rules(query: str, language: str | None) -> tuple[SearchHit, ...]:
                     snippet_html=_mark(_snippet(body, pattern), pattern),
                 )
             )
-    return tuple(hits)
+    phrase = " ".join(folded)
+
+    def rank(hit: SearchHit) -> int:
+        """Whole phrase in the title first, then in the text, then scattered words."""
+        if phrase in hit.section.title.casefold():
+            return 0
+        return 1 if phrase in plain_text(hit.section).casefold() else 2
+
+    return tuple(sorted(hits, key=rank))

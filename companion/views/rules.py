@@ -169,7 +169,7 @@ def rules_check(request: HttpRequest, game: str) -> HttpResponse:
         data = request.POST if key == which else None
         kwargs: dict[str, Any] = {"prefix": key}
         if form_class is check_forms.XRoundForm:
-            kwargs["players"] = players or [gettext("Anna"), gettext("Ben"), gettext("Cem")]
+            kwargs["players"] = players or ["Anna", "Ben", "Cem"]
         bound[key] = form_class(data, **kwargs)
     extra: dict[str, Any] = {}
     if which in bound:
