@@ -29,7 +29,7 @@ MAX_SEATS = max(info.max_players for info in GAMES.values())
 
 NUMERIC = {
     "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
-    "class": "form-control text-center",
+    "class": "form-control text-center", "placeholder": "0",
 }
 CARDS = {"inputmode": "decimal", "autocomplete": "off", "placeholder": _("e.g. 55, 3, 17")}
 

@@ -192,6 +192,11 @@ class LiveColour:
     open: int
     face_down: int
 
+    @property
+    def open_marks(self) -> str:
+        """One dot per open card, e.g. "●●"."""
+        return "●" * self.open
+
 
 @dataclass(frozen=True, slots=True)
 class LivePlayer:
@@ -236,7 +241,7 @@ def live_board_for(match: Match) -> LiveBoard:
         view = engine.live_view(state, seat.player.name)
         pending: tuple[str, ...] = ()
         if last is not None and last[0] == seat.player_id and not last[2]:
-            pending = tuple(last[1])
+            pending = tuple(engine.COLOUR_LABELS.get(c, c) for c in last[1])
         players.append(LivePlayer(
             seat=seat,
             colours=tuple(
