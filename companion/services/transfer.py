@@ -303,8 +303,9 @@ class _Reader:
 
     def choice(self, key: str, choices: Sequence[str]) -> str:
         value = self._get(key)
-        if value not in choices:
-            raise self.fail(_("“%(key)s” has an unknown value.") % {"key": key})
+        if not isinstance(value, str) or value not in choices:
+            raise self.fail(_("“%(key)s” has an unknown value: %(value)s.")
+                            % {"key": key, "value": json.dumps(value)[:40]})
         return str(value)
 
     def mapping(self, key: str, *, null: bool = False) -> Any:

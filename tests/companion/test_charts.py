@@ -1,0 +1,103 @@
+"""Server-side SVG charts: text alternatives, escaping, colours for light and dark mode."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from companion import charts
+from companion.charts import Bar, Series, bar_chart, line_chart, nice_ticks
+from companion.models import Group
+from companion.selectors.history import game_stats, match_progression, player_stats
+from tests.companion.test_history_helpers import freaky, x_nimmt
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_the_chart_doctests_pass() -> None:
+    assert doctest.testmod(charts).failed == 0
+
+
+def test_a_line_chart_is_valid_svg_with_title_and_description() -> None:
+    svg = line_chart(
+        [Series("Anna", (23, 24)), Series("Ben", (2, 7))],
+        x_labels=("1", "2"), title="Score progression", desc="Running totals.",
+    )
+    root = _parse(svg)
+    assert root.get("role") == "img"
+    title, desc = root.find(f"{SVG}title"), root.find(f"{SVG}desc")
+    assert title is not None and title.text == "Score progression"
+    assert desc is not None and desc.text == "Running totals."
+    assert root.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
+    assert len(root.findall(f".//{SVG}polyline")) == 2
+    legend = [t.text for t in root.iter(f"{SVG}text")]
+    assert "Anna" in legend and "Ben" in legend
+
+
+def test_lines_are_placed_by_value() -> None:
+    svg = line_chart([Series("A", (0, 10))], x_labels=("1", "2"), title="t", desc="d",
+                     width=200, plot_height=100)
+    points = _parse(svg).find(f".//{SVG}polyline").get("points").split()  # type: ignore[union-attr]
+    (x0, y0), (x1, y1) = (tuple(map(float, p.split(","))) for p in points)
+    assert x0 < x1 and y0 == 110.0 and y1 == 10.0  # 0 at the bottom, 10 at the top
+
+
+def test_text_is_escaped() -> None:
+    svg = line_chart([Series("<script>", (1, 2))], x_labels=("&", "<b>"), title='"x" & <y>',
+                     desc="</desc>")
+    assert "<script>" not in svg and "<b>" not in svg and "</desc></desc>" not in svg
+    _parse(svg)
+
+
+def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> None:
+    svg = line_chart([Series("A", (1, 2)), Series("B", (2, 1))], x_labels=("1", "2"),
+                     title="t", desc="d")
+    style = _parse(svg).find(f"{SVG}style").text  # type: ignore[union-attr]
+    assert charts.LIGHT[0] in style and charts.DARK[0] in style
+    assert '[data-bs-theme="dark"]' in style and "prefers-color-scheme: dark" in style
+    assert 'fill="currentColor"' in svg and "#000" not in svg and "#fff" not in svg
+    # Lines differ by dash pattern too, not only by colour.
+    assert 'stroke-dasharray="6 3"' in svg
+
+
+def test_gaps_break_a_line() -> None:
+    svg = line_chart([Series("A", (1, None, 2, 3))], x_labels=("a", "b", "c", "d"),
+                     title="t", desc="d")
+    assert len(_parse(svg).findall(f".//{SVG}polyline")) == 2
+
+
+def test_nice_ticks_cover_the_data() -> None:
+    assert nice_ticks(0, 167) == [0.0, 50.0, 100.0, 150.0, 200.0]
+    assert nice_ticks(-3, 3) == [-4.0, -2.0, 0.0, 2.0, 4.0]
+
+
+def test_a_bar_chart_scales_bars_to_the_largest_value() -> None:
+    svg = bar_chart([Bar("Anna", 4, "4 · 67 %"), Bar("Ben", 2, "2 · 33 %")], title="Wins",
+                    desc="Wins per player")
+    rects = _parse(svg).findall(f".//{SVG}rect")
+    widths = [float(r.get("width")) for r in rects]  # type: ignore[arg-type]
+    assert widths[0] == pytest.approx(2 * widths[1])
+    assert "4 · 67 %" in svg
+
+
+@pytest.mark.django_db
+def test_the_history_charts_describe_their_data(group: Group) -> None:
+    freaky(group, "2026-01-10", Anna=30, Ben=20)
+    freaky(group, "2026-02-10", Anna=10, Ben=20)
+    match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)},
+                    {"Anna": (1, 0), "Ben": (3, 1)})
+    progression = charts.match_progression_svg(match)
+    assert re.search(r"<desc id=\"[^\"]+\">.*Anna 24, Ben 7", progression)
+    assert str(match_progression(match).chart) == str(progression)
+    months = charts.months_chart(player_stats(group.players.get(name="Anna")))
+    assert months.count("<circle") + months.count("<rect") >= 2
+    assert "100 %" in months and "0 %" in months
+    shares = charts.win_shares_chart(game_stats(group, "freaky"))
+    assert "1 · 50 %" in shares
