@@ -31,7 +31,10 @@ NUMERIC = {
     "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
     "class": "form-control text-center", "placeholder": "0",
 }
-CARDS = {"inputmode": "decimal", "autocomplete": "off", "placeholder": _("e.g. 55, 3, 17")}
+CARDS = {
+    "inputmode": "decimal", "autocomplete": "off", "class": "form-control",
+    "placeholder": _("e.g. 55, 3, 17"),
+}
 
 
 # --------------------------------------------------------------------- start a match
@@ -405,6 +408,16 @@ class DealForm(forms.Form):
     @property
     def modes(self) -> tuple[Mode, ...]:
         return self.format.modes
+
+    @property
+    def compact(self) -> bool:
+        """One row per player (name, then the fields) when no field needs − / + buttons."""
+        return not self.format.steppers and len(self.player_field_names) <= 2
+
+    @property
+    def field_labels(self) -> list[Any]:
+        fields = self.format.player_fields(self.mode_key)
+        return [fields[name].label for name in self.player_field_names]
 
     @property
     def deal_bound_fields(self) -> list[BoundField]:
