@@ -103,17 +103,23 @@ HAND_SIZE = 5
 # ------------------------------------------------------------------ checking input
 
 
-def _check_colour(value: object, *, allow_red: bool, what: str) -> str:
-    choices = CARD_COLOURS if allow_red else COLOURS
-    if not isinstance(value, str) or value not in choices:
+def _check_colour(value: object, *, allow_red: bool) -> str:
+    """A card's colour (a target's colour when ``allow_red`` is false)."""
+    if isinstance(value, str) and value in (CARD_COLOURS if allow_red else COLOURS):
+        return value
+    if allow_red:
         raise error(
-            "colour",
-            "There is no {what} colour {colour!r}: choose one of {choices}.",
-            what=what,
+            "card_colour",
+            "There is no card colour {colour!r}: choose one of {choices}.",
             colour=value,
-            choices=", ".join(choices),
+            choices=", ".join(CARD_COLOURS),
         )
-    return value
+    raise error(
+        "target_colour",
+        "There is no target colour {colour!r}: choose one of {choices}.",
+        colour=value,
+        choices=", ".join(COLOURS),
+    )
 
 
 def _check_value(value: object) -> int:
@@ -156,8 +162,8 @@ def may_place(card_colour: str, target_colour: str) -> bool:
     ...
     scoring.ScoringError: There is no target colour 'red': choose one of yellow, green, blue.
     """
-    card_colour = _check_colour(card_colour, allow_red=True, what="card")
-    target_colour = _check_colour(target_colour, allow_red=False, what="target")
+    card_colour = _check_colour(card_colour, allow_red=True)
+    target_colour = _check_colour(target_colour, allow_red=False)
     return card_colour in (RED, target_colour)
 
 
@@ -357,7 +363,7 @@ class Card:
     """0–11 for the coloured cards (colour-major, value-minor), 12 for a red 4."""
 
     def __post_init__(self) -> None:
-        _check_colour(self.colour, allow_red=True, what="card")
+        _check_colour(self.colour, allow_red=True)
         if self.colour == RED:
             if isinstance(self.value, bool) or self.value != RED_VALUE:
                 raise error("red_value", "A red card is always a 4, not {value}.",
@@ -406,7 +412,7 @@ def may_place_variant(
     >>> may_place_variant("blue", "green", variant=v)
     False
     """
-    card_colour = _check_colour(card_colour, allow_red=True, what="card")
+    card_colour = _check_colour(card_colour, allow_red=True)
     variant = _check_variant(variant)
     elsewhere = _check_elsewhere(colours_elsewhere, variant)
     if target_colour is None:
@@ -416,7 +422,7 @@ def may_place_variant(
                 "Every target has its colour unless you play the colour-by-first-card variant.",
             )
         return card_colour == RED or card_colour not in elsewhere
-    target_colour = _check_colour(target_colour, allow_red=False, what="target")
+    target_colour = _check_colour(target_colour, allow_red=False)
     if target_colour in elsewhere:
         raise error(
             "colour_twice",
@@ -435,7 +441,7 @@ def _check_variant(variant: object) -> Variant:
 def _check_elsewhere(colours: Iterable[str], variant: Variant) -> frozenset[str]:
     if isinstance(colours, (str, bytes)) or not isinstance(colours, Iterable):
         raise error("colours_type", "The other targets' colours must be a list of colours.")
-    listed = [_check_colour(colour, allow_red=False, what="target") for colour in colours]
+    listed = [_check_colour(colour, allow_red=False) for colour in colours]
     if len(set(listed)) != len(listed):
         raise error("colour_twice", "A colour cannot be on two targets.")
     if len(listed) > 2:
@@ -513,15 +519,22 @@ def check_play(
             "Every target has its colour unless you play the colour-by-first-card variant.",
         )
     if target_colour is not None:
-        _check_colour(target_colour, allow_red=False, what="target")
+        _check_colour(target_colour, allow_red=False)
     for placed in on_target:
-        if placed.colour != RED and placed.colour != target_colour:
+        if placed.colour == RED or placed.colour == target_colour:
+            continue
+        if target_colour is None:
             raise error(
                 "target_mixed",
-                "A {card_colour} card cannot lie on the {target} target.",
+                "A {card_colour} card cannot lie on a target that has no colour yet.",
                 card_colour=placed.colour,
-                target=target_colour if target_colour is not None else "colourless",
             )
+        raise error(
+            "target_mixed",
+            "A {card_colour} card cannot lie on a target of colour {target}.",
+            card_colour=placed.colour,
+            target=target_colour,
+        )
     total = sum(placed.value for placed in on_target)
     if len(on_target) > 1 and total > LIMIT:
         raise error(
@@ -714,7 +727,13 @@ def build_deck(
     given: dict[str, object] = {}
     if value_counts and all(isinstance(key, str) for key in value_counts):
         for key in value_counts:
-            _check_colour(key, allow_red=False, what="card")
+            if key not in COLOURS:
+                raise error(
+                    "deck_colour",
+                    "The deck has no colour {colour!r}: its colours are {choices}.",
+                    colour=key,
+                    choices=", ".join(COLOURS),
+                )
         for colour in COLOURS:
             if colour not in value_counts:
                 raise error(

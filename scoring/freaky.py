@@ -231,16 +231,16 @@ def card_to_dict(card: Card) -> dict[str, object]:
     return {"background": card.background, "circle": card.circle, "number": card.number}
 
 
-def _card(value: object, what: str) -> Card:
+def _card(value: object) -> Card:
     if not isinstance(value, Card):
-        raise error("not_a_card", "{what} is not a Freaky card: {value!r}.", what=what, value=value)
+        raise error("not_a_card", "{value!r} is not a Freaky card.", value=value)
     return value
 
 
-def _cards(values: Iterable[object], what: str) -> tuple[Card, ...]:
+def _cards(values: Iterable[object]) -> tuple[Card, ...]:
     if isinstance(values, (str, bytes, Card)) or not isinstance(values, Iterable):
-        raise error("not_cards", "{what} must be a list of cards.", what=what)
-    return tuple(_card(value, what) for value in values)
+        raise error("not_cards", "Cards must be given as a list of cards.")
+    return tuple(_card(value) for value in values)
 
 
 # --------------------------------------------------------------------- the contract
@@ -257,8 +257,8 @@ def fits(card: Card, last: Card) -> bool:
     >>> fits(Card("yellow", "blue", 4), Card("green", "red", 2))
     False
     """
-    card = _card(card, "The played card")
-    last = _card(last, "The row's last card")
+    card = _card(card)
+    last = _card(last)
     return (
         card.background == last.background
         or card.circle == last.circle
@@ -277,8 +277,8 @@ def placement_options(card: Card, row_ends: Sequence[Card]) -> tuple[int, ...]:
     >>> placement_options(Card("violet", "violet", 6), ends)
     ()
     """
-    card = _card(card, "The played card")
-    ends = _cards(row_ends, "The rows' last cards")
+    card = _card(card)
+    ends = _cards(row_ends)
     return tuple(index for index, last in enumerate(ends) if fits(card, last))
 
 
@@ -318,7 +318,7 @@ def collectable_features(row: Sequence[Card]) -> tuple[FeatureMatch, ...]:
     >>> [(m.feature, m.value, m.count) for m in collectable_features(row)]
     [('circle', 'blue', 4), ('number', 6, 4)]
     """
-    cards = _cards(row, "A row")
+    cards = _cards(row)
     matches: list[FeatureMatch] = []
     orders: tuple[tuple[Feature, tuple[str | int, ...]], ...] = (
         ("background", COLOURS),
@@ -597,7 +597,7 @@ def new_game(
     ([3, 3], 3, 99)
     """
     names = _check_players(players)
-    cards = _cards(deck, "The deck")
+    cards = _cards(deck)
     if len(cards) != DECK_SIZE:
         raise error(
             "deck_size", "A Freaky deck has 108 cards, not {count}.", count=len(cards)

@@ -315,7 +315,7 @@ def test_the_deck_may_differ_per_colour():
         ({1: 4, 2: 4, 3: 3, 7: 3}, "shows 1, 2, 5 or 7, not 3"),
         ({1: -1, 2: 5, 5: 5, 7: 5}, "must be a whole number from 0, not -1"),
         ({"yellow": {1: 14}, "green": {1: 14}}, "needs a count per value for blue"),
-        ({"purple": {1: 14}}, "no card colour 'purple'"),
+        ({"purple": {1: 14}}, "The deck has no colour 'purple'"),
     ],
 )
 def test_impossible_decks_are_rejected(counts, message):

@@ -440,9 +440,9 @@ def test_every_colour_has_a_swatch():
 
 
 def test_checks_reject_things_that_are_not_cards():
-    with pytest.raises(ScoringError, match="not a Freaky card"):
+    with pytest.raises(ScoringError, match=r"\('yellow', 'blue', 4\) is not a Freaky card"):
         fits(FOUR, ("yellow", "blue", 4))  # type: ignore[arg-type]
-    with pytest.raises(ScoringError, match="must be a list of cards"):
+    with pytest.raises(ScoringError, match="Cards must be given as a list"):
         placement_options(FOUR, FOUR)  # type: ignore[arg-type]
     with pytest.raises(ScoringError, match="not a Freaky card"):
         collectable([FOUR, None])  # type: ignore[list-item]
