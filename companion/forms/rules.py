@@ -229,6 +229,22 @@ class XRoundForm(forms.Form):
         return data
 
 
+def next_round_form(form: XRoundForm) -> XRoundForm:
+    """A blank round on the table a resolved round left: its rows and X-rows, no cards."""
+    assert form.answer is not None and form.answer.complete
+    answer = form.answer
+    initial: dict[str, str] = {
+        f"row_{size}": _cards_text(row) for size, row in zip(X_ROW_CARDS, answer.rows, strict=True)
+    }
+    x_rows = answer.x_rows or {}
+    names = []
+    for index in range(1, MAX_X_PLAYERS + 1):
+        name = (form.cleaned_data.get(f"name_{index}") or "").strip()
+        names.append(name)
+        initial[f"xrow_{index}"] = _cards_text(x_rows.get(name, ()))
+    return XRoundForm(prefix=form.prefix, players=names, initial=initial)
+
+
 @dataclass(frozen=True, slots=True)
 class XRowAnswer:
     before: tuple[int, ...]

@@ -16,7 +16,7 @@ from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url
 
@@ -176,7 +176,11 @@ def rules_check(request: HttpRequest, game: str) -> HttpResponse:
         form = bound[which]
         form.is_valid()
         if slug == "x-nimmt" and which == "round":
-            extra = _x_nimmt_context(form)
+            if request.POST.get("round-next") and isinstance(form, check_forms.XRoundForm) \
+                    and form.answer is not None and form.answer.complete:
+                bound["round"] = check_forms.next_round_form(form)
+            else:
+                extra = _x_nimmt_context(form)
     module = GAMES[slug].module.rsplit(".", 1)[1]
     context = {
         "info": GAMES[slug], "text": game_text(slug, _language()), "forms": bound,

@@ -3,6 +3,7 @@ check views, the engine's answer read back from the HTML, and bad input."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from typing import Any
 
@@ -568,3 +569,17 @@ def test_every_check_page_is_public(client: Client, game: str) -> None:
     response = client.get(reverse("rules_check", args=[game]))
     assert response.status_code == 200
     assert b'<form method="post"' in response.content
+
+
+def test_the_next_round_starts_on_the_table_the_round_left(client: Client) -> None:
+    first = _resolve(client, {**ROUND_ONE, "xrow_1": "20"})
+    html = _resolve(client, {**ROUND_ONE, "xrow_1": "20", "basis": _hidden(first, "round-basis"),
+                             "choose_x": "59:40", "next": "1"})
+    values = dict(re.findall(r'<input[^>]*name="round-(\w+)"[^>]*value="([^"]*)"', html))
+    assert values["row_3"] == "62"
+    assert values["row_4"] == "59"
+    assert values["row_5"] == "70 81 94"
+    assert values["xrow_1"] == "20 40"
+    assert values["card_1"] == ""
+    assert values["name_2"] == "Ben"
+    assert 'class="answer' not in html
