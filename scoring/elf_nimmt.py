@@ -35,7 +35,9 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache, reduce
 from itertools import accumulate, pairwise
+from operator import or_
 from types import MappingProxyType
 from typing import TypeAlias
 
@@ -631,11 +633,17 @@ def check_play(
     >>> check_play([96], {0: [3, 99]}, 1).message
     'Put the cards on the pile with 96 in ascending order: 99 before 3.'
     """
-    before = _tops(tops)
-    bulls = _count(bull_cards)
+    held = None if hand is None else frozenset(_cards(hand))
+    return _judge(_tops(tops), plays, _count(bull_cards), held)
+
+
+def _judge(
+    before: tuple[Card, ...], plays: Mapping[int, Sequence[int]], bulls: int,
+    held: frozenset[Card] | None,
+) -> PlayCheck:
+    """:func:`check_play` on checked tops, bull card count and hand."""
     if not isinstance(plays, Mapping):
         raise error("plays_type", "A play names, per pile, the cards put on it.")
-    held = None if hand is None else frozenset(_cards(hand))
     on_table = frozenset(before)
     chosen: dict[int, tuple[Card, ...]] = {}
     seen: set[Card] = set()
@@ -868,6 +876,7 @@ def take_pile(
 # :func:`apply` copies a state into the core, makes one step and freezes the
 # result again: both paths run the same rule code.
 
+_CARD_LIST = list(CARDS)
 _ALL = (1 << len(CARDS)) - 1
 """The mask of all 100 cards (bit ``card - 1``)."""
 _WINDOW_BITS = (1 << MAX_DISTANCE) - 1
@@ -905,24 +914,38 @@ def _subsets(window: int) -> tuple[int, ...]:
     return found
 
 
+@lru_cache(maxsize=32768)
+def _plays(pile: int, top: Card, window: int, several: bool) -> tuple[PlayCards, ...]:
+    """The plays of the cards of ``window`` on ``pile`` (top card ``top``): every
+    non-empty set with a bull card (``several``), else single cards."""
+    return tuple(
+        PlayCards(pile, tuple([(top + step) % 100 + 1 for step in _STEPS[played]]))
+        for played in (_subsets(window) if several else _SINGLES[window])
+    )
+
+
 def _window(hand: int, top: Card) -> int:
     """The cards of ``hand`` that fit on ``top``, as a window (bit j: card top + j + 1)."""
     return ((hand | hand << 100) >> top) & _WINDOW_BITS
 
 
+_BIT: tuple[int, ...] = (0, *(1 << (card - 1) for card in CARDS))
+"""Per card, its bit in a mask."""
+
+
 def _mask(cards: Iterable[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << (card - 1)
-    return mask
+    """The mask of ``cards`` (bit ``card - 1``)."""
+    return reduce(or_, map(_BIT.__getitem__, cards), 0)
 
 
 def _unmask(mask: int) -> tuple[Card, ...]:
-    cards = []
+    """The cards of a mask, ascending (looked up ten cards at a time)."""
+    cards: list[Card] = []
+    base = 1
     while mask:
-        low = mask & -mask
-        cards.append(low.bit_length())
-        mask ^= low
+        cards.extend([base + step for step in _STEPS[mask & _WINDOW_BITS]])
+        mask >>= MAX_DISTANCE
+        base += MAX_DISTANCE
     return tuple(cards)
 
 
@@ -1027,8 +1050,28 @@ class _Deal:
                 self.bull[seat] += 1
         self.to_move = (seat + 1) % len(self.hands)
 
+    def action_count(self) -> int:
+        """How many legal actions the player to move has (see :func:`legal_actions`)."""
+        windows = self.windows()
+        counts = _PLAYS_WITH_BULL if self.bull[self.to_move] else _POP
+        plays = sum(counts[window] for window in windows)
+        if self.used:
+            return plays + 1
+        steals = self.steal_seats()
+        big = sum(1 for stack in self.piles if len(stack) >= PILE_FOR_BULL_CARD)
+        return plays + len(self.piles) + big * max(len(steals) - 1, 0)
+
     def random_step(self, rng: random.Random) -> None:
         """One action chosen uniformly among the legal actions (see :func:`legal_actions`)."""
+        self.step(rng.random())
+
+    def step(self, fraction: float) -> None:
+        """The action at ``fraction`` (0 ≤ fraction < 1) of the legal actions, all equally wide.
+
+        Order: plays pile by pile (within a pile as in :func:`_subsets` or
+        :data:`_SINGLES`), then takes pile by pile (per player to steal from
+        when several hold the most), or :meth:`end_turn` during a bull card play.
+        """
         windows = self.windows()
         bulls = self.bull[self.to_move]
         counts = _PLAYS_WITH_BULL if bulls else _POP
@@ -1043,7 +1086,7 @@ class _Deal:
             if len(steals) > 1:
                 big = sum(1 for stack in self.piles if len(stack) >= PILE_FOR_BULL_CARD)
                 others += big * (len(steals) - 1)
-        choice = int(rng.random() * (plays + others))
+        choice = int(fraction * (plays + others))
         if choice < plays:
             pile = bisect_right(ends, choice)
             offset = choice - ends[pile - 1] if pile else choice
@@ -1065,7 +1108,6 @@ class _Deal:
                 return
             choice -= ways
             pile += 1
-
 
     def play_out(self, rng: random.Random) -> None:
         """Random steps until the deal is over: :meth:`random_step` in one tight loop.
@@ -1123,6 +1165,7 @@ class _Deal:
                 used |= 1 << pile
                 used_count += 1
                 if not hand:
+                    used = used_count = 0
                     break
                 if bulls > used_count:
                     continue
@@ -1194,11 +1237,8 @@ class Table:
     def __post_init__(self) -> None:
         places = [*(card for hand in self.hands for card in hand),
                   *(card for pile in self.piles for card in pile), *self.draw]
-        _cards(places)
-        if len(places) != len(CARDS):
-            raise error("cards_missing",
-                        "Every card 1 to 100 lies somewhere in a deal; {count} are missing.",
-                        count=len(CARDS) - len(places))
+        if set(map(type, places)) != {int} or sorted(places) != _CARD_LIST:
+            self._explain(places)
         if any(not pile for pile in self.piles):
             raise error("pile_empty", "A pile holds at least one card.")
         if any(list(hand) != sorted(hand) for hand in self.hands):
@@ -1215,6 +1255,15 @@ class Table:
         if any(not 0 <= pile < len(self.piles) for pile in self.piles_played):
             raise error("unknown_pile", "There is no pile {pile} on the table.",
                         pile=self.piles_played)
+
+    @staticmethod
+    def _explain(places: Sequence[object]) -> None:
+        """Raise the error for cards that are not each in exactly one place."""
+        _cards(places)
+        if len(places) != len(CARDS):
+            raise error("cards_missing",
+                        "Every card 1 to 100 lies somewhere in a deal; {count} are missing.",
+                        count=len(CARDS) - len(places))
 
     @property
     def tops(self) -> tuple[Card, ...]:
@@ -1234,12 +1283,34 @@ class Table:
         )
 
     @classmethod
-    def _of(cls, core: _Deal) -> Table:
-        return cls(
-            tuple(_unmask(hand) for hand in core.hands), tuple(tuple(pile) for pile in core.piles),
-            tuple(reversed(core.draw)), tuple(core.bull), core.supply, core.to_move,
-            tuple(card - 1 for card in _unmask(core.used)),
-        )
+    def _of(cls, core: _Deal, before: Table | None = None, masks: list[int] | None = None) -> Table:
+        """The frozen table of ``core``.
+
+        Hands whose mask is still ``masks[seat]`` (the masks of ``before``)
+        are reused. The core only ever holds consistent deals, so the checks
+        of :meth:`__post_init__` are skipped here (the property tests check
+        every card's place at every step instead): they would double the cost
+        of a step.
+        """
+        if before is None or masks is None:
+            hands = tuple(_unmask(hand) for hand in core.hands)
+        else:
+            hands = tuple(
+                old if mask == hand else _unmask(hand)
+                for old, mask, hand in zip(before.hands, masks, core.hands, strict=True)
+            )
+        table = object.__new__(cls)
+        for name, value in (
+            ("hands", hands),
+            ("piles", tuple(tuple(pile) for pile in core.piles)),
+            ("draw", tuple(reversed(core.draw))),
+            ("bull_cards", tuple(core.bull)),
+            ("supply", core.supply),
+            ("to_move", core.to_move),
+            ("piles_played", tuple(card - 1 for card in _unmask(core.used))),
+        ):
+            object.__setattr__(table, name, value)
+        return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -1447,29 +1518,36 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return ()
     seat = table.to_move
     hand = _mask(table.hands[seat])
-    bulls = table.bull_cards[seat]
+    doubled = hand | hand << 100
+    several = table.bull_cards[seat] > 0
+    played = table.piles_played
     actions: list[Action] = []
-    for index, top in enumerate(table.tops):
-        if index in table.piles_played:
-            continue
-        fitting = [(top + step) % 100 + 1 for step in _STEPS[_window(hand, top)]]
-        if not bulls:
-            actions.extend(PlayCards(index, (card,)) for card in fitting)
-            continue
-        for subset in range(1, 1 << len(fitting)):
-            chosen = tuple(card for bit, card in enumerate(fitting) if subset >> bit & 1)
-            actions.append(PlayCards(index, chosen))
+    for index, pile in enumerate(table.piles):
+        top = pile[-1]
+        window = (doubled >> top) & _WINDOW_BITS
+        if window and index not in played:
+            actions.extend(_plays(index, top, window, several))
     if table.piles_played:
         actions.append(EndTurn())
         return tuple(actions)
-    core = table._core()
-    steals = [state.players[other] for other in core.steal_seats()]
+    steals = [] if table.supply else [
+        state.players[other] for other in _steal_from(table.bull_cards, seat)
+    ]
+    if not steals:
+        actions.extend(_takes(len(table.piles)))
+        return tuple(actions)
     for index, pile in enumerate(table.piles):
-        if len(pile) >= PILE_FOR_BULL_CARD and steals:
+        if len(pile) >= PILE_FOR_BULL_CARD:
             actions.extend(TakePile(index, other) for other in steals)
         else:
             actions.append(TakePile(index))
     return tuple(actions)
+
+
+@lru_cache(maxsize=128)
+def _takes(piles: int) -> tuple[TakePile, ...]:
+    """Taking any one of ``piles`` piles, with no bull card to steal."""
+    return tuple(TakePile(index) for index in range(piles))
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -1488,6 +1566,7 @@ def apply(state: GameState, action: Action) -> GameState:
     if table.over:
         raise error("deal_over", "The deal is over: nobody is to move.")
     core = table._core()
+    masks = list(core.hands)
     seat = table.to_move
     if isinstance(action, PlayCards):
         pile = action.pile
@@ -1497,8 +1576,8 @@ def apply(state: GameState, action: Action) -> GameState:
             raise error("bull_cards_used",
                         "With {bulls} bull cards you may put cards on at most {bulls} piles.",
                         bulls=table.bull_cards[seat])
-        verdict = check_play(table.tops, {pile: action.cards}, table.bull_cards[seat],
-                             hand=table.hands[seat])
+        verdict = _judge(table.tops, {pile: action.cards}, table.bull_cards[seat],
+                         frozenset(table.hands[seat]))
         if not verdict.legal:
             raise error("illegal_play", verdict.template, **verdict.params)
         core.play(pile, _window(_mask(action.cards), table.tops[pile]))
@@ -1524,7 +1603,7 @@ def apply(state: GameState, action: Action) -> GameState:
         core.end_turn()
     else:
         raise error("action_type", "Unknown action {action!r}.", action=action)
-    after = Table._of(core)
+    after = Table._of(core, table, masks)
     results = state.results
     if after.over:
         results = (*results, _result(state.players, state.deck, after))
