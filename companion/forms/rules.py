@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from django import forms
@@ -116,7 +117,8 @@ class DreiCheckForm(forms.Form):
     answer: DreiAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         rows = [data["row_1"], data["row_2"], data["row_3"]]
@@ -185,7 +187,8 @@ class XRoundForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         rows = [data["row_3"], data["row_4"], data["row_5"]]
@@ -262,7 +265,8 @@ class XRowForm(forms.Form):
     answer: XRowAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         before, card = data["x_row"], data["card"]
@@ -359,7 +363,8 @@ class FreakyCardsForm(forms.Form):
         return result
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for slot in self.slot_names:
             values = [data.get(f"{slot}_bg"), data.get(f"{slot}_circle"),
                       data.get(f"{slot}_number")]
@@ -375,8 +380,7 @@ class FreakyCardsForm(forms.Form):
             bg, circle, number = values
             try:
                 self.cards[slot] = engine(
-                    lambda bg=bg, circle=circle, number=number: freaky.Card(
-                        str(bg), str(circle), int(str(number))))
+                    partial(freaky.Card, str(bg), str(circle), int(str(number))))
             except forms.ValidationError as err:
                 self.add_error(f"{slot}_bg", err)
         return data
@@ -419,7 +423,8 @@ class FreakyPlaceForm(FreakyCardsForm):
         return self.slots()[-1]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         card = self.cards["card"]
@@ -469,7 +474,8 @@ class FreakyCollectForm(FreakyCardsForm):
         return gettext("Card %(number)s of the row") % {"number": slot.split("_")[1]}
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         row = [self.cards[slot] for slot in ROW_CARD_SLOTS if slot in self.cards]
@@ -507,7 +513,9 @@ class ElfAnswer:
 
 def play_check_message(check: elf_nimmt.PlayCheck) -> str:
     """The engine's verdict on a play in the reader's language."""
-    return message_for(ScoringError(check.message, template=check.template, **check.params))
+    err = ScoringError(check.message, template=check.template)
+    err.params = dict(check.params)
+    return message_for(err)
 
 
 class ElfPlayForm(forms.Form):
@@ -536,7 +544,8 @@ class ElfPlayForm(forms.Form):
         return [self[f"play_{index}"] for index in range(self.pile_count)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         tops: tuple[int, ...] = data["tops"]
@@ -548,8 +557,8 @@ class ElfPlayForm(forms.Form):
             raise forms.ValidationError(gettext("Enter your hand cards."), code="no_hand")
         must = engine(lambda: elf_nimmt.must_take(tops, hand)) if hand else None
         cards = tuple(
-            ElfCard(card, engine(lambda card=card: elf_nimmt.pile_distances(tops, card)),
-                    engine(lambda card=card: elf_nimmt.legal_piles(tops, card)))
+            ElfCard(card, engine(partial(elf_nimmt.pile_distances, tops, card)),
+                    engine(partial(elf_nimmt.legal_piles, tops, card)))
             for card in hand
         )
         check = None
@@ -584,7 +593,8 @@ class ElfTakeForm(forms.Form):
     answer: ElfTakeAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         you = gettext("You")
@@ -633,7 +643,7 @@ def target_cards(values: Sequence[int], colour: str | None) -> tuple[dreizehn.Ca
                 gettext("A target without a colour holds only red 4s, not %(value)s."),
                 params={"value": value})
         else:
-            cards.append(engine(lambda value=value: dreizehn.Card(colour, value)))
+            cards.append(engine(partial(dreizehn.Card, colour, value)))
     return tuple(cards)
 
 
@@ -664,7 +674,8 @@ class DreizehnCheckForm(forms.Form):
     answer: dreizehn.Play | None = None
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         variant = (dreizehn.Variant.COLOUR_BY_FIRST_CARD if data["variant"]
@@ -719,7 +730,7 @@ class BullsForm(forms.Form):
         self.players = tuple(players)
         self.state: elf_nimmt.BullCards | None = None
         self.acted = False
-        self.ev = ""
+        self.last_event = ""
         self.choose_from: tuple[str, ...] = ()
         self.taker: int | None = None
 
@@ -739,7 +750,8 @@ class BullsForm(forms.Form):
             elf_nimmt.BULL_CARDS - total, dict(zip(self.players, held, strict=True))))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.players:
             return data
         try:
@@ -747,7 +759,7 @@ class BullsForm(forms.Form):
         except forms.ValidationError:
             self.state = engine(lambda: elf_nimmt.BullCards.start(self.players))
             raise
-        self.ev = data.get("ev") or ""
+        self.last_event = data.get("ev") or ""
         if data.get("reset"):
             self.state = self.state.reset()
             self._acted("new")
@@ -789,12 +801,12 @@ class BullsForm(forms.Form):
 
     def _acted(self, ev: str) -> None:
         self.acted = True
-        self.ev = ev
+        self.last_event = ev
 
     @property
     def event(self) -> str:
         """The last action in words (from ``ev``)."""
-        kind, *rest = self.ev.split(".")
+        kind, *rest = self.last_event.split(".")
         names = [self.players[i] for i in (_index(r, self.players) for r in rest) if i is not None]
         if kind == "new":
             return gettext("New deal: all 10 bull cards are back in the supply.")
@@ -815,7 +827,7 @@ class BullsForm(forms.Form):
         query = {"players": _names(self.players),
                  "held": ".".join(str(self.state.holders[p]) for p in self.players)}
         if self.acted:
-            query["ev"] = self.ev
+            query["ev"] = self.last_event
         return query
 
     def rows(self) -> list[dict[str, Any]]:
@@ -881,8 +893,8 @@ class TargetsForm(forms.Form):
         self.targets: dict[str, tuple[dreizehn.Card, ...]] = {c: () for c in TARGET_KEYS}
         self.tally: list[list[int]] = [[0, 0, 0, 0] for _ in self.players]
         self.acted = False
-        self.ev = ""
-        self.took: tuple[int, ...] = ()
+        self.last_event = ""
+        self.took_values: tuple[int, ...] = ()
 
     def _load(self, data: Mapping[str, Any]) -> None:
         for colour, key in TARGET_KEYS.items():
@@ -894,18 +906,19 @@ class TargetsForm(forms.Form):
             tally = [list(parse_numbers(item)) for item in raw]
             if all(len(row) == len(TALLY_COLOURS) for row in tally):
                 self.tally = tally
-        self.ev = data.get("ev") or ""
-        self.took = data.get("took") or ()
+        self.last_event = data.get("ev") or ""
+        self.took_values = data.get("took") or ()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         self._load(data)
         if data.get("reset"):
             self.targets = {c: () for c in TARGET_KEYS}
             self.tally = [[0, 0, 0, 0] for _ in self.players]
-            self.acted, self.ev, self.took = True, "new", ()
+            self.acted, self.last_event, self.took_values = True, "new", ()
             return data
         colour, value = data.get("target"), data.get("card")
         if not colour and not value:
@@ -928,16 +941,16 @@ class TargetsForm(forms.Form):
             for taken in play.taken:
                 self.tally[who][TALLY_COLOURS.index(taken.colour)] += 1
         self.acted = True
-        self.ev = f"{colour}.{value}.{'' if who is None else who}"
-        self.took = tuple(c.value for c in play.taken)
+        self.last_event = f"{colour}.{value}.{'' if who is None else who}"
+        self.took_values = tuple(c.value for c in play.taken)
         return data
 
     @property
     def event(self) -> str:
         """The last action in words (from ``ev`` and ``took``)."""
-        if self.ev == "new":
+        if self.last_event == "new":
             return gettext("New deal: the targets are empty.")
-        parts = self.ev.split(".")
+        parts = self.last_event.split(".")
         if len(parts) != 3 or parts[0] not in TARGET_KEYS or parts[1] not in dict(CARD_CHOICES):
             return ""
         colour, value, who_text = parts
@@ -945,9 +958,9 @@ class TargetsForm(forms.Form):
         name = self.players[who] if who is not None else gettext("The player")
         card = dreizehn.Card("red", 4) if value == "r4" else dreizehn.Card(colour, int(value))
         total = target_total(colour, self.targets[colour])
-        if self.took:
+        if self.took_values:
             try:
-                taken = target_cards(self.took, colour)
+                taken = target_cards(self.took_values, colour)
             except forms.ValidationError:
                 return ""
             return gettext(
@@ -967,9 +980,9 @@ class TargetsForm(forms.Form):
         return query
 
     def event_query(self) -> dict[str, str]:
-        query = {"ev": self.ev} if self.ev else {}
-        if self.took:
-            query["took"] = ".".join(map(str, self.took))
+        query = {"ev": self.last_event} if self.last_event else {}
+        if self.took_values:
+            query["took"] = ".".join(map(str, self.took_values))
         return query
 
     def target_views(self) -> list[dict[str, Any]]:

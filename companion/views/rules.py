@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url
+from django_htmx.middleware import HtmxDetails
 
 from companion.forms import rules as check_forms
 from companion.rules_content import game_text, language_of
@@ -39,6 +40,10 @@ CHECK_FORMS: dict[str, dict[str, type[forms.Form]]] = {
     "dreizehn": {"play": check_forms.DreizehnCheckForm},
 }
 """Per game, the check forms on its check page, keyed by their form prefix."""
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
 
 TOOLS = {"elf-nimmt": "tool_bulls", "dreizehn": "tool_targets"}
 """The live helper of a game, by URL name."""
@@ -64,7 +69,7 @@ def _rule_refs(slug: str) -> dict[str, RuleRef]:
     }
 
 
-def _players(request: HttpRequest) -> list[str]:
+def _players(request: HtmxHttpRequest) -> list[str]:
     """``?players=Anna,Ben,Cem`` as a list of names (blank names dropped)."""
     raw = request.GET.get("players", "")
     names: list[str] = []
@@ -79,7 +84,7 @@ def _players(request: HttpRequest) -> list[str]:
 
 
 @require_GET
-def rules_index(request: HttpRequest) -> HttpResponse:
+def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     """The five games with their key rule, and the search."""
     language = _language()
     games = [
@@ -90,7 +95,7 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def rules_game(request: HttpRequest, game: str) -> HttpResponse:
+def rules_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """One game's rules, every heading with an anchor."""
     slug = _game_or_404(game)
     text = game_text(slug, _language())
@@ -101,7 +106,7 @@ def rules_game(request: HttpRequest, game: str) -> HttpResponse:
 
 
 @require_GET
-def rules_search(request: HttpRequest) -> HttpResponse:
+def rules_search(request: HtmxHttpRequest) -> HttpResponse:
     """Search all rules in the current language; htmx gets only the results."""
     query = request.GET.get("q", "").strip()[:100]
     hits = search_rules(query, _language())
@@ -159,7 +164,7 @@ def _x_nimmt_context(form: forms.Form) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "POST"])
-def rules_check(request: HttpRequest, game: str) -> HttpResponse:
+def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """A game's legality checks: post the situation, get the engine's answer."""
     slug = _game_or_404(game)
     which = request.POST.get("check") if request.method == "POST" else None
@@ -197,7 +202,7 @@ def rules_check(request: HttpRequest, game: str) -> HttpResponse:
 
 
 def _after_action(
-    request: HttpRequest, url_name: str, template: str, query: dict[str, str],
+    request: HtmxHttpRequest, url_name: str, template: str, query: dict[str, str],
     context: dict[str, Any],
 ) -> HttpResponse:
     """After an action: htmx swaps the tool and pushes the new state URL; without
@@ -210,7 +215,7 @@ def _after_action(
 
 
 @require_GET
-def tool_bulls(request: HttpRequest) -> HttpResponse:
+def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
     """11 nimmt!: who holds how many of the 10 bull cards in the running deal."""
     players = _players(request)
     form = check_forms.BullsForm(request.GET, players=players)
@@ -228,7 +233,7 @@ def tool_bulls(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def tool_targets(request: HttpRequest) -> HttpResponse:
+def tool_targets(request: HtmxHttpRequest) -> HttpResponse:
     """13: the running total of each target, and who has taken what this deal."""
     players = _players(request)
     form = check_forms.TargetsForm(request.GET, players=players)
