@@ -83,6 +83,15 @@ __all__ = [
 
 SLUG = "dreizehn"
 
+
+def _check_player_count(players: object) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise error(
+            "player_count_type", "The number of players must be a whole number, not {players!r}.",
+            players=players,
+        )
+    GAMES[SLUG].check_players(players)
+
 Colour: TypeAlias = str
 """A colour key: one of :data:`CARD_COLOURS`."""
 
@@ -303,7 +312,7 @@ def deals(players: int) -> int:
     >>> deals(3), deals(4), deals(6)
     (6, 4, 6)
     """
-    GAMES[SLUG].check_players(players)
+    _check_player_count(players)
     return 2 * players if players == 3 else players
 
 
@@ -1141,6 +1150,11 @@ def _state(
     )
 
 
+def _check_state(state: object) -> None:
+    if not isinstance(state, State):
+        raise error("state_type", "{state!r} is not a game state.", state=state)
+
+
 def legal_actions(state: State) -> tuple[PlaceCard, ...]:
     """Every move the current player may make: per distinct hand card (in hand
     order), each target it may go on. Empty when the match is over.
@@ -1150,6 +1164,7 @@ def legal_actions(state: State) -> tuple[PlaceCard, ...]:
     ...     legal_actions(state))
     True
     """
+    _check_state(state)
     if state.over:
         return ()
     return tuple(_PLACE[kind][target] for kind, target in _Table.of(state).moves())
@@ -1167,6 +1182,7 @@ def apply(state: State, action: PlaceCard) -> State:
     ...
     scoring.ScoringError: There is no target 5: the targets are 0, 1 and 2.
     """
+    _check_state(state)
     if state.over:
         raise error("game_over", "The match is over.")
     if not isinstance(action, PlaceCard) or not isinstance(action.card, Card):

@@ -82,6 +82,15 @@ __all__ = [
 
 SLUG = "freaky"
 
+
+def _check_player_count(players: object) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise error(
+            "player_count_type", "The number of players must be a whole number, not {players!r}.",
+            players=players,
+        )
+    GAMES[SLUG].check_players(players)
+
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "violet")
 """The six colour keys, in rainbow order, for backgrounds and circles alike."""
 
@@ -378,7 +387,7 @@ def deal_count(players: int) -> int:
     >>> deal_count(4)
     1
     """
-    GAMES[SLUG].check_players(players)
+    _check_player_count(players)
     return 1
 
 
@@ -778,6 +787,11 @@ def _action(move: _Move) -> Action:
     return END_TURN
 
 
+def _check_state(state: object) -> None:
+    if not isinstance(state, State):
+        raise error("state_type", "{state!r} is not a game state.", state=state)
+
+
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every action the current player may take, in a stable order.
 
@@ -789,6 +803,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     >>> all(isinstance(action, PlayCard) for action in legal_actions(state))
     True
     """
+    _check_state(state)
     return tuple(map(_action, _Table(state).moves()))
 
 
@@ -801,6 +816,7 @@ def apply(state: State, action: Action) -> State:
     ...
     scoring.ScoringError: Play at least one card before ending the turn.
     """
+    _check_state(state)
     if state.over:
         raise error("game_over", "The game is over.")
     if isinstance(action, PlayCard):

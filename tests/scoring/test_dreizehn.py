@@ -199,6 +199,8 @@ def test_the_deal_moves_clockwise_and_the_player_left_of_the_dealer_starts():
     ("call", "message"),
     [
         (lambda: deals(2), "13 is played by 3 to 6 players, not 2"),
+        (lambda: deals("4"), "number of players must be a whole number, not '4'"),
+        (lambda: legal_actions(None), "None is not a game state"),
         (lambda: deals(7), "13 is played by 3 to 6 players, not 7"),
         (lambda: dealer(4, 4, 0), "There is no seat 4 at a table of 4"),
         (lambda: dealer(4, 0, 4), "has deals 0 to 3, not 4"),

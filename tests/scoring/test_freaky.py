@@ -512,3 +512,16 @@ def test_an_entry_round_trips_through_its_dict():
 def test_an_entry_from_bad_data_is_rejected(data, message):
     with pytest.raises(ScoringError, match=message):
         entry_from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: deal_count("3"), "number of players must be a whole number, not '3'"),
+        (lambda: apply(None, END_TURN), "None is not a game state"),
+        (lambda: legal_actions("state"), "'state' is not a game state"),
+    ],
+)
+def test_calls_with_the_wrong_kind_of_value_are_rejected(call, message):
+    with pytest.raises(ScoringError, match=message):
+        call()
