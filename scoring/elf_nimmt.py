@@ -13,8 +13,17 @@ The rules are in ``rules/elf-nimmt.md``. This module has five parts:
   :func:`must_take`;
 * the bull card tracker (a live helper at the table): :class:`BullCards`,
   :func:`take_pile`, :func:`steal_candidates`;
-* the complete game model: :func:`start_game`, :func:`legal_actions`,
-  :func:`apply`, :func:`start_next_deal`, :func:`random_game`.
+* the complete game model: :class:`GameState` (with its :class:`Table`),
+  :func:`start_game`, :func:`legal_actions`, :func:`apply` (actions
+  :class:`PlayCards`, :class:`TakePile`, :class:`EndTurn`),
+  :func:`start_next_deal`, :func:`random_game`.
+
+Readings where the rulebook is silent (shown to players as the app's
+decisions): ties for the next starter go to the first tied player in seat
+order (:func:`next_starter`); a bull card is stolen from the player with the
+most among the *other* players (:func:`take_pile`); a deal in which the last
+pile is taken with an empty draw pile ends at once, nobody out
+(:func:`start_game`, :func:`validate_deal`).
 
 Cards are the numbers 1–100. The Hornochsen printed on a card come from a
 :class:`Deck` (by default the classic scheme of :func:`scoring.hornochsen`; a
@@ -51,11 +60,20 @@ __all__ = [
     "MAX_DISTANCE",
     "MAX_HORNOCHSEN",
     "PILE_FOR_BULL_CARD",
+    "Action",
     "BullCards",
+    "DealResult",
     "Deck",
+    "EndTurn",
     "Entry",
+    "GameState",
+    "Phase",
+    "PlayCards",
     "PlayCheck",
     "PlayProblem",
+    "Table",
+    "TakePile",
+    "apply",
     "can_play",
     "can_play_all",
     "check_play",
@@ -65,11 +83,15 @@ __all__ = [
     "entry_from_dict",
     "entry_to_dict",
     "hand_penalty",
+    "legal_actions",
     "legal_piles",
     "must_take",
     "next_starter",
     "pile_distances",
+    "random_game",
     "score_deal",
+    "start_game",
+    "start_next_deal",
     "steal_candidates",
     "take_pile",
     "validate_deal",
@@ -1121,6 +1143,7 @@ class _Deal:
         players = len(hands)
         uniform = rng.random
         big_pile = PILE_FOR_BULL_CARD
+        bit = _BIT
         while piles:
             hand = hands[seat]
             doubled = hand | hand << 100
@@ -1154,7 +1177,9 @@ class _Deal:
                 top = tops[pile]
                 window = (doubled >> top) & _WINDOW_BITS
                 offset = choice - ends[pile - 1] if pile else choice
-                played = (_subsets(window) if bulls else _SINGLES[window])[offset]
+                played = (
+                    (_SUBSETS[window] or _subsets(window)) if bulls else _SINGLES[window]
+                )[offset]
                 stack = piles[pile]
                 for step in _STEPS[played]:
                     stack.append((top + step) % 100 + 1)
@@ -1191,8 +1216,7 @@ class _Deal:
                     pile += 1
             stack = piles.pop(pile)
             del tops[pile]
-            for card in stack:
-                hand |= 1 << (card - 1)
+            hand |= reduce(or_, map(bit.__getitem__, stack))
             hands[seat] = hand
             for _ in range(min(2, len(draw))):
                 card = draw.pop()
@@ -1380,6 +1404,18 @@ class GameState:
     table: Table
     results: tuple[DealResult, ...] = ()
     """The finished deals, first to last (the current one included once it is over)."""
+
+    def __post_init__(self) -> None:
+        _players(self.players)
+        if len(self.table.hands) != len(self.players):
+            raise error("table_players", "The table has {hands} hands for {players} players.",
+                        hands=len(self.table.hands), players=len(self.players))
+        if not 0 <= self.starter < len(self.players):
+            raise error("unknown_seat", "There is no seat {seat} at this table.",
+                        seat=self.starter)
+        if len(self.results) > len(self.players):
+            raise error("too_many_deals", "A game of {players} players has {players} deals.",
+                        players=len(self.players))
 
     @property
     def deal_number(self) -> int:
