@@ -971,6 +971,13 @@ class TargetsForm(forms.Form):
             "player": name, "card": card_label(card),
             "target": DREIZEHN_COLOUR_NAMES[colour], "total": total}
 
+    @property
+    def next_who(self) -> int | None:
+        """The seat after the last player (play goes clockwise), preselected on the page."""
+        parts = self.last_event.split(".")
+        who = _index(parts[2], self.players) if len(parts) == 3 else None
+        return None if who is None else (who + 1) % len(self.players)
+
     def state_query(self) -> dict[str, str]:
         query = {"players": _names(self.players)} if self.players else {}
         for colour, key in TARGET_KEYS.items():

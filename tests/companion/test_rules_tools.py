@@ -185,3 +185,9 @@ def test_who_plays_must_be_given_when_players_are_known(client: Client) -> None:
 def test_a_new_deal_empties_the_targets(client: Client) -> None:
     _, _, location = get(client, "?players=Anna&y=5&taken=1.0.0.0&reset=1", tool="tool_targets")
     assert state(location) == {"players": "Anna", "taken": "0.0.0.0", "ev": "new"}
+
+
+def test_the_next_player_in_seat_order_is_preselected(client: Client) -> None:
+    _, html, _ = get(client, "?players=Anna,Ben,Cem&y=2&ev=yellow.2.2", tool="tool_targets")
+    assert re.search(r'id="who-0" value="0" checked', html)
+    assert not re.search(r'id="who-1" value="1" checked', html)
