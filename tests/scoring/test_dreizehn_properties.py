@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring import ScoringError
 from scoring.common import match_totals, player_names
 from scoring.dreizehn import (
     COLOURS,
@@ -22,9 +23,12 @@ from scoring.dreizehn import (
     deal_entries,
     deal_scores,
     deals,
+    entry_from_dict,
+    entry_to_dict,
     final_scores,
     legal_actions,
     new_game,
+    place,
     random_game,
     score_deal,
     shuffled_decks,
@@ -116,3 +120,41 @@ def test_a_random_match_keeps_every_card_and_scores_what_is_recorded(players, se
     game = random_game(players, random.Random(seed), variant=variant)
     assert [dict(entries) for entries in game.deals] == list(recorded)
     assert dict(game.totals) == totals
+
+
+SCALARS = st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False)
+JSON = st.recursive(
+    SCALARS | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.dictionaries(st.sampled_from(["yellow", "green", "blue", "red", "x"]), JSON))
+def test_an_entry_from_any_json_is_an_entry_or_a_clear_error(data):
+    try:
+        entry = entry_from_dict(data)
+    except ScoringError:
+        return
+    assert entry_from_dict(entry_to_dict(entry)) == entry
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.sampled_from([1, 2, 4, 5, 7]), max_size=6),
+    card=st.sampled_from([1, 2, 4, 5, 7]),
+)
+def test_placing_keeps_the_cards_and_never_leaves_more_than_13(values, card):
+    try:
+        new_target, taken = place(values, card)
+    except ScoringError:
+        assert len(values) > 1 and sum(values) > LIMIT
+        return
+    assert sorted((*new_target, *taken)) == sorted((*values, card))
+    if sum(values) + card > LIMIT:
+        assert (new_target, taken) == ((card,), tuple(values))
+    else:
+        assert (new_target, taken) == ((*values, card), ())
+        assert sum(new_target) <= LIMIT

@@ -8,6 +8,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring import ScoringError
 from scoring.common import match_totals, player_names
 from scoring.freaky import (
     COLLECT_AT,
@@ -20,8 +21,12 @@ from scoring.freaky import (
     PlayCard,
     State,
     apply,
+    card_from_dict,
+    card_to_dict,
     collectable,
     entries,
+    entry_from_dict,
+    entry_to_dict,
     final_scores,
     fits,
     legal_actions,
@@ -102,3 +107,32 @@ def test_a_random_game_keeps_every_card_and_scores_what_is_recorded(players, see
     assert dict(game.deals[0]) == recorded
     assert dict(game.totals) == final_scores(state)
     assert match_totals("freaky", game.deals) == dict(game.totals)
+
+
+SCALARS = st.none() | st.booleans() | st.integers(-3, 120) | st.floats(allow_nan=False)
+JSON = st.recursive(
+    SCALARS | st.sampled_from(["red", "blue", "pink", ""]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.dictionaries(st.sampled_from(["collected", "x"]), JSON))
+def test_an_entry_from_any_json_is_an_entry_or_a_clear_error(data):
+    try:
+        entry = entry_from_dict(data)
+    except ScoringError:
+        return
+    assert entry_from_dict(entry_to_dict(entry)) == entry
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.dictionaries(st.sampled_from(["background", "circle", "number", "x"]), JSON))
+def test_a_card_from_any_json_is_a_card_or_a_clear_error(data):
+    try:
+        card = card_from_dict(data)
+    except ScoringError:
+        return
+    assert card_from_dict(card_to_dict(card)) == card
