@@ -1005,6 +1005,11 @@ class TargetsForm(forms.Form):
             })
         return views
 
+    def target_choices(self) -> list[dict[str, str]]:
+        """The three targets as buttons: value, name and swatch colour."""
+        return [{"value": colour, "name": str(DREIZEHN_COLOUR_NAMES[colour]),
+                 "css": DREIZEHN_SWATCHES[colour]} for colour in TARGET_KEYS]
+
     def tally_rows(self) -> list[dict[str, Any]]:
         return [{"index": i, "name": p, "counts": self.tally[i]}
                 for i, p in enumerate(self.players)]
