@@ -204,7 +204,9 @@ class DreiFormat(EntryFormat):
         )
         return fields
 
-    def entry_data(self, values, deal, seat, mode):  # type: ignore[no-untyped-def]
+    def entry_data(
+        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
+    ) -> dict[str, object]:
         from scoring.drei_sind_einer_zuviel import COLOURS
 
         return {
@@ -212,7 +214,7 @@ class DreiFormat(EntryFormat):
             "interim_bonus": values.get("interim_bonus") or 0,
         }
 
-    def initial(self, data, mode):  # type: ignore[no-untyped-def]
+    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         return {**dict(data.get("taken", {})), "interim_bonus": data.get("interim_bonus", 0)}
 
 
@@ -228,19 +230,21 @@ class XNimmtFormat(EntryFormat):
         return {"hand": _count_field(_("Hornochsen in hand")),
                 "x_stack": _count_field(_("Hornochsen in the X-stack"))}
 
-    def entry_data(self, values, deal, seat, mode):  # type: ignore[no-untyped-def]
+    def entry_data(
+        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
+    ) -> dict[str, object]:
         if mode == "cards":
             return {"hand_cards": parse_cards(values.get("hand_cards") or ""),
                     "x_stack_cards": parse_cards(values.get("x_stack_cards") or "")}
         return {"hand": values.get("hand") or 0, "x_stack": values.get("x_stack") or 0}
 
-    def initial(self, data, mode):  # type: ignore[no-untyped-def]
+    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         if mode == "cards":
             return {key: ", ".join(str(c) for c in data.get(key) or ())
                     for key in ("hand_cards", "x_stack_cards")}
         return {"hand": data.get("hand", 0), "x_stack": data.get("x_stack", 0)}
 
-    def mode_for(self, datas):  # type: ignore[no-untyped-def]
+    def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         cards = any(d.get("hand_cards") is not None or d.get("x_stack_cards") is not None
                     for d in datas)
         return "cards" if cards else "counts"
@@ -256,14 +260,16 @@ class ElfNimmtFormat(EntryFormat):
             return {"hand_cards": _cards_field(_("Cards in hand"))}
         return {"hand": _count_field(_("Hornochsen in hand"))}
 
-    def deal_fields(self, seats, mode):  # type: ignore[no-untyped-def]
+    def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
         return {"went_out": forms.TypedChoiceField(
             label=_("Went out"), coerce=int, widget=forms.RadioSelect,
             choices=[(seat.number, seat.player.name) for seat in seats],
             error_messages={"required": _("Who went out and ended the deal?")},
         )}
 
-    def entry_data(self, values, deal, seat, mode):  # type: ignore[no-untyped-def]
+    def entry_data(
+        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
+    ) -> dict[str, object]:
         out = deal.get("went_out") == seat.number
         data: dict[str, object] = {"went_out": out}
         if mode == "cards":
@@ -274,16 +280,18 @@ class ElfNimmtFormat(EntryFormat):
             data["hand"] = values.get("hand") or 0
         return data
 
-    def initial(self, data, mode):  # type: ignore[no-untyped-def]
+    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         if mode == "cards":
             return {"hand_cards": ", ".join(str(c) for c in data.get("hand_cards") or ())}
         return {"hand": data.get("hand", 0)}
 
-    def deal_initial(self, datas, mode):  # type: ignore[no-untyped-def]
+    def deal_initial(
+        self, datas: Mapping[Seat, Mapping[str, Any]], mode: str
+    ) -> dict[str, Any]:
         out = [seat.number for seat, data in datas.items() if data.get("went_out")]
         return {"went_out": out[0]} if out else {}
 
-    def mode_for(self, datas):  # type: ignore[no-untyped-def]
+    def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         return "cards" if any(d.get("hand_cards") for d in datas) else "counts"
 
 
@@ -296,7 +304,9 @@ class FreakyFormat(EntryFormat):
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
         return {"collected": _count_field(_("Cards collected"))}
 
-    def entry_data(self, values, deal, seat, mode):  # type: ignore[no-untyped-def]
+    def entry_data(
+        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
+    ) -> dict[str, object]:
         return {"collected": values.get("collected") or 0}
 
 
@@ -314,7 +324,9 @@ class DreizehnFormat(EntryFormat):
             "red": _count_field(_("red 4s")),
         }
 
-    def entry_data(self, values, deal, seat, mode):  # type: ignore[no-untyped-def]
+    def entry_data(
+        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
+    ) -> dict[str, object]:
         return {colour: values.get(colour) or 0 for colour in ("yellow", "green", "blue", "red")}
 
 

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap, retarget
 
 from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
 from companion.engine_messages import message_for
@@ -124,8 +125,13 @@ def _render(
         "live_available": sheet.match.game in services.LIVE_GAMES,
         "tools": TOOLS.get(sheet.match.game, []),
     }
-    template = f"{PAGE}#{partial}" if request.htmx else PAGE
-    return render(request, template, context, status=200 if request.htmx else status)
+    if not request.htmx:
+        return render(request, PAGE, context, status=status)
+    response = render(request, f"{PAGE}#{partial}", context)
+    if partial == "sheet":
+        # Whatever asked (a row's edit link, a mode switch), the whole sheet answers.
+        response = reswap(retarget(response, "#sheet"), "outerHTML")
+    return response
 
 
 def _back(match: Match) -> HttpResponse:
@@ -186,6 +192,9 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
     match = get_match_for_user(request.user, group_id, match_id)
     deal = _deal(match, number)
     sheet = sheet_for(match)
+    if not sheet.is_open:
+        notice = _("This match is finished. Reopen it to change it.")
+        return _render(request, sheet, notice=notice, status=409)
     if request.method != "POST":
         form = _edit_form(sheet, deal, mode=request.GET.get("mode"))
         return _render(request, sheet, form=form, editing=deal, partial="deal-form")
@@ -201,9 +210,9 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
     except services.StaleData as err:
         sheet = sheet_for(match)
         current = match.deals.prefetch_related("scores").filter(number=number).first()
-        form = _edit_form(sheet, current) if current is not None and sheet.is_open else None
-        return _render(request, sheet, form=form, editing=current, notice=_error_text(err),
-                       status=409)
+        fresh = _edit_form(sheet, current) if current is not None and sheet.is_open else None
+        return _render(request, sheet, form=fresh, editing=current if fresh else None,
+                       notice=_error_text(err), status=409)
     except (ValidationError, ScoringError) as err:
         form.add_error(None, _error_text(err))
         return _render(request, sheet_for(match), form=form, editing=deal, status=422)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Player, Seat
 from companion.services import matches as services
 from scoring import ScoringError
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """Messages in English (German is the default language)."""
+    with translation.override("en"):
+        yield
 
 
 def start(group: Group, players: list[Player], game: str, **kwargs: Any) -> Match:
@@ -345,3 +354,10 @@ def test_live_undo_takes_back_the_last_card(group: Group, players: list[Player])
     services.live_undo(match=match, revision=match.options["live_rev"])
     match.refresh_from_db()
     assert match.options["live_turns"] == [[anna.pk, ["rot"], False]]
+
+
+@pytest.mark.django_db
+def test_messages_follow_the_active_language(group: Group, players: list[Player]) -> None:
+    match = start(group, players, "freaky")
+    with translation.override("de"), pytest.raises(ValidationError, match="nichts rückgängig"):
+        services.match_undo(match=match)
