@@ -1614,8 +1614,9 @@ def apply(state: GameState, action: Action) -> GameState:
                         bulls=table.bull_cards[seat])
         verdict = _judge(table.tops, {pile: action.cards}, table.bull_cards[seat],
                          frozenset(table.hands[seat]))
-        if not verdict.legal:
-            raise error("illegal_play", verdict.template, **verdict.params)
+        if verdict.problem is not None:
+            raise ScoringError(verdict.message, code=verdict.problem.value,
+                               template=verdict.template, **verdict.params)
         core.play(pile, _window(_mask(action.cards), table.tops[pile]))
     elif isinstance(action, TakePile):
         if table.piles_played:
