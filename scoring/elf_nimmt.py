@@ -135,9 +135,14 @@ def _cards(values: object) -> tuple[Card, ...]:
     """A collection of distinct cards, as a tuple (order kept)."""
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise error("cards_type", "Cards must be given as a list of card numbers.")
-    cards = tuple(_card(value) for value in values)
+    cards = tuple(values)
+    if not cards or (
+        set(map(type, cards)) == {int} and min(cards) >= 1 and max(cards) <= 100
+        and len(set(cards)) == len(cards)
+    ):
+        return cards  # the common case, checked without a Python loop
     seen: set[Card] = set()
-    for card in cards:
+    for card in map(_card, cards):
         if card in seen:
             raise error("card_twice", "Card {card} appears twice.", card=card)
         seen.add(card)
@@ -426,14 +431,15 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, int]
                 f"{player}: {problem.message}", code=problem.code, template=problem.template,
                 **{**problem.params, "player": player},
             ) from problem
-        for card in entry.hand_cards or ():
-            if card in owner:
-                raise error(
-                    "card_in_two_hands",
-                    "Card {card} is in the hands of both {first} and {second}.",
-                    card=card, first=owner[card], second=player,
-                )
-            owner[card] = player
+        cards = entry.hand_cards or ()
+        if not owner.keys().isdisjoint(cards):
+            card = min(card for card in cards if card in owner)
+            raise error(
+                "card_in_two_hands",
+                "Card {card} is in the hands of both {first} and {second}.",
+                card=card, first=owner[card], second=player,
+            )
+        owner.update(dict.fromkeys(cards, player))
     out = [player for player, entry in checked.items() if entry.went_out]
     total = sum(scores.values())
     if len(out) > 1:
