@@ -905,6 +905,8 @@ def take_pile(
 # result again: both paths run the same rule code.
 
 _CARD_LIST = list(CARDS)
+_KEY_SLOTS = range(len(CARDS) + 1)
+"""One random sort key per card number (slot 0 unused)."""
 _ALL = (1 << len(CARDS)) - 1
 """The mask of all 100 cards (bit ``card - 1``)."""
 _WINDOW_BITS = (1 << MAX_DISTANCE) - 1
@@ -1155,12 +1157,17 @@ class _Deal:
             doubled = hand | hand << 100
             bulls = bull[seat]
             plays_on = _PLAYS_WITH_BULL if bulls else _POP
-            counts = [plays_on[(doubled >> top) & _WINDOW_BITS] for top in tops]
             if used:
+                counts = [plays_on[(doubled >> top) & _WINDOW_BITS] for top in tops]
                 for index in range(len(counts)):
                     if used >> index & 1:
                         counts[index] = 0
-            ends = list(accumulate(counts))
+                ends = list(accumulate(counts))
+            else:
+                total = 0
+                ends = [
+                    total := total + plays_on[(doubled >> top) & _WINDOW_BITS] for top in tops
+                ]
             plays = ends[-1]
             if used and not plays:
                 # The bull card play cannot go on: the turn ends by itself.
@@ -1224,7 +1231,11 @@ class _Deal:
             del tops[pile]
             hand |= reduce(or_, map(bit.__getitem__, stack))
             hands[seat] = hand
-            for _ in range(min(2, len(draw))):
+            if len(draw) >= 2:
+                first, second = draw.pop(), draw.pop()
+                piles += ([first], [second])
+                tops += (first, second)
+            elif draw:
                 card = draw.pop()
                 piles.append([card])
                 tops.append(card)
@@ -1685,11 +1696,12 @@ def random_game(
     count = deals(players)
     values = deck.hornochsen
     totals = dict.fromkeys(names, 0)
+    uniform = rng.random
     recorded: list[Mapping[str, Entry]] = []
     starter = 0
     for _ in range(count):
-        keys = [rng.random() for _ in CARDS]
-        core = _Deal.dealt(sorted(CARDS, key=lambda card: keys[card - 1]), players, starter)
+        keys = [uniform() for _ in _KEY_SLOTS]  # a random order: sort by random keys
+        core = _Deal.dealt(sorted(CARDS, key=keys.__getitem__), players, starter)
         core.play_out(rng)
         entries: dict[str, Entry] = {}
         most = -1
