@@ -261,10 +261,10 @@ class ElfNimmtFormat(EntryFormat):
         return {"hand": _count_field(_("Hornochsen in hand"))}
 
     def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
+        # Not required: the engine explains why a deal needs someone who went out.
         return {"went_out": forms.TypedChoiceField(
-            label=_("Went out"), coerce=int, widget=forms.RadioSelect,
-            choices=[(seat.number, seat.player.name) for seat in seats],
-            error_messages={"required": _("Who went out and ended the deal?")},
+            label=_("Went out"), coerce=int, widget=forms.RadioSelect, required=False,
+            empty_value=None, choices=[(seat.number, seat.player.name) for seat in seats],
         )}
 
     def entry_data(

@@ -172,10 +172,15 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
         sheet = sheet_for(match)
         data = request.POST.copy()
         data["number"] = str(sheet.next_number)
-        form = _new_deal_form(sheet, data=data, mode=form.mode_key)
-        if form is not None:
-            form.is_valid()
-        return _render(request, sheet, form=form, notice=_error_text(err), status=409)
+        kept = _new_deal_form(sheet, data=data, mode=form.mode_key)
+        notice = _error_text(err)
+        if kept is not None:
+            kept.is_valid()
+            notice += " " + _(
+                "Your entries are still in the form: save them as deal %(number)s only if "
+                "they belong to the next deal."
+            ) % {"number": sheet.next_number}
+        return _render(request, sheet, form=kept, notice=notice, status=409)
     except (ValidationError, ScoringError) as err:
         form.add_error(None, _error_text(err))
         return _render(request, sheet_for(match), form=form, status=422)

@@ -135,6 +135,10 @@ def test_saving_a_deal_without_javascript_redirects_to_the_sheet(
      "Card 17 appears more than once in this deal (Anna and Cem)."),
     ("elf-nimmt", {"mode": "counts", "went_out": "1", "s0-hand": "100", "s2-hand": "100"},
      "The hands show 200 Hornochsen, but all cards together show only 167."),
+    ("elf-nimmt", {"mode": "counts", "s0-hand": "3", "s1-hand": "4", "s2-hand": "5"},
+     "Exactly one player goes out and ends the deal; here nobody did."),
+    ("dreizehn", {"s0-red": "5", "s1-red": "4"},
+     "9 red 4s taken in this deal, but there are only 8."),
 ])
 def test_invalid_deals_show_the_engines_message_and_save_nothing(
     client: Client, anna: Any, group: Group, players: list[Player], game: str,
@@ -292,8 +296,12 @@ def test_a_deal_recorded_meanwhile_on_another_phone_is_not_overwritten(
     response = client.post(url("deal_new", match), {
         "mode": "counts", "number": 1, "s0-hand": "9",
     }, HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
     assert response.status_code == 409
-    assert "Deal 1 was recorded on another phone meanwhile" in response.content.decode()
+    assert "Deal 1 was recorded on another phone meanwhile" in html
+    assert "save them as deal 2 only if they belong to the next deal" in html
+    assert 'name="s0-hand" value="9"' in html
+    assert 'name="number" value="2"' in html
     assert DealScore.objects.get(player=players[0]).score == 5
 
 
