@@ -219,6 +219,7 @@ class LiveBoard:
     cards: int
     turn_open: bool
     deal_recorded: bool
+    kind: str = "colours"
 
 
 SWATCHES = {
@@ -227,8 +228,57 @@ SWATCHES = {
 }
 
 
-def live_board_for(match: Match) -> LiveBoard:
-    """Open and face-down cards per colour of every player, from the stored live turns."""
+@dataclass(frozen=True, slots=True)
+class RowsPlayer:
+    seat: Seat
+    rows: tuple[int, ...]
+    """Cards of each row the player collected, in order."""
+    collected: int
+
+
+@dataclass(frozen=True, slots=True)
+class RowsBoard:
+    """Freaky live: the rows every player collected so far."""
+
+    match: Match
+    players: tuple[RowsPlayer, ...]
+    revision: int
+    cards: int
+    deal_recorded: bool
+    quick_adds: tuple[int, ...] = (4, 5, 6, 7, 8, 9)
+    kind: str = "rows"
+
+
+def live_board_for(match: Match) -> LiveBoard | RowsBoard:
+    """The live board of the match's game, from the stored live steps."""
+    if match.game == "freaky":
+        return rows_board_for(match)
+    return colours_board_for(match)
+
+
+def rows_board_for(match: Match) -> RowsBoard:
+    """Freaky: each player's collected rows and cards (checked by the engine)."""
+    from companion.services.matches import freaky_collected, live_rows
+
+    seats = list(match.seats.select_related("player").order_by("number"))
+    rows = live_rows(match)
+    collected = freaky_collected(seats, rows)
+    players = tuple(
+        RowsPlayer(
+            seat=seat,
+            rows=tuple(cards for player_id, cards in rows if player_id == seat.player_id),
+            collected=collected[seat.player_id],
+        )
+        for seat in seats
+    )
+    return RowsBoard(
+        match=match, players=players, revision=int(match.options.get("live_rev", 0)),
+        cards=sum(collected.values()), deal_recorded=match.deals.filter(number=1).exists(),
+    )
+
+
+def colours_board_for(match: Match) -> LiveBoard:
+    """3 sind einer zuviel!: open and face-down cards per colour of every player."""
     from companion.services.matches import live_state, live_turns
     from scoring import drei_sind_einer_zuviel as engine
 

@@ -354,7 +354,11 @@ __all__ = [
     "deal_edit",
     "deal_record",
     "deals_needed",
+    "freaky_collected",
+    "live_collect",
     "live_end_turn",
+    "live_entries",
+    "live_rows",
     "live_save",
     "live_state",
     "live_take",
@@ -370,41 +374,89 @@ __all__ = [
 
 # ---------------------------------------------------------------------- live mode
 #
-# 3 sind einer zuviel! can be recorded turn by turn: the turns are kept in
-# ``Match.options["live_turns"]`` as ``[player_id, [colour, ...], closed]`` (so
-# the page survives reloads and works on every phone of the group), and
+# Two games can be recorded while they are played, so that the page survives
+# reloads and every phone of the group sees the same state:
+#
+# - 3 sind einer zuviel!, turn by turn: ``Match.options["live_turns"]`` holds
+#   ``[player_id, [colour, ...], closed]`` per turn. The engine's live API
+#   (``live_replay``/``live_entries``) does the bookkeeping: open and face-down
+#   cards, interim bonuses in order, the final bonus.
+# - Freaky, row by row: ``Match.options["live_rows"]`` holds ``[player_id, cards]``
+#   per collected row.
+#
 # ``Match.options["live_rev"]`` counts the changes: every step names the
-# revision it was based on and is refused as stale otherwise. The engine's
-# live API (``live_replay``/``live_entries``) does the bookkeeping: open and
-# face-down cards, interim bonuses in order, the final bonus.
+# revision it was based on and is refused as stale otherwise. Every step is
+# validated by the engine before it is stored.
 
-LIVE_GAMES = frozenset({"drei-sind-einer-zuviel"})
+LIVE_GAMES = frozenset({"drei-sind-einer-zuviel", "freaky"})
 """Games with a live mode on the sheet."""
 
 LiveTurn = list[Any]
 
 
 def live_turns(match: Match) -> list[LiveTurn]:
-    """The match's recorded live turns, ``[player_id, [colours], closed]`` each."""
+    """3 sind einer zuviel!: the recorded turns, ``[player_id, [colours], closed]`` each."""
     turns = match.options.get("live_turns", [])
     return [list(turn) for turn in turns] if isinstance(turns, list) else []
 
 
+def live_rows(match: Match) -> list[list[int]]:
+    """Freaky: the collected rows, ``[player_id, cards]`` each."""
+    rows = match.options.get("live_rows", [])
+    return [list(row) for row in rows] if isinstance(rows, list) else []
+
+
+def _names(seats: Sequence[Seat]) -> dict[int, str]:
+    return {seat.player_id: seat.player.name for seat in seats}
+
+
+def _check_player(seats: Sequence[Seat], player_id: object) -> int:
+    if not isinstance(player_id, int) or player_id not in _names(seats):
+        raise ValidationError(_("That player does not play in this match."), code="player")
+    return player_id
+
+
 def live_state(match: Match, seats: Sequence[Seat], turns: Sequence[LiveTurn]) -> Any:
-    """The engine's live game after ``turns`` (validates every turn)."""
+    """3 sind einer zuviel!: the engine's live game after ``turns`` (validates every turn)."""
     from scoring import drei_sind_einer_zuviel as engine
 
-    names = {seat.player_id: seat.player.name for seat in seats}
-    replay = []
-    for player_id, colours, _closed in turns:
-        if player_id not in names:
-            raise ValidationError(_("That player does not play in this match."), code="player")
-        replay.append((names[player_id], list(colours)))
+    names = _names(seats)
+    replay = [
+        (names[_check_player(seats, player_id)], list(colours))
+        for player_id, colours, _closed in turns
+    ]
     return engine.live_replay([seat.player.name for seat in seats], replay)
 
 
-def _live_change(match: Match, revision: int) -> tuple[Match, list[Seat], list[LiveTurn]]:
-    if match.game not in LIVE_GAMES:
+def freaky_collected(seats: Sequence[Seat], rows: Sequence[Sequence[int]]) -> dict[int, int]:
+    """Freaky: cards collected per player id so far, checked by the engine."""
+    from scoring import freaky
+
+    collected = {seat.player_id: 0 for seat in seats}
+    for player_id, cards in rows:
+        collected[_check_player(seats, player_id)] += cards
+    names = _names(seats)
+    freaky.validate_deal({
+        names[pid]: freaky.entry_from_dict({"collected": n}) for pid, n in collected.items()
+    })
+    return collected
+
+
+def live_entries(match: Match, seats: Sequence[Seat]) -> dict[int, dict[str, object]]:
+    """The live state as the entries of the game's deal, per player id."""
+    if match.game == "freaky":
+        collected = freaky_collected(seats, live_rows(match))
+        return {pid: {"collected": n} for pid, n in collected.items()}
+    from scoring import drei_sind_einer_zuviel as engine
+
+    by_name = engine.live_entries(live_state(match, seats, live_turns(match)))
+    return {seat.player_id: engine.entry_to_dict(by_name[seat.player.name]) for seat in seats}
+
+
+def _live_change(
+    match: Match, revision: int, *, game: str | None = None
+) -> tuple[Match, list[Seat]]:
+    if match.game not in LIVE_GAMES or (game is not None and match.game != game):
         raise ValidationError(_("This game has no live mode."), code="no_live")
     match = _lock(match)
     _check_open(match)
@@ -414,26 +466,26 @@ def _live_change(match: Match, revision: int) -> tuple[Match, list[Seat], list[L
               "Here is the current state."),
             code="stale",
         )
-    return match, _seats(match), live_turns(match)
+    return match, _seats(match)
 
 
-def _live_store(match: Match, seats: Sequence[Seat], turns: list[LiveTurn]) -> None:
-    live_state(match, seats, turns)  # raises ScoringError: nothing is stored
+def _live_store(match: Match, key: str, value: list[Any]) -> None:
     match.options = {
-        **match.options, "live_turns": turns, "live_rev": int(match.options.get("live_rev", 0)) + 1
+        **match.options, key: value, "live_rev": int(match.options.get("live_rev", 0)) + 1
     }
     match.save(update_fields=["options"])
 
 
 def live_take(*, match: Match, player_id: int, colour: str, revision: int) -> None:
-    """``player_id`` took a card of ``colour`` in their current turn.
+    """3 sind einer zuviel!: ``player_id`` took a card of ``colour`` in their current turn.
 
     Cards tapped for the same player one after the other belong to one turn
     until the turn is closed (:func:`live_end_turn`), another player takes a
     card, or the turn has three cards (a turn takes at most three).
     """
     with transaction.atomic():
-        match, seats, turns = _live_change(match, revision)
+        match, seats = _live_change(match, revision, game="drei-sind-einer-zuviel")
+        turns = live_turns(match)
         last = turns[-1] if turns else None
         if last is not None and last[0] == player_id and not last[2] and len(last[1]) < 3:
             last[1] = [*last[1], colour]
@@ -441,23 +493,48 @@ def live_take(*, match: Match, player_id: int, colour: str, revision: int) -> No
             if last is not None:
                 last[2] = True
             turns.append([player_id, [colour], False])
-        _live_store(match, seats, turns)
+        live_state(match, seats, turns)  # raises ScoringError: nothing is stored
+        _live_store(match, "live_turns", turns)
 
 
 def live_end_turn(*, match: Match, revision: int) -> None:
-    """Close the current turn: the next card starts a new turn."""
+    """3 sind einer zuviel!: close the current turn; the next card starts a new one."""
     with transaction.atomic():
-        match, seats, turns = _live_change(match, revision)
+        match, _ = _live_change(match, revision, game="drei-sind-einer-zuviel")
+        turns = live_turns(match)
         if not turns or turns[-1][2]:
             raise ValidationError(_("No turn is open."), code="no_turn")
         turns[-1][2] = True
-        _live_store(match, seats, turns)
+        _live_store(match, "live_turns", turns)
+
+
+def live_collect(*, match: Match, player_id: int, cards: int, revision: int) -> None:
+    """Freaky: ``player_id`` collected a row of ``cards`` cards."""
+    from scoring import freaky
+
+    with transaction.atomic():
+        match, seats = _live_change(match, revision, game="freaky")
+        if cards < freaky.COLLECT_AT:
+            raise ValidationError(
+                _("A collected row has at least %(least)s cards.") % {"least": freaky.COLLECT_AT},
+                code="short_row",
+            )
+        rows = [*live_rows(match), [_check_player(seats, player_id), cards]]
+        freaky_collected(seats, rows)  # raises ScoringError: nothing is stored
+        _live_store(match, "live_rows", rows)
 
 
 def live_undo(*, match: Match, revision: int) -> None:
-    """Take back the last tapped card (or reopen the last closed turn)."""
+    """Take back the last tapped card or row (or reopen the last closed turn)."""
     with transaction.atomic():
-        match, seats, turns = _live_change(match, revision)
+        match, _ = _live_change(match, revision)
+        if match.game == "freaky":
+            rows = live_rows(match)
+            if not rows:
+                raise ValidationError(_("There is nothing to undo."), code="nothing")
+            _live_store(match, "live_rows", rows[:-1])
+            return
+        turns = live_turns(match)
         if not turns:
             raise ValidationError(_("There is nothing to undo."), code="nothing")
         last = turns[-1]
@@ -467,20 +544,14 @@ def live_undo(*, match: Match, revision: int) -> None:
             last[1] = last[1][:-1]
             if not last[1]:
                 turns.pop()
-        _live_store(match, seats, turns)
+        _live_store(match, "live_turns", turns)
 
 
 def live_save(*, match: Match, revision: int, user: Any = None) -> Deal:
     """Put the live result on the sheet as the game's deal (recorded or corrected)."""
-    from scoring import drei_sind_einer_zuviel as engine
-
     with transaction.atomic():
-        match, seats, turns = _live_change(match, revision)
-        entries_by_name = engine.live_entries(live_state(match, seats, turns))
-        entries = {
-            seat.player_id: engine.entry_to_dict(entries_by_name[seat.player.name])
-            for seat in seats
-        }
+        match, seats = _live_change(match, revision)
+        entries = live_entries(match, seats)
         existing = match.deals.filter(number=1).first()
         if existing is None:
             return deal_record(match=match, number=1, entries=entries, user=user)

@@ -288,7 +288,7 @@ def match_reopen(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @login_required
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """3 sind einer zuviel! turn by turn: tap the colour of every card a player takes."""
+    """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row."""
     match = get_match_for_user(request.user, group_id, match_id)
     if match.game not in services.LIVE_GAMES:
         raise Http404
@@ -321,6 +321,15 @@ def _live_step(request: HttpRequest, match: Match) -> bool:
         return True
     if action == "end":
         services.live_end_turn(match=match, revision=revision)
+    elif action == "collect":
+        raw_cards = request.POST.get("cards", "")
+        if not raw_cards.isdigit():
+            raise ValidationError(_("How many cards did the row have?"), code="cards")
+        raw_player = request.POST.get("player", "")
+        services.live_collect(
+            match=match, player_id=int(raw_player) if raw_player.isdigit() else 0,
+            cards=int(raw_cards), revision=revision,
+        )
     elif action == "undo":
         services.live_undo(match=match, revision=revision)
     else:

@@ -361,3 +361,39 @@ def test_messages_follow_the_active_language(group: Group, players: list[Player]
     match = start(group, players, "freaky")
     with translation.override("de"), pytest.raises(ValidationError, match="nichts rückgängig"):
         services.match_undo(match=match)
+
+
+def collect(match: Match, player: Player, *rows: int) -> None:
+    for cards in rows:
+        match.refresh_from_db()
+        services.live_collect(
+            match=match, player_id=player.pk, cards=cards,
+            revision=match.options.get("live_rev", 0),
+        )
+
+
+@pytest.mark.django_db
+def test_freaky_live_adds_up_the_collected_rows(group: Group, players: list[Player]) -> None:
+    anna, ben, _cem = players
+    match = start(group, players, "freaky")
+    collect(match, anna, 4, 6)
+    collect(match, ben, 5)
+    collect(match, anna, 4)
+    match.refresh_from_db()
+    services.live_undo(match=match, revision=match.options["live_rev"])
+    with pytest.raises(ValidationError, match="at least 4 cards"):
+        collect(match, ben, 3)
+    match.refresh_from_db()
+    services.live_save(match=match, revision=match.options["live_rev"])
+    assert totals(match) == {"Anna": (10, 1, False), "Ben": (5, 2, False), "Cem": (0, 3, False)}
+
+
+@pytest.mark.django_db
+def test_freaky_live_refuses_more_than_108_cards(group: Group, players: list[Player]) -> None:
+    anna, ben, _cem = players
+    match = start(group, players, "freaky")
+    collect(match, anna, 60)
+    with pytest.raises(ScoringError, match="109 cards collected in total"):
+        collect(match, ben, 49)
+    match.refresh_from_db()
+    assert match.options["live_rows"] == [[anna.pk, 60]]

@@ -353,6 +353,28 @@ def test_the_live_page_records_taps_and_puts_the_result_on_the_sheet(
 
 
 @pytest.mark.django_db
+def test_freaky_live_collects_rows_and_puts_the_result_on_the_sheet(
+    client: Client, anna: Any, group: Group, players: list[Player]
+) -> None:
+    client.force_login(anna)
+    match = start(group, players, "freaky")
+    live = url("match_live", match)
+    response = client.post(live, {
+        "revision": 0, "action": "collect", "player": players[2].pk, "cards": "7",
+    }, HTTP_ACCEPT_LANGUAGE="en", **HX)
+    html = response.content.decode()
+    assert "7 cards collected" in html
+    response = client.post(live, {
+        "revision": 1, "action": "collect", "player": players[2].pk, "cards": "x",
+    }, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 409
+    assert "How many cards did the row have?" in response.content.decode()
+    response = client.post(live, {"revision": 1, "action": "save"})
+    assert response.status_code == 302
+    assert [s.total for s in match.seats.order_by("number")] == [0, 0, 7]
+
+
+@pytest.mark.django_db
 def test_other_games_have_no_live_page(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
