@@ -139,6 +139,7 @@ def test_renaming_with_htmx_answers_with_the_form_partial(
     assert "<html" not in body
     assert body.lstrip().startswith('<form id="rename"')
     assert "Die Runde heißt jetzt „Freitagsrunde“." in body
+    assert 'id="group-title" hx-swap-oob="true"' in body
     group.refresh_from_db()
     assert group.name == "Freitagsrunde"
 
