@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Prefetch, QuerySet
+from django.db.models.functions import Lower
 
 from companion.models import GameNight, Group, Invite, Match, Membership, Player, Seat
 
@@ -18,7 +19,7 @@ def groups_for_user(user: AbstractBaseUser) -> QuerySet[Group]:
             member_count=Count("memberships", distinct=True),
             player_count=Count("players", distinct=True),
         )
-        .order_by("name", "id")
+        .order_by(Lower("name"), "id")
     )
 
 
@@ -60,12 +61,12 @@ def night_matches(night: GameNight) -> list[Match]:
 
 
 def roster(group: Group) -> list[Player]:
-    """The group's players by name, with the linked account and ``seat_count``."""
+    """The group's players by name (ignoring case), with the linked account and ``seat_count``."""
     return list(
         Player.objects.filter(group=group)
         .select_related("user")
         .annotate(seat_count=Count("seats"))
-        .order_by("name", "id")
+        .order_by(Lower("name"), "id")
     )
 
 

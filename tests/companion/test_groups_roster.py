@@ -133,3 +133,12 @@ def test_the_roster_runs_the_same_queries_for_3_or_30_players(
     Player.objects.bulk_create(Player(group=group, name=f"P{n}") for n in range(27))
     with django_assert_max_num_queries(8):
         anna_client.get(f"/g/{group.pk}/roster/")
+
+
+def test_the_roster_is_sorted_ignoring_case(anna_client: Client, group: Group) -> None:
+    services.player_add(group=group, name="anton")
+    services.player_add(group=group, name="Berta")
+    body = anna_client.get(f"/g/{group.pk}/roster/").content.decode()
+    names = ["Anna", "anton", "Ben", "Berta", "Cem"]
+    positions = [body.index(f'<span class="fw-semibold">{n}</span>') for n in names]
+    assert positions == sorted(positions)
