@@ -254,6 +254,8 @@ class XRowAnswer:
     card: int
     after: tuple[int, ...]
     to_x_stack: tuple[int, ...]
+    stack_minus_points: int
+    """What the cards moved to the X-stack cost at the end of the deal (engine-counted)."""
 
 
 class XRowForm(forms.Form):
@@ -271,7 +273,8 @@ class XRowForm(forms.Form):
             return data
         before, card = data["x_row"], data["card"]
         after, moved = engine(lambda: x_nimmt.add_to_x_row(before, card))
-        self.answer = XRowAnswer(before, card, after, moved)
+        cost = engine(lambda: x_nimmt.deal_penalty(hand=(), x_stack=moved))
+        self.answer = XRowAnswer(before, card, after, moved, cost)
         return data
 
 

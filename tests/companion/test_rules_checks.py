@@ -271,6 +271,13 @@ def test_the_x_row_check_sends_a_lower_card_s_row_to_the_x_stack(client: Client)
     answer = text(html, cls="answer")
     assert "To the X-stack (2 minus points per Hornochse): 18 23" in answer
     assert "X-Reihe afterwards: 9" in answer
+    assert "At the end of the deal they cost 4 minus points." in answer  # 2 × (1 + 1)
+
+
+def test_the_x_stack_cost_counts_hornochsen_twice(client: Client) -> None:
+    html = post(client, X, "xrow", {"x_row": "10 20 55", "card": "5"})
+    # 10 and 20 have 3 Hornochsen each, 55 has 7: 2 × 13
+    assert "At the end of the deal they cost 26 minus points." in text(html, cls="stack-cost")
     assert 'href="/rules/x-nimmt/#x-row"' in html
 
 
