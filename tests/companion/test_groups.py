@@ -394,3 +394,21 @@ def test_the_group_home_query_count_does_not_grow_from_2_to_20_matches(
         _finished_match(group, GameNight.objects.create(group=group, place=f"N{n}"), "dreizehn",
                         {"Ben"})
     assert count() == with_two
+
+
+def test_an_outsider_sees_the_friendly_404_page(
+    outsider_client: Client, group: Group, settings
+) -> None:
+    settings.DEBUG = False
+    response = outsider_client.get(f"/g/{group.pk}/")
+    assert response.status_code == 404
+    assert "Diese Seite gibt es nicht" in response.content.decode()
+
+
+def test_a_member_who_is_not_the_owner_sees_why_a_change_is_not_allowed(
+    ben_client: Client, group: Group, settings
+) -> None:
+    settings.DEBUG = False
+    response = ben_client.post(f"/g/{group.pk}/invites/new/")
+    assert response.status_code == 403
+    assert "Das kann nur der Besitzer der Runde." in response.content.decode()
