@@ -590,3 +590,10 @@ def test_the_next_round_starts_on_the_table_the_round_left(client: Client) -> No
     assert values["card_1"] == ""
     assert values["name_2"] == "Ben"
     assert 'class="answer' not in html
+
+
+def test_the_players_travel_from_the_check_to_the_live_helper(client: Client) -> None:
+    html = post(client, ELF, "take", {"size": "3", "mine": "0", "others": "0"},
+                query="?players=Anna,Ben")
+    assert 'href="/tools/bulls/?players=Anna%2CBen"' in html
+    assert 'action="/rules/elf-nimmt/check/?players=Anna%2CBen"' in html
