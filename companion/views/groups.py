@@ -191,30 +191,29 @@ class RosterRow:
     open: bool = False
 
 
-def _roster_context(
+def _roster_response(
+    request: HttpRequest,
     group: Group,
     *,
     add_form: PlayerForm | None = None,
     failed: Player | None = None,
     failed_name: str = "",
     error: str = "",
-) -> dict[str, object]:
+) -> HttpResponse:
+    """The roster page (its ``roster`` partial for htmx); ``failed`` is the player whose
+    edit was refused, shown open with ``failed_name`` and ``error``."""
     rows = [
         RosterRow(player=p, name_value=failed_name, error=error, open=True)
         if failed is not None and p.pk == failed.pk
         else RosterRow(player=p, name_value=p.name)
         for p in selectors.roster(group)
     ]
-    return {
+    context = {
         "group": group,
         "rows": rows,
         "members": selectors.members(group),
         "add_form": add_form or PlayerForm(),
     }
-
-
-def _roster_response(request: HttpRequest, group: Group, **kwargs: object) -> HttpResponse:
-    context = _roster_context(group, **kwargs)  # type: ignore[arg-type]
     template = "companion/groups/roster.html"
     return render(request, f"{template}#roster" if request.htmx else template, context)
 
@@ -253,7 +252,6 @@ def player_rename(request: HttpRequest, group_id: int, player_id: int) -> HttpRe
     if form.errors:
         failed_name = request.POST.get("name", "")
         error = " ".join(form.errors["name"])
-        player.refresh_from_db(fields=["name"])
         return _roster_response(request, group, failed=player, failed_name=failed_name,
                                 error=error)
     if request.htmx:
