@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, reduce
 from itertools import accumulate, pairwise
-from operator import or_
+from operator import itemgetter, or_
 from types import MappingProxyType
 from typing import TypeAlias
 
@@ -944,7 +944,7 @@ def _subsets(window: int) -> tuple[int, ...]:
     return found
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=1024)
 def _plays(pile: int, top: Card, window: int, several: bool) -> tuple[PlayCards, ...]:
     """The plays of the cards of ``window`` on ``pile`` (top card ``top``): every
     non-empty set with a bull card (``several``), else single cards."""
@@ -996,7 +996,7 @@ class _Deal:
     ) -> None:
         self.hands = hands
         self.piles = piles
-        self.tops = [pile[-1] for pile in piles]
+        self.tops = list(map(itemgetter(-1), piles))
         self.draw = draw
         """The draw pile, the next card to be turned up LAST (``pop()``)."""
         self.bull = bull
@@ -1309,18 +1309,18 @@ class Table:
     @property
     def tops(self) -> tuple[Card, ...]:
         """The top card of each pile."""
-        return tuple(pile[-1] for pile in self.piles)
+        return tuple(map(itemgetter(-1), self.piles))
 
     @property
     def over(self) -> bool:
         """Whether the deal has ended."""
-        return not self.piles or any(not hand for hand in self.hands)
+        return not self.piles or () in self.hands
 
     def _core(self) -> _Deal:
         return _Deal(
-            [_mask(hand) for hand in self.hands], [list(pile) for pile in self.piles],
+            list(map(_mask, self.hands)), list(map(list, self.piles)),
             list(reversed(self.draw)), list(self.bull_cards), self.supply, self.to_move,
-            _mask(pile + 1 for pile in self.piles_played),
+            _mask(pile + 1 for pile in self.piles_played) if self.piles_played else 0,
         )
 
     @classmethod
@@ -1343,12 +1343,13 @@ class Table:
         table = object.__new__(cls)
         for name, value in (
             ("hands", hands),
-            ("piles", tuple(tuple(pile) for pile in core.piles)),
+            ("piles", tuple(map(tuple, core.piles))),
             ("draw", tuple(reversed(core.draw))),
             ("bull_cards", tuple(core.bull)),
             ("supply", core.supply),
             ("to_move", core.to_move),
-            ("piles_played", tuple(card - 1 for card in _unmask(core.used))),
+            ("piles_played",
+             tuple(card - 1 for card in _unmask(core.used)) if core.used else ()),
         ):
             object.__setattr__(table, name, value)
         return table
