@@ -7,11 +7,15 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from companion.models import Group, Membership, Player
-from companion.services.groups import GROUP_NAME_MAX, NEW_PLAYER, PLAYER_NAME_MAX
+from companion.services.groups import (
+    GROUP_NAME_MAX,
+    NEW_PLAYER,
+    PLAYER_NAME_MAX,
+    game_night_date,
+)
 
 
 class GroupCreateForm(forms.Form):
@@ -106,4 +110,4 @@ class GameNightForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.initial.setdefault("date", timezone.localdate())
+        self.initial.setdefault("date", game_night_date())

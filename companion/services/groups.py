@@ -22,12 +22,27 @@ GROUP_NAME_MAX = Group._meta.get_field("name").max_length or 80
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 40
 
 
-def game_night_for_today(*, group: Group) -> GameNight:
-    """Today's game night of ``group`` (in the site's time zone), created when there is none.
+EVENING_ENDS_AT = 6
+"""Hour of the morning (local time) until which the previous evening is still "today"."""
 
-    When a group has several nights on today's date, the newest one is used.
+
+def game_night_date(now: dt.datetime | None = None) -> dt.date:
+    """The date of the evening in progress, in the site's time zone.
+
+    Card evenings run past midnight: until 06:00 the evening that began the day
+    before is still going on, so a match started at 00:30 joins that night.
     """
-    today = timezone.localdate()
+    local = timezone.localtime(now)
+    return (local - dt.timedelta(hours=EVENING_ENDS_AT)).date()
+
+
+def game_night_for_today(*, group: Group) -> GameNight:
+    """Today's game night of ``group``, created when there is none.
+
+    "Today" is :func:`game_night_date`: after midnight the evening's night goes on.
+    When a group has several nights on that date, the newest one is used.
+    """
+    today = game_night_date()
     with transaction.atomic():
         # Lock the group row so two phones starting a match at once share one night
         # (PostgreSQL; SQLite serialises writes anyway).
@@ -201,7 +216,7 @@ def game_night_create(
     with transaction.atomic():
         return GameNight.objects.create(
             group=group,
-            date=date or timezone.localdate(),
+            date=date or game_night_date(),
             place=place.strip(),
             notes=notes.strip(),
         )

@@ -5,9 +5,9 @@ import datetime as dt
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 
 from companion.models import GameNight, Group, Match, Seat
+from companion.services.groups import game_night_date
 
 pytestmark = pytest.mark.django_db
 
@@ -57,9 +57,9 @@ def test_every_night_url_sends_a_logged_out_visitor_to_log_in(
         assert response.url.startswith("/accounts/login/?next=")
 
 
-def test_the_new_night_form_defaults_to_today(anna_client: Client, group: Group) -> None:
+def test_the_new_night_form_defaults_to_this_evening(anna_client: Client, group: Group) -> None:
     body = anna_client.get(f"/g/{group.pk}/nights/new/").content.decode()
-    assert f'value="{timezone.localdate():%Y-%m-%d}"' in body
+    assert f'value="{game_night_date():%Y-%m-%d}"' in body
     assert 'type="date"' in body
 
 
