@@ -224,9 +224,10 @@ def line_chart(
             f'<text x="{left - 5:.1f}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">'
             f"{escape(y_format(tick))}</text>"
         )
-    step = max(1, math.ceil(n / 12))
+    label_width = FONT * 0.62 * max([len(label) for label in x_labels] or [1]) + 8
+    step = max(1, math.ceil(n / max(2, int(plot_width // label_width))))
     for index, label in enumerate(x_labels):
-        if index % step and index != n - 1:
+        if index % step:
             continue
         parts.append(
             f'<text x="{x_at(index):.1f}" y="{plot_bottom + 16}" text-anchor="middle" '

@@ -35,13 +35,19 @@ class _RosterForm(forms.Form):
 class HistoryFilterForm(_RosterForm):
     """Filter the game nights by game, player and period (GET)."""
 
-    game = forms.ChoiceField(label=_("Game"), required=False)
-    player = forms.ChoiceField(label=_("Player"), required=False)
+    game = forms.ChoiceField(
+        label=_("Game"), required=False, widget=forms.Select(attrs={"class": "form-select"})
+    )
+    player = forms.ChoiceField(
+        label=_("Player"), required=False, widget=forms.Select(attrs={"class": "form-select"})
+    )
     since = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("From"), required=False,
+        widget=forms.DateInput(attrs={"type": "date", "class": "form-control"}, format="%Y-%m-%d"),
     )
     until = forms.DateField(
-        label=_("Until"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Until"), required=False,
+        widget=forms.DateInput(attrs={"type": "date", "class": "form-control"}, format="%Y-%m-%d"),
     )
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:

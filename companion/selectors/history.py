@@ -12,12 +12,14 @@ Only finished matches count for statistics; the history lists running ones too.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Avg,
@@ -32,10 +34,11 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    Sum,
 )
-from django.db.models.functions import TruncMonth
 from django.utils.formats import number_format
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from companion.models import DealScore, GameNight, Group, Match, Player, Seat
@@ -227,16 +230,6 @@ def _finished_seats(group: Group) -> QuerySet[Seat]:
 _PLAYED_ORDER = ("match__game_night__date", "match__created_at", "match_id")
 
 
-def _seat_count() -> Subquery:
-    return Subquery(
-        Seat.objects.filter(match=OuterRef("match"))
-        .values("match")
-        .annotate(n=Count("id"))
-        .values("n"),
-        output_field=IntegerField(),
-    )
-
-
 def streaks(wins: Iterable[bool]) -> tuple[int, int]:
     """(longest, current) run of wins in a sequence of results, oldest first.
 
@@ -253,7 +246,7 @@ def streaks(wins: Iterable[bool]) -> tuple[int, int]:
 
 
 def player_stats(player: Player) -> PlayerStats:
-    """Everything the player page shows, in four queries."""
+    """Everything the player page shows, in three queries."""
     seats = _finished_seats(player.group).filter(player=player)
     per_game = {
         row["match__game"]: row
@@ -276,41 +269,36 @@ def player_stats(player: Player) -> PlayerStats:
         games.append(
             PlayerGameLine(info, row["matches"], row["wins"], float(row["average"]), best, worst)
         )
-    recent = tuple(
-        Result(
-            match_id=row["match_id"],
-            game=GAMES[row["match__game"]],
-            date=row["match__game_night__date"],
-            place=row["place"],
-            players=row["players"],
-            total=row["total"],
-            is_winner=row["is_winner"],
+    # One pass over the player's results in the order played: streaks, months, recent form.
+    results = list(
+        seats.order_by(*_PLAYED_ORDER).values_list(
+            "match_id", "match__game", "match__game_night__date", "place", "total", "is_winner"
         )
-        for row in seats.annotate(players=_seat_count())
-        .order_by(*(f"-{name}" for name in _PLAYED_ORDER))
-        .values(
-            "match_id", "match__game", "match__game_night__date", "place", "players", "total",
-            "is_winner",
-        )[:RECENT_FORM]
     )
-    longest, current = streaks(
-        seats.order_by(*_PLAYED_ORDER).values_list("is_winner", flat=True).iterator()
-    )
-    month_rows = list(
-        seats.annotate(month=TruncMonth("match__game_night__date"))
-        .values("month")
-        .annotate(matches=Count("id"), wins=Count("id", filter=Q(is_winner=True)))
-        .order_by("-month")[:MONTHS_SHOWN]
-    )
+    longest, current = streaks(row[5] for row in results)
+    by_month: dict[dt.date, list[int]] = {}
+    for row in results:
+        month = row[2].replace(day=1)
+        counts = by_month.setdefault(month, [0, 0])
+        counts[0] += 1
+        counts[1] += row[5]
     months = tuple(
-        MonthLine(_as_date(row["month"]), row["matches"], row["wins"])
-        for row in reversed(month_rows)
+        MonthLine(month, matches, wins)
+        for month, (matches, wins) in list(by_month.items())[-MONTHS_SHOWN:]
+    )
+    latest = results[:-RECENT_FORM - 1:-1]
+    players = dict(
+        Seat.objects.filter(match_id__in=[row[0] for row in latest])
+        .values_list("match_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    ) if latest else {}
+    recent = tuple(
+        Result(match_id=match_id, game=GAMES[game], date=date, place=place,
+               players=players[match_id], total=total, is_winner=is_winner)
+        for match_id, game, date, place, total, is_winner in latest
     )
     return PlayerStats(player, tuple(games), recent, longest, current, months)
-
-
-def _as_date(value: dt.date | dt.datetime) -> dt.date:
-    return value.date() if isinstance(value, dt.datetime) else value
 
 
 # --- Head-to-head ---------------------------------------------------------------------------
@@ -643,28 +631,50 @@ DEAL_FIGURES: Mapping[str, Callable[[DealData], tuple[Figure, ...]]] = {
 """The statistics only per-deal data allows, per game."""
 
 
-def _deal_data(group: Group, game: str, names: Mapping[int, str]) -> DealData:
-    """Distinct recorded entries of a game's finished matches with their counts (two queries)."""
-    scores = DealScore.objects.filter(
+FIGURES_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _game_scores(group: Group, game: str) -> QuerySet[DealScore]:
+    return DealScore.objects.filter(
         deal__match__group=group, deal__match__game=game, deal__match__status=FINISHED
     )
+
+
+def _figures(
+    group: Group, game: str, names: Mapping[int, str], *, deals: int, matches: int,
+    fingerprint: tuple[int, int],
+) -> tuple[Figure, ...]:
+    """The per-deal statistics of a game: distinct entries counted in the database, each
+    parsed once by the engine (one query).
+
+    The result is cached under a key that changes whenever the statistics could: the
+    count and the id sum of the deal scores read (the sheet writes new rows on every
+    change and ids are never reused, so any edit, deletion or newly finished match
+    changes it), the player names and the language.
+    """
+    key = "kartenrunde:figures:" + hashlib.sha256(repr((
+        group.pk, game, fingerprint, deals, matches, sorted(names.items()), get_language(),
+    )).encode()).hexdigest()
+    cached: tuple[Figure, ...] | None = cache.get(key)
+    if cached is not None:
+        return cached
     rules = rules_for(game)
     parsed: dict[str, Any] = {}
     entries = []
-    for row in scores.values("player_id", "data").annotate(count=Count("id")).order_by():
-        key = repr(row["data"])
-        if key not in parsed:
-            parsed[key] = rules.entry_from_dict(row["data"])
-        entries.append(EntryCount(row["player_id"], parsed[key], row["count"]))
-    counts = (
-        Match.objects.filter(group=group, game=game, status=FINISHED)
-        .aggregate(matches=Count("id", distinct=True), deals=Count("deals"))
-    )
-    return DealData(tuple(entries), counts["deals"], counts["matches"], names)
+    rows = _game_scores(group, game).values("player_id", "data").annotate(count=Count("id"))
+    for row in rows.order_by():
+        text = repr(row["data"])
+        if text not in parsed:
+            parsed[text] = rules.entry_from_dict(row["data"])
+        entries.append(EntryCount(row["player_id"], parsed[text], row["count"]))
+    data = DealData(tuple(entries), deals, matches, names)
+    figures = DEAL_FIGURES[game](data) if entries else ()
+    cache.set(key, figures, FIGURES_CACHE_SECONDS)
+    return figures
 
 
 def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT) -> GameStats:
-    """Everything the game page shows, in six queries."""
+    """Everything the game page shows, in at most five queries."""
     info = GAMES[game]
     seats = _finished_seats(group).filter(match__game=game)
     rows = list(
@@ -696,27 +706,34 @@ def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAUL
         .order_by(f"{direction}total", *_PLAYED_ORDER)
         .first()
     )
-    worst = (
-        DealScore.objects.filter(
-            deal__match__group=group, deal__match__game=game, deal__match__status=FINISHED
-        )
-        .select_related("player", "deal__match__game_night")
-        .order_by(
-            f"{'-' if info.lower_is_better else ''}score",
-            "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
-            "deal__number",
-        )
-        .first()
+    summary = _game_scores(group, game).aggregate(
+        entries=Count("id"), id_sum=Sum("id"), high=Max("score"), low=Min("score"),
+        deals=Count("deal", distinct=True), matches=Count("deal__match", distinct=True),
     )
-    data = _deal_data(group, game, names)
+    worst = None
+    if summary["entries"]:
+        worst = (
+            _game_scores(group, game)
+            .filter(score=summary["high"] if info.lower_is_better else summary["low"])
+            .select_related("player", "deal__match__game_night")
+            .order_by(
+                "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
+                "deal__number", "player__name",
+            )
+            .first()
+        )
+    figures = _figures(
+        group, game, names, deals=summary["deals"], matches=summary["matches"],
+        fingerprint=(summary["entries"], summary["id_sum"] or 0),
+    ) if summary["entries"] else ()
     shares = sorted(
         ((row["player__name"], row["wins"]) for row in rows if row["wins"]),
         key=lambda share: (-share[1], share[0]),
     )
     return GameStats(
         game=info,
-        matches=data.matches,
-        deals=data.deals,
+        matches=summary["matches"],
+        deals=summary["deals"],
         min_matches=min_matches,
         leaderboard=leaderboard,
         below_minimum=below,
@@ -725,7 +742,7 @@ def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAUL
         worst_deal=Record(worst.player.name, worst.score, worst.deal.match_id,
                           worst.deal.match.game_night.date, worst.deal.number)
         if worst else None,
-        figures=DEAL_FIGURES[game](data) if data.entries else (),
+        figures=figures,
         win_shares=tuple(shares),
     )
 

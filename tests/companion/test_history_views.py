@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
@@ -14,6 +15,12 @@ from companion.models import Group, Membership, Player
 from tests.companion.test_history_helpers import freaky, night, play, x_nimmt
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Database ids repeat between tests; the statistics cache must not carry over."""
+    cache.clear()
 
 
 @pytest.fixture
@@ -141,8 +148,9 @@ def test_the_player_page_shows_the_record_and_a_chart(anna_client: Client, histo
     anna = history.players.get(name="Anna")
     body = _text(anna_client.get(f"/g/{history.pk}/players/{anna.pk}/"))
     assert "<svg" in body and "<title id=" in body and "<desc id=" in body
-    assert re.search(r"<td class=\"text-end\">2</td>\s*<td class=\"text-end\">1</td>\s*"
-                     r"<td class=\"text-end\">50 %</td>", body)
+    # Freaky: won 1 of 2 (30 and 15 cards: average 22,5, best 30, worst 15).
+    assert re.search(r"1 von 2 gewonnen · <span class=\"fw-semibold\">50 %</span>", body)
+    assert "Schnitt 22,5 · bestes 30 · schlechtestes 15" in body
 
 
 def test_the_game_page_shows_leaderboard_records_figures_and_win_shares(

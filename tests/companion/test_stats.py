@@ -19,6 +19,7 @@ import datetime as dt
 import doctest
 
 import pytest
+from django.core.cache import cache
 from django.utils import translation
 
 from companion.models import Group, Player
@@ -34,6 +35,12 @@ from companion.selectors.history import (
 from tests.companion.test_history_helpers import freaky, night, play, x_nimmt
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Database ids repeat between tests; the statistics cache must not carry over."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -1,0 +1,240 @@
+"""History benchmark: render times of the history pages on a long history.
+
+Fills a temporary SQLite database (configured here, the project's database is
+not touched) with a group of 8 players and 5,000 finished matches across the
+five games (complete random games played by the engine's game models, stored
+the way the score sheet stores them), then renders, in interleaved rounds, the
+group's history page, a player page and the game pages, next to a bare Django
+view (same middleware, same logged-in session) measured in the same run. It
+prints the median and 95th percentile of each and their ratio to the bare
+view. Aim: each page at most 5× the bare view and under 100 ms median.
+
+    .venv/bin/python bench/history.py [--matches 5000] [--rounds 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+urlpatterns: list[Any] = []
+"""This script is its own URL configuration: the app's URLs plus the bare view."""
+
+
+def _configure(database: Path) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "companion.settings"
+    os.environ["SQLITE_PATH"] = str(database)
+    os.environ.pop("DATABASE_URL", None)
+    os.environ["DJANGO_DEBUG"] = "0"
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth.decorators import login_required
+    from django.http import HttpRequest, HttpResponse
+    from django.shortcuts import render
+    from django.urls import include, path
+
+    def bare(request: HttpRequest) -> HttpResponse:
+        return HttpResponse("ok")
+
+    @login_required
+    def bare_page(request: HttpRequest) -> HttpResponse:
+        return render(request, "base.html")
+
+    urlpatterns[:] = [
+        path("bench/bare/", bare),
+        path("bench/page/", bare_page),
+        path("", include("companion.urls")),
+    ]
+    settings.ROOT_URLCONF = __name__
+
+
+def _fill(matches: int, seed: int) -> tuple[int, list[int]]:
+    """The group and its players' ids, after storing ``matches`` random finished matches."""
+    import datetime as dt
+
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from companion.models import Deal, DealScore, GameNight, Group, Match, Membership, Player, Seat
+    from scoring import GAMES, rank
+    from scoring.common import SimulatedGame, rules_for
+
+    call_command("migrate", verbosity=0)
+    rng = random.Random(seed)
+    names = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fiona", "Gero", "Hanna"]
+    pool: dict[tuple[str, int], list[tuple[list[dict[str, Any]], list[dict[str, int]]]]] = {}
+
+    def sample(game: str, players: int) -> tuple[list[dict[str, Any]], list[dict[str, int]]]:
+        """A complete random game: entry dicts and scores per deal (a pool of 25 per setting)."""
+        key = (game, players)
+        if key not in pool:
+            rules = rules_for(game)
+            pool[key] = []
+            for _ in range(25):
+                played: SimulatedGame = rules.random_game(players, rng)
+                pool[key].append((
+                    [{p: rules.entry_to_dict(e) for p, e in deal.items()} for deal in played.deals],
+                    [rules.score_deal(deal) for deal in played.deals],
+                ))
+        return rng.choice(pool[key])
+
+    with transaction.atomic():
+        user = User.objects.create_user("bench", password="bench-password-1")
+        group = Group.objects.create(name="Benchrunde", owner=user)
+        Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+        players = Player.objects.bulk_create(Player(group=group, name=n) for n in names)
+        nights = GameNight.objects.bulk_create(
+            GameNight(group=group, date=dt.date(2020, 1, 1) + dt.timedelta(days=2 * i),
+                      place=rng.choice(["Bei Anna", "Bei Ben", "Kneipe", ""]))
+            for i in range(matches // 4 + 1)
+        )
+        slugs = list(GAMES)
+        plans = []
+        match_rows = []
+        for index in range(matches):
+            game = slugs[index % len(slugs)]
+            info = GAMES[game]
+            count = rng.randint(info.min_players, min(info.max_players, len(players)))
+            seated = rng.sample(players, count)
+            deals, scores = sample(game, count)
+            night = nights[index // 4]
+            created = dt.datetime.combine(night.date, dt.time(19), tzinfo=dt.UTC) + dt.timedelta(
+                minutes=40 * (index % 4)
+            )
+            match_rows.append(Match(group=group, game_night=night, game=game, created_at=created,
+                                    status=Match.Status.FINISHED, finished_at=created))
+            plans.append((info, seated, deals, scores))
+        Match.objects.bulk_create(match_rows, batch_size=500)
+        seat_rows, deal_rows, score_plan = [], [], []
+        for match, (info, seated, deals, scores) in zip(match_rows, plans, strict=True):
+            sim_names = [f"P{i}" for i in range(1, len(seated) + 1)]
+            totals = {n: sum(s[n] for s in scores) for n in sim_names}
+            places = {n: p for p, n, _t in rank(totals, lower_is_better=info.lower_is_better)}
+            for number, (player, name) in enumerate(zip(seated, sim_names, strict=True)):
+                seat_rows.append(Seat(match=match, player=player, number=number,
+                                      total=totals[name], place=places[name],
+                                      is_winner=places[name] == 1))
+            for number, (entries, deal_scores) in enumerate(zip(deals, scores, strict=True), 1):
+                deal = Deal(match=match, number=number, created_at=match.created_at,
+                            updated_at=match.created_at)
+                deal_rows.append(deal)
+                score_plan.append((deal, [(player, entries[name], deal_scores[name])
+                                          for player, name in zip(seated, sim_names,
+                                                                  strict=True)]))
+        Seat.objects.bulk_create(seat_rows, batch_size=1000)
+        Deal.objects.bulk_create(deal_rows, batch_size=1000)
+        DealScore.objects.bulk_create(
+            (DealScore(deal=deal, player=player, data=data, score=score)
+             for deal, rows in score_plan for player, data, score in rows),
+            batch_size=2000,
+        )
+    print(f"filled: {len(match_rows)} matches, {len(seat_rows)} seats, {len(deal_rows)} deals, "
+          f"{DealScore.objects.count()} deal scores, {len(nights)} game nights")
+    return group.pk, [p.pk for p in players]
+
+
+def _measure(pages: dict[str, str], rounds: int) -> dict[str, list[float]]:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.get(username="bench"))
+    for url in pages.values():
+        for _ in range(3):
+            response = client.get(url)
+            if response.status_code != 200:
+                raise SystemExit(f"{url} answered {response.status_code}")
+    times: dict[str, list[float]] = {name: [] for name in pages}
+    for _ in range(rounds):
+        for name, url in pages.items():
+            start = time.perf_counter()
+            client.get(url)
+            times[name].append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def _cold(url: str) -> float:
+    """Milliseconds of one request with an empty cache (the statistics computed afresh)."""
+    from django.contrib.auth.models import User
+    from django.core.cache import cache
+    from django.test import Client
+
+    cache.clear()
+    client = Client()
+    client.force_login(User.objects.get(username="bench"))
+    client.get("/bench/bare/")
+    start = time.perf_counter()
+    client.get(url)
+    return (time.perf_counter() - start) * 1000
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[18]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=5000)
+    parser.add_argument("--rounds", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--keep", type=Path, help="keep (or reuse) the database at this path")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kartenrunde-bench-") as tmp:
+        database = args.keep or Path(tmp) / "bench.sqlite3"
+        reuse = database.exists()
+        _configure(database)
+        started = time.perf_counter()
+        if reuse:
+            from companion.models import Group
+
+            found = Group.objects.get(name="Benchrunde")
+            group = found.pk
+            players = list(found.players.order_by("id").values_list("pk", flat=True))
+        else:
+            group, players = _fill(args.matches, args.seed)
+            print(f"fill time: {time.perf_counter() - started:.1f} s")
+        from django.urls import NoReverseMatch, reverse
+
+        pages = {
+            "bare view": "/bench/bare/",
+            "bare page (base.html)": "/bench/page/",
+            "history": f"/g/{group}/history/",
+        }
+        with contextlib.suppress(NoReverseMatch):
+            pages["group home"] = reverse("group_home", args=[group])
+        pages["player page"] = f"/g/{group}/players/{players[0]}/"
+        for slug in ("x-nimmt", "elf-nimmt", "drei-sind-einer-zuviel", "freaky", "dreizehn"):
+            pages[f"game {slug}"] = f"/g/{group}/games/{slug}/"
+        pages["head-to-head"] = f"/g/{group}/head-to-head/?first={players[0]}&second={players[1]}"
+        cold = {name: _cold(url) for name, url in pages.items()}
+        times = _measure(pages, args.rounds)
+        bare = statistics.median(times["bare view"])
+        page = statistics.median(times["bare page (base.html)"])
+        print(f"\n{'page':<30} {'median ms':>10} {'p95 ms':>8} {'× bare':>7} {'× page':>7} "
+              f"{'first ms':>9}")
+        for name, values in times.items():
+            median = statistics.median(values)
+            print(f"{name:<30} {median:>10.2f} {_p95(values):>8.2f} {median / bare:>7.1f} "
+                  f"{median / page:>7.1f} {cold[name]:>9.1f}")
+        print("\n× bare: against a view returning a fixed string; × page: against a view "
+              "rendering the\nsite layout (base.html) for the logged-in user. first ms: the "
+              "first request, before\nthe per-deal statistics are cached.")
+        print(f"\n{args.rounds} rounds, pages interleaved; Python {sys.version.split()[0]}")
+
+
+if __name__ == "__main__":
+    main()
