@@ -3,14 +3,37 @@
 The engine raises :class:`scoring.ScoringError` with an English message
 template and its parameters. Here the template is translated through the
 normal gettext catalogue (the templates are collected for makemessages in
-``companion/engine_catalogue.py``) and filled in.
+``companion/engine_catalogue.py``) and filled in; parameters that are colour
+keys of the engine are put in the user's words too.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from scoring import ScoringError
+
+# Colour keys the engine's messages may contain (3 sind einer zuviel!, Freaky, 13).
+COLOUR_WORDS = {
+    "orange": pgettext_lazy("card colour", "orange"),
+    "flieder": pgettext_lazy("card colour", "lilac"),
+    "hellblau": pgettext_lazy("card colour", "light blue"),
+    "rot": pgettext_lazy("card colour", "red"),
+    "tuerkis": pgettext_lazy("card colour", "turquoise"),
+    "magenta": pgettext_lazy("card colour", "magenta"),
+    "olivgruen": pgettext_lazy("card colour", "olive"),
+    "red": pgettext_lazy("card colour", "red"),
+    "yellow": pgettext_lazy("card colour", "yellow"),
+    "green": pgettext_lazy("card colour", "green"),
+    "blue": pgettext_lazy("card colour", "blue"),
+    "violet": pgettext_lazy("card colour", "violet"),
+}
+
+
+def _in_words(value: object) -> object:
+    if isinstance(value, str) and value in COLOUR_WORDS:
+        return str(COLOUR_WORDS[value])
+    return value
 
 
 def message_for(err: ScoringError) -> str:
@@ -18,7 +41,8 @@ def message_for(err: ScoringError) -> str:
 
     A template missing from the catalogue falls back to the engine's English.
     """
+    params = {name: _in_words(value) for name, value in err.params.items()}
     try:
-        return gettext(err.template).format(**err.params)
+        return gettext(err.template).format(**params)
     except (KeyError, IndexError, ValueError):
         return err.message

@@ -10,26 +10,29 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+# Engine calls that carry an English message template, and the template's position.
+TEMPLATE_ARGUMENT = {"error": 1, "_verdict": 2}
+
 SCORING = Path(__file__).resolve().parent.parent / "scoring"
 CATALOGUE = Path(__file__).resolve().parent / "engine_catalogue.py"
 
 
 def engine_templates(root: Path = SCORING) -> list[str]:
-    """Every literal template passed to ``scoring.error``, sorted, without repeats."""
+    """Every literal template passed to ``scoring.error`` (or another call in
+    ``TEMPLATE_ARGUMENT``), sorted, without repeats."""
     found: set[str] = set()
     for source in sorted(root.rglob("*.py")):
         tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or len(node.args) < 2:
+            if not isinstance(node, ast.Call):
                 continue
             func = node.func
-            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-            template = node.args[1]
-            if (
-                name == "error"
-                and isinstance(template, ast.Constant)
-                and isinstance(template.value, str)
-            ):
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            position = TEMPLATE_ARGUMENT.get(name)
+            if position is None or len(node.args) <= position:
+                continue
+            template = node.args[position]
+            if isinstance(template, ast.Constant) and isinstance(template.value, str):
                 found.add(template.value)
     return sorted(found)
 
