@@ -149,8 +149,8 @@ def test_the_player_page_shows_the_record_and_a_chart(anna_client: Client, histo
     body = _text(anna_client.get(f"/g/{history.pk}/players/{anna.pk}/"))
     assert "<svg" in body and "<title id=" in body and "<desc id=" in body
     # Freaky: won 1 of 2 (30 and 15 cards: average 22,5, best 30, worst 15).
-    assert re.search(r"1 von 2 gewonnen · <span class=\"fw-semibold\">50 %</span>", body)
-    assert "Schnitt 22,5 · bestes 30 · schlechtestes 15" in body
+    assert re.search(r"Freaky</span>\s*<span class=\"fw-semibold text-nowrap\">50 %</span>", body)
+    assert "1 von 2 gewonnen · Schnitt 22,5 · bestes 30 · schlechtestes 15" in body
 
 
 def test_the_game_page_shows_leaderboard_records_figures_and_win_shares(
