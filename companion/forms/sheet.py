@@ -242,12 +242,21 @@ class XNimmtFormat(EntryFormat):
         if mode == "cards":
             return {key: ", ".join(str(c) for c in data.get(key) or ())
                     for key in ("hand_cards", "x_stack_cards")}
-        return {"hand": data.get("hand", 0), "x_stack": data.get("x_stack", 0)}
+        from scoring import x_nimmt
+
+        # The engine's Hornochsen: counted from the cards where cards were recorded.
+        counted = x_nimmt.entry_from_dict(data).hornochsen() if data else None
+        return {"hand": counted.hand if counted else 0,
+                "x_stack": counted.x_stack if counted else 0}
 
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
-        cards = any(d.get("hand_cards") is not None or d.get("x_stack_cards") is not None
-                    for d in datas)
-        return "cards" if cards else "counts"
+        """Card numbers when they were recorded and no count stands without its cards."""
+        pairs = (("hand", "hand_cards"), ("x_stack", "x_stack_cards"))
+        some_cards = any(d.get(cards) is not None for d in datas for _, cards in pairs)
+        counts_only = any(
+            d.get(cards) is None and d.get(count) for d in datas for count, cards in pairs
+        )
+        return "cards" if some_cards and not counts_only else "counts"
 
 
 class ElfNimmtFormat(EntryFormat):
@@ -283,7 +292,10 @@ class ElfNimmtFormat(EntryFormat):
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         if mode == "cards":
             return {"hand_cards": ", ".join(str(c) for c in data.get("hand_cards") or ())}
-        return {"hand": data.get("hand", 0)}
+        from scoring import elf_nimmt
+
+        # The engine's Hornochsen: counted from the cards where cards were recorded.
+        return {"hand": elf_nimmt.entry_from_dict(data).hornochsen() if data else 0}
 
     def deal_initial(
         self, datas: Mapping[Seat, Mapping[str, Any]], mode: str
@@ -292,7 +304,10 @@ class ElfNimmtFormat(EntryFormat):
         return {"went_out": out[0]} if out else {}
 
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
-        return "cards" if any(d.get("hand_cards") for d in datas) else "counts"
+        """Card numbers when they were recorded and no count stands without its cards."""
+        some_cards = any(d.get("hand_cards") is not None for d in datas)
+        counts_only = any(d.get("hand_cards") is None and d.get("hand") for d in datas)
+        return "cards" if some_cards and not counts_only else "counts"
 
 
 class FreakyFormat(EntryFormat):

@@ -471,3 +471,30 @@ def test_the_sheet_runs_the_same_queries_with_2_and_20_deals(
     match = sheet_with(group, players, 20)
     with django_assert_max_num_queries(QUERIES):
         anna_client.get(url("match_sheet", match))
+
+
+@pytest.mark.django_db
+def test_editing_a_deal_recorded_partly_by_cards_shows_the_counted_hornochsen(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    record(match, players, {"x_stack": 2}, {"hand_cards": [55, 10]}, {"x_stack_cards": [22]})
+    page = anna_client.get(url("deal_edit", match, number=1)).content.decode()
+    # Anna's counts have no cards, so the form shows counts: Ben's 55 + 10 = 10 Hornochsen.
+    assert 'name="s0-x_stack" value="2"' in page
+    assert 'name="s1-hand" value="10"' in page
+    assert 'name="s2-x_stack" value="5"' in page
+    cards = anna_client.get(url("deal_edit", match, number=1) + "?mode=cards").content.decode()
+    assert 'name="s1-hand_cards" value="55, 10"' in cards
+
+
+@pytest.mark.django_db
+def test_editing_an_11_nimmt_deal_recorded_by_cards_keeps_the_cards(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "elf-nimmt")
+    record(match, players, {"hand_cards": [55, 1]}, {"went_out": True}, {"hand_cards": [2]})
+    page = anna_client.get(url("deal_edit", match, number=1)).content.decode()
+    assert 'name="s0-hand_cards" value="1, 55"' in page
+    counts = anna_client.get(url("deal_edit", match, number=1) + "?mode=counts").content.decode()
+    assert 'name="s0-hand" value="8"' in counts
