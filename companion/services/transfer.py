@@ -117,6 +117,26 @@ def _load(group: Group) -> _History:
     )
 
 
+PLAYER_LISTS = ("live_turns", "live_rows")
+"""Match options of the sheet's live mode whose items are lists starting with a player id
+(``[player_id, [colours], closed]`` per turn, ``[player_id, cards]`` per collected row)."""
+
+
+def _map_options(options: Any, player: Callable[[Any], Any]) -> Any:
+    """``options`` with the player reference of every live-mode item replaced by ``player``."""
+    if not isinstance(options, dict):
+        return options
+    mapped = dict(options)
+    for name in PLAYER_LISTS:
+        items = mapped.get(name)
+        if isinstance(items, list):
+            mapped[name] = [
+                [player(item[0]), *item[1:]] if isinstance(item, list) and item else item
+                for item in items
+            ]
+    return mapped
+
+
 def group_export(group: Group) -> dict[str, Any]:
     """The group's whole history as a JSON-compatible document (seven queries)."""
     history = _load(group)
@@ -131,7 +151,7 @@ def group_export(group: Group) -> dict[str, Any]:
     def match_doc(match: Match) -> dict[str, Any]:
         return {
             "game": match.game,
-            "options": match.options,
+            "options": _map_options(match.options, lambda pid: keys.get(pid, pid)),
             "first_dealer": match.first_dealer,
             "status": match.status,
             "created_at": _stamp(match.created_at),
@@ -413,6 +433,14 @@ def _check_match(
         raise reader.fail(_("two seats have the same number."))
     if match.first_dealer >= len(seats):
         raise reader.fail(_("the first dealer is not one of the seats."))
+    for name in PLAYER_LISTS:
+        items = match.options.get(name, [])
+        if not isinstance(items, list) or not all(
+            isinstance(item, list) and item and item[0] in keys for item in items
+        ):
+            raise reader.fail(
+                _("the live record “%(name)s” names a player who is not seated.") % {"name": name}
+            )
     name_of = {key: players[key].name for key in keys}
     rules = rules_for(game)
     deals: list[tuple[Deal, list[tuple[DealScore, str]]]] = []
@@ -570,6 +598,9 @@ def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
             for item in matches:
                 item.match.group = group
                 item.match.game_night = night
+                item.match.options = _map_options(
+                    item.match.options, lambda key: plan.players[key].pk
+                )
                 match_plans.append(item)
         Match.objects.bulk_create([item.match for item in match_plans])
         seats, deals = [], []

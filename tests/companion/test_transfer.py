@@ -284,6 +284,8 @@ def test_a_false_winner_is_rejected(history: Group) -> None:
         lambda d: _x(d)["deals"][0].update(created_at="yesterday"),
         lambda d: _x(d).update(first_dealer=5),
         lambda d: _x(d)["changes"][0].update(before={"p9": {}}),
+        lambda d: _x(d)["options"].update(live_rows=[["p3", 4]]),
+        lambda d: _x(d)["options"].update(live_turns="p1"),
         lambda d: d["group"].update(name="  "),
         lambda d: d.update(players="Anna, Ben"),
     ],
@@ -310,3 +312,41 @@ def test_timestamps_round_trip_to_the_microsecond(group: Group, bob: User) -> No
     evening.save(update_fields=["created_at"])
     imported = group_import(user=bob, content=group_export_json(group))
     assert imported.game_nights.get().created_at == evening.created_at
+
+
+def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) -> None:
+    """Matches recorded, edited, undone and finished through the sheet's services, and the
+    live mode's state of a running match, survive export → import → export."""
+    from companion.services import matches as sheet
+
+    anna, ben, cem = (group.players.get(name=n) for n in ("Anna", "Ben", "Cem"))
+    x = sheet.match_start(group=group, game="x-nimmt", players=[anna, ben, cem])
+    sheet.deal_record(match=x, number=1, entries={
+        anna.pk: {"hand": 3, "x_stack": 1}, ben.pk: {"hand_cards": [55, 7]}, cem.pk: {}})
+    sheet.deal_edit(match=x, number=1, version=1, entries={
+        anna.pk: {"hand": 4, "x_stack": 1}, ben.pk: {"hand_cards": [55, 7]}, cem.pk: {}})
+    sheet.deal_record(match=x, number=2, entries={
+        anna.pk: {"hand": 1}, ben.pk: {"x_stack": 2}, cem.pk: {"hand": 9}})
+    sheet.match_finish(match=x)
+    freaky_match = sheet.match_start(group=group, game="freaky", players=[anna, ben])
+    sheet.live_collect(match=freaky_match, player_id=ben.pk, cards=5, revision=0)
+    sheet.live_collect(match=freaky_match, player_id=anna.pk, cards=4, revision=1)
+    drei = sheet.match_start(group=group, game="drei-sind-einer-zuviel", players=[cem, anna])
+    sheet.live_take(match=drei, player_id=cem.pk, colour="rot", revision=0)
+
+    exported = group_export_json(group)
+    options = [m["options"] for m in json.loads(exported)["game_nights"][0]["matches"]]
+    assert options[1] == {"live_rows": [["p2", 5], ["p1", 4]], "live_rev": 2}
+    assert options[2] == {"live_turns": [["p3", ["rot"], False]], "live_rev": 1}
+    copy_group = group_import(user=bob, content=exported)
+    assert group_export_json(copy_group) == exported
+    new_ben = copy_group.players.get(name="Ben")
+    new_freaky = copy_group.matches.get(game="freaky")
+    new_anna = copy_group.players.get(name="Anna")
+    assert sheet.live_rows(new_freaky) == [[new_ben.pk, 5], [new_anna.pk, 4]]
+    # The copied sheet still works: the live state saves as the deal, the undo log undoes.
+    sheet.live_save(match=new_freaky, revision=2)
+    new_x = copy_group.matches.get(game="x-nimmt")
+    sheet.match_reopen(match=new_x)
+    sheet.match_undo(match=new_x)  # takes back the record of deal 2
+    assert new_x.deals.count() == 1
