@@ -101,3 +101,30 @@ def test_the_history_charts_describe_their_data(group: Group) -> None:
     assert "100 %" in months and "0 %" in months
     shares = charts.win_shares_chart(game_stats(group, "freaky"))
     assert "1 · 50 %" in shares
+
+
+@pytest.mark.django_db
+def test_the_progression_partial_shows_the_chart_and_its_data_table(group: Group) -> None:
+    from django.template.loader import render_to_string
+
+    match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)},
+                    {"Anna": (1, 0), "Ben": (3, 1)})
+    html = render_to_string("companion/history/_progression.html",
+                            {"progression": match_progression(match)})
+    assert "<svg" in html and "<table" in html
+    rows = re.findall(r"<tr><th scope=\"row\">(\d+)</th>((?:<td[^>]*>\d+</td>)+)</tr>", html)
+    assert [(deal, re.findall(r">(\d+)<", cells)) for deal, cells in rows] == [
+        ("1", ["23", "2"]), ("2", ["24", "7"]),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_progression_partial_is_empty_before_the_first_deal(group: Group) -> None:
+    from django.template.loader import render_to_string
+
+    from tests.companion.test_history_helpers import play
+
+    match = play(group, "freaky", [], on="2026-02-11", finished=False, players=["Anna", "Ben"])
+    html = render_to_string("companion/history/_progression.html",
+                            {"progression": match_progression(match)})
+    assert html.strip() == ""
