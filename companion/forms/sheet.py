@@ -11,6 +11,7 @@ language (``companion.engine_messages.message_for``).
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -144,8 +145,8 @@ class Mode:
     label: Any
 
 
-class EntryFormat:
-    """What one game asks per player and deal (the default: one count per player)."""
+class EntryFormat(ABC):
+    """What one game asks per player and deal."""
 
     modes: tuple[Mode, ...] = (Mode("counts", _("Counts")),)
     steppers: frozenset[str] = frozenset()
@@ -155,16 +156,18 @@ class EntryFormat:
     colours: Mapping[str, str] = {}
     """A CSS colour per field, for the swatch beside it."""
 
+    @abstractmethod
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        raise NotImplementedError
+        """The fields one player fills in, by name."""
 
     def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
         return {}
 
+    @abstractmethod
     def entry_data(
         self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
     ) -> dict[str, object]:
-        raise NotImplementedError
+        """The engine's entry dict of ``seat`` from the player's and the deal's fields."""
 
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         return dict(data)

@@ -101,12 +101,11 @@ def refresh_seats(*, match: Match) -> list[Seat]:
     """
     seats = _seats(match)
     names = {seat.player_id: seat.player.name for seat in seats}
-    deals = []
-    for deal in match.deals.prefetch_related("scores").order_by("number"):
-        deals.append({
-            names[score.player_id]: rules_for(match.game).entry_from_dict(score.data)
-            for score in deal.scores.all()
-        })
+    rules = rules_for(match.game)
+    deals = [
+        {names[score.player_id]: rules.entry_from_dict(score.data) for score in deal.scores.all()}
+        for deal in match.deals.prefetch_related("scores").order_by("number")
+    ]
     totals = {name: 0 for name in names.values()}
     totals.update(match_totals(match.game, deals))
     places = {
@@ -345,31 +344,6 @@ def match_reopen(*, match: Match) -> Match:
     return match
 
 
-__all__ = [
-    "LIVE_GAMES",
-    "EntryData",
-    "ScoringError",
-    "StaleData",
-    "deal_delete",
-    "deal_edit",
-    "deal_record",
-    "deals_needed",
-    "freaky_collected",
-    "live_collect",
-    "live_end_turn",
-    "live_entries",
-    "live_rows",
-    "live_save",
-    "live_state",
-    "live_take",
-    "live_turns",
-    "live_undo",
-    "match_finish",
-    "match_reopen",
-    "match_start",
-    "match_undo",
-    "refresh_seats",
-]
 
 
 # ---------------------------------------------------------------------- live mode
@@ -558,3 +532,30 @@ def live_save(*, match: Match, revision: int, user: Any = None) -> Deal:
         return deal_edit(
             match=match, number=1, version=existing.version, entries=entries, user=user
         )
+
+
+__all__ = [
+    "LIVE_GAMES",
+    "EntryData",
+    "ScoringError",
+    "StaleData",
+    "deal_delete",
+    "deal_edit",
+    "deal_record",
+    "deals_needed",
+    "freaky_collected",
+    "live_collect",
+    "live_end_turn",
+    "live_entries",
+    "live_rows",
+    "live_save",
+    "live_state",
+    "live_take",
+    "live_turns",
+    "live_undo",
+    "match_finish",
+    "match_reopen",
+    "match_start",
+    "match_undo",
+    "refresh_seats",
+]
