@@ -112,8 +112,13 @@ def test_an_invalid_filter_shows_an_error_and_the_unfiltered_list(
     response = anna_client.get(f"/g/{history.pk}/history/?since=2026-03-01&until=2026-01-01")
     assert response.status_code == 200
     body = _text(response)
-    assert "The period ends before it begins." in body or "Der Zeitraum endet" in body
+    assert "Der Zeitraum endet, bevor er beginnt. Es werden alle Spieleabende gezeigt." in " ".join(
+        body.split()
+    )
     assert body.count('class="list-group-item list-group-item-action py-2"') == 3
+    partial = _text(anna_client.get(f"/g/{history.pk}/history/?since=2026-03-01&until=2026-01-01",
+                                     HTTP_HX_REQUEST="true"))
+    assert "Der Zeitraum endet, bevor er beginnt." in partial and "<html" not in partial
 
 
 def test_a_player_of_another_group_is_not_a_valid_filter(
