@@ -19,9 +19,8 @@ from typing import Any
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from companion.engine_messages import message_for
+from companion.engine_messages import COLOUR_WORDS, message_for
 from companion.models import Game, Player, Seat
 from scoring import GAMES, ScoringError
 from scoring.common import rules_for
@@ -196,10 +195,10 @@ class DreiFormat(EntryFormat):
     }
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        from scoring.drei_sind_einer_zuviel import COLOUR_LABELS, COLOURS, INTERIM_BONUSES
+        from scoring.drei_sind_einer_zuviel import COLOURS, INTERIM_BONUSES
 
         fields: dict[str, forms.Field] = {
-            colour: _count_field(COLOUR_LABELS[colour]) for colour in COLOURS
+            colour: _count_field(COLOUR_WORDS[colour]) for colour in COLOURS
         }
         fields["interim_bonus"] = forms.TypedChoiceField(
             label=_("Zwischenwertung card"), coerce=int, required=False, empty_value=0,
@@ -336,9 +335,9 @@ class DreizehnFormat(EntryFormat):
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
         return {
-            "yellow": _count_field(pgettext_lazy("cards", "yellow")),
-            "green": _count_field(pgettext_lazy("cards", "green")),
-            "blue": _count_field(pgettext_lazy("cards", "blue")),
+            "yellow": _count_field(COLOUR_WORDS["yellow"]),
+            "green": _count_field(COLOUR_WORDS["green"]),
+            "blue": _count_field(COLOUR_WORDS["blue"]),
             "red": _count_field(_("red 4s")),
         }
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from companion.engine_messages import COLOUR_WORDS
 from companion.models import Deal, DealScore, Match, MatchChange, Seat
 from scoring import GAMES, GameInfo
 from scoring.common import rules_for
@@ -291,11 +292,11 @@ def colours_board_for(match: Match) -> LiveBoard:
         view = engine.live_view(state, seat.player.name)
         pending: tuple[str, ...] = ()
         if last is not None and last[0] == seat.player_id and not last[2]:
-            pending = tuple(engine.COLOUR_LABELS.get(c, c) for c in last[1])
+            pending = tuple(str(COLOUR_WORDS.get(c, c)) for c in last[1])
         players.append(LivePlayer(
             seat=seat,
             colours=tuple(
-                LiveColour(key, engine.COLOUR_LABELS[key], SWATCHES.get(key, "#888"),
+                LiveColour(key, str(COLOUR_WORDS[key]), SWATCHES.get(key, "#888"),
                            view.open[key], view.face_down[key])
                 for key in engine.COLOURS
             ),

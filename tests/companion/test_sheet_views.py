@@ -128,7 +128,7 @@ def test_saving_a_deal_without_javascript_redirects_to_the_sheet(
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "data", "message"), [
     ("drei-sind-einer-zuviel", {"s0-rot": "13"},
-     "Together the players took 13 cards of rot, but there are only 12."),
+     "Together the players took 13 cards of red, but there are only 12."),
     ("x-nimmt", {"mode": "counts", "s0-hand": "100", "s1-x_stack": "100"},
      "This deal records 200 Hornochsen, but the whole deck has only 167."),
     ("x-nimmt", {"mode": "cards", "s0-hand_cards": "17, 4", "s2-x_stack_cards": "17"},
@@ -226,7 +226,7 @@ def test_the_edit_page_works_without_javascript(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "elf-nimmt")
-    record(match, players, {"hand_cards": [55]}, {"went_out": True}, {"hand": 3})
+    record(match, players, {"hand_cards": [55]}, {"went_out": True}, {"hand_cards": [3]})
     page = anna_client.get(url("deal_edit", match, number=1)).content.decode()
     assert "<html" in page
     assert 'name="s0-hand_cards" value="55"' in page
