@@ -14,10 +14,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
@@ -30,7 +30,6 @@ from django.db.models import (
     Max,
     Min,
     OuterRef,
-    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -56,15 +55,32 @@ FINISHED = Match.Status.FINISHED
 # --- History: game nights -------------------------------------------------------------------
 
 
-def _ranked_seats() -> Prefetch[Seat]:
-    """Seats best first (place, then seat order); running matches have no place yet."""
-    return Prefetch(
-        "seats",
-        queryset=Seat.objects.select_related("player").order_by(
-            F("place").asc(nulls_last=True), "number"
-        ),
-        to_attr="ranked_seats",
-    )
+class SeatRow(TypedDict):
+    """A seat of a match in the history list (plain dicts: quick to build and to render)."""
+
+    name: str
+    total: int
+    place: int | None
+    is_winner: bool
+
+
+class MatchRow(TypedDict):
+    pk: int
+    game: str
+    title: str
+    running: bool
+    winners: str
+    """The winners' names, comma-separated (empty while running)."""
+    seats: list[SeatRow]
+    """Best first: place, then seat order."""
+
+
+class NightRow(TypedDict):
+    pk: int
+    date: dt.date
+    place: str
+    matches: list[MatchRow]
+    """In the order they were started."""
 
 
 def _history_matches(
@@ -78,6 +94,64 @@ def _history_matches(
     return matches
 
 
+class NightList:
+    """A group's game nights, newest first, lazily: ``len()`` counts them, a slice fetches
+    those nights with their matches and seats as :class:`NightRow` (three queries).
+
+    Works with Django's ``Paginator`` and with plain slicing (``history[:5]``).
+    """
+
+    def __init__(self, nights: QuerySet[GameNight], matches: QuerySet[Match]) -> None:
+        self._nights = nights
+        self._matches = matches
+
+    def count(self) -> int:
+        return self._nights.count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __iter__(self) -> Iterator[NightRow]:
+        return iter(self[:])
+
+    def __getitem__(self, index: slice) -> list[NightRow]:
+        if not isinstance(index, slice):
+            raise TypeError("NightList supports slices only")
+        rows: list[NightRow] = [
+            {"pk": pk, "date": date, "place": place, "matches": []}
+            for pk, date, place in self._nights.values_list("pk", "date", "place")[index]
+        ]
+        if not rows:
+            return rows
+        by_night = {row["pk"]: row for row in rows}
+        matches: dict[int, MatchRow] = {}
+        for pk, night, game, status in (
+            self._matches.filter(game_night__in=by_night)
+            .order_by("created_at", "id")
+            .values_list("pk", "game_night_id", "game", "status")
+        ):
+            match: MatchRow = {
+                "pk": pk, "game": game, "title": GAMES[game].title,
+                "running": status != FINISHED, "winners": "", "seats": [],
+            }
+            matches[pk] = match
+            by_night[night]["matches"].append(match)
+        winners: dict[int, list[str]] = defaultdict(list)
+        for match_id, name, total, place, is_winner in (
+            Seat.objects.filter(match__in=matches)
+            .order_by("match_id", F("place").asc(nulls_last=True), "number")
+            .values_list("match_id", "player__name", "total", "place", "is_winner")
+        ):
+            matches[match_id]["seats"].append(
+                {"name": name, "total": total, "place": place, "is_winner": is_winner}
+            )
+            if is_winner:
+                winners[match_id].append(name)
+        for match_id, names in winners.items():
+            matches[match_id]["winners"] = ", ".join(names)
+        return rows
+
+
 def group_history(
     group: Group,
     *,
@@ -85,15 +159,14 @@ def group_history(
     player: Player | None = None,
     since: dt.date | None = None,
     until: dt.date | None = None,
-) -> QuerySet[GameNight]:
+) -> NightList:
     """The group's game nights, newest first, for the history list.
 
-    Each night carries ``match_list``: its matches (filtered by ``game`` and
-    ``player``) in the order they were started, each with ``ranked_seats``
-    (best first, with the player). With a game or player filter, nights
-    without such a match are left out. ``since``/``until`` bound the night's
-    date (both inclusive). Evaluating a page of it costs three queries
-    (nights, matches, seats), whatever the page size.
+    Each night (a :class:`NightRow`) holds its matches (filtered by ``game``
+    and ``player``) with their seats, winners and final scores. With a game or
+    player filter, nights without such a match are left out. ``since``/``until``
+    bound the night's date (both inclusive). Fetching a slice of it costs three
+    queries (nights, matches, seats), whatever its size.
     """
     matches = _history_matches(group, game=game, player=player)
     nights = GameNight.objects.filter(group=group)
@@ -103,13 +176,7 @@ def group_history(
         nights = nights.filter(date__lte=until)
     if game or player is not None:
         nights = nights.filter(Exists(matches.filter(game_night=OuterRef("pk"))))
-    return nights.order_by("-date", "-id").prefetch_related(
-        Prefetch(
-            "matches",
-            queryset=matches.order_by("created_at", "id").prefetch_related(_ranked_seats()),
-            to_attr="match_list",
-        )
-    )
+    return NightList(nights.order_by("-date", "-id"), matches)
 
 
 def history_page(
@@ -121,10 +188,10 @@ def history_page(
     player: Player | None = None,
     since: dt.date | None = None,
     until: dt.date | None = None,
-) -> Page[GameNight]:
+) -> Page[NightRow]:
     """One page of :func:`group_history` (an invalid page number gives the nearest page)."""
     nights = group_history(group, game=game, player=player, since=since, until=until)
-    return Paginator(nights, per_page).get_page(page)
+    return Paginator(nights, per_page).get_page(page)  # type: ignore[arg-type]
 
 
 # --- Player page ----------------------------------------------------------------------------
@@ -748,9 +815,10 @@ def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAUL
 
 
 def games_played(group: Group) -> list[tuple[GameInfo, int]]:
-    """The five games with the group's number of finished matches of each (one query)."""
+    """The five games with the group's number of matches of each, running ones included
+    (one query, answered from the group/game index)."""
     counts = dict(
-        Match.objects.filter(group=group, status=FINISHED)
+        Match.objects.filter(group=group)
         .values_list("game")
         .annotate(n=Count("id"))
         .order_by()

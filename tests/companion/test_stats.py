@@ -296,34 +296,48 @@ def test_figures_use_the_language_of_the_page(history: Group) -> None:
 
 def test_the_history_lists_nights_newest_first_with_ranked_seats(history: Group) -> None:
     nights = list(group_history(history))
-    assert [n.date.isoformat() for n in nights] == [
+    assert [n["date"].isoformat() for n in nights] == [
         "2026-03-01", "2026-02-14", "2026-02-07", "2026-01-17", "2026-01-10",
     ]
     evening = nights[1]
-    assert evening.place == "Bei Cem"
-    assert [m.game for m in evening.match_list] == ["freaky", "x-nimmt"]
-    assert [(s.player.name, s.total, s.place, s.is_winner)
-            for s in evening.match_list[1].ranked_seats] == [
-        ("Ben", 7, 1, True), ("Anna", 24, 2, False),
+    assert evening["place"] == "Bei Cem"
+    assert [(m["game"], m["title"]) for m in evening["matches"]] == [
+        ("freaky", "Freaky"), ("x-nimmt", "X nimmt!"),
     ]
-    tie = nights[3].match_list[0]
-    assert [(s.player.name, s.place, s.is_winner) for s in tie.ranked_seats] == [
+    x = evening["matches"][1]
+    assert (x["running"], x["winners"]) == (False, "Ben")
+    assert x["seats"] == [
+        {"name": "Ben", "total": 7, "place": 1, "is_winner": True},
+        {"name": "Anna", "total": 24, "place": 2, "is_winner": False},
+    ]
+    tie = nights[3]["matches"][0]
+    assert tie["winners"] == "Anna, Ben"
+    assert [(s["name"], s["place"], s["is_winner"]) for s in tie["seats"]] == [
         ("Anna", 1, True), ("Ben", 1, True), ("Cem", 3, False),
     ]
+    running = nights[0]["matches"][0]
+    assert (running["running"], running["winners"]) == (True, "")
+
+
+def test_the_history_slices_and_counts_lazily(history: Group) -> None:
+    nights = group_history(history)
+    assert len(nights) == 5
+    assert [n["date"].isoformat() for n in nights[1:3]] == ["2026-02-14", "2026-02-07"]
+    assert nights[10:] == []
 
 
 def test_the_history_filters_by_game_player_and_period(history: Group) -> None:
     def dates(**filters: object) -> list[str]:
-        return [n.date.isoformat() for n in group_history(history, **filters)]  # type: ignore[arg-type]
+        return [n["date"].isoformat()
+                for n in group_history(history, **filters)]  # type: ignore[arg-type]
 
     assert dates(game="x-nimmt") == ["2026-02-14"]
     by_game = list(group_history(history, game="x-nimmt"))
-    assert [m.game for m in by_game[0].match_list] == ["x-nimmt"]
+    assert [m["game"] for m in by_game[0]["matches"]] == ["x-nimmt"]
     cem = _player(history, "Cem")
     assert dates(player=cem) == ["2026-02-14", "2026-02-07", "2026-01-17", "2026-01-10"]
     first = next(iter(group_history(history, player=cem)))
-    assert [m.game for m in first.match_list] == ["freaky"]
-
+    assert [m["game"] for m in first["matches"]] == ["freaky"]
     assert dates(since=dt.date(2026, 1, 17), until=dt.date(2026, 2, 7)) == [
         "2026-02-07", "2026-01-17",
     ]
@@ -331,8 +345,15 @@ def test_the_history_filters_by_game_player_and_period(history: Group) -> None:
 
 def test_the_history_shows_empty_nights_unless_filtered(group: Group) -> None:
     night(group, "2026-07-01")
-    assert len(list(group_history(group))) == 1
+    assert [n["matches"] for n in group_history(group)] == [[]]
     assert list(group_history(group, game="freaky")) == []
+
+
+def test_the_games_count_the_matches_of_each_game(history: Group) -> None:
+    assert [(info.slug, n) for info, n in selectors.games_played(history)] == [
+        ("drei-sind-einer-zuviel", 0), ("x-nimmt", 1), ("freaky", 5), ("elf-nimmt", 0),
+        ("dreizehn", 0),
+    ]
 
 
 def test_the_progression_runs_the_totals_deal_by_deal(history: Group) -> None:
