@@ -26,13 +26,12 @@ from django.db.models import (
     Count,
     Exists,
     F,
-    IntegerField,
+    FilteredRelation,
     Max,
     Min,
     OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
 )
 from django.utils.formats import number_format
@@ -40,7 +39,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from companion.models import DealScore, GameNight, Group, Match, Player, Seat
+from companion.models import Deal, DealScore, GameNight, Group, Match, Player, Seat
 from scoring import GAMES, GameInfo
 from scoring.common import rules_for
 
@@ -396,21 +395,17 @@ class HeadToHead:
 
 def head_to_head(first: Player, second: Player) -> HeadToHead:
     """How often each of two players finished ahead of the other, per game (one query)."""
-    other_place = Subquery(
-        Seat.objects.filter(match=OuterRef("match"), player=second).values("place")[:1],
-        output_field=IntegerField(),
-    )
     rows = {
         row["match__game"]: row
         for row in _finished_seats(first.group)
         .filter(player=first)
-        .annotate(other_place=other_place)
-        .filter(other_place__isnull=False)
+        .annotate(other=FilteredRelation("match__seats", condition=Q(match__seats__player=second)))
+        .filter(other__isnull=False)
         .values("match__game")
         .annotate(
             matches=Count("id"),
-            first_ahead=Count("id", filter=Q(place__lt=F("other_place"))),
-            second_ahead=Count("id", filter=Q(place__gt=F("other_place"))),
+            first_ahead=Count("id", filter=Q(place__lt=F("other__place"))),
+            second_ahead=Count("id", filter=Q(place__gt=F("other__place"))),
         )
     }
     lines = tuple(
@@ -707,22 +702,24 @@ def _game_scores(group: Group, game: str) -> QuerySet[DealScore]:
     )
 
 
-def _figures(
+def _deal_statistics(
     group: Group, game: str, names: Mapping[int, str], *, deals: int, matches: int,
-    fingerprint: tuple[int, int],
-) -> tuple[Figure, ...]:
-    """The per-deal statistics of a game: distinct entries counted in the database, each
-    parsed once by the engine (one query).
+    fingerprint: tuple[int, ...],
+) -> tuple[tuple[Figure, ...], int | None]:
+    """The per-deal statistics of a game and the id of its worst deal score.
 
-    The result is cached under a key that changes whenever the statistics could: the
-    count and the id sum of the deal scores read (the sheet writes new rows on every
-    change and ids are never reused, so any edit, deletion or newly finished match
-    changes it), the player names and the language.
+    Distinct entries are counted in the database and each is parsed once by
+    the engine; the worst deal score is found by an aggregate and one lookup.
+    The result is cached under a key that changes whenever it could: the
+    game's deals (their number, id sum and version sum: the score sheet bumps
+    a deal's version whenever its entries change, ids are never reused, and a
+    match that is finished or reopened adds or removes its deals), the player
+    names and the language.
     """
-    key = "kartenrunde:figures:" + hashlib.sha256(repr((
+    key = "kartenrunde:deal-statistics:" + hashlib.sha256(repr((
         group.pk, game, fingerprint, deals, matches, sorted(names.items()), get_language(),
     )).encode()).hexdigest()
-    cached: tuple[Figure, ...] | None = cache.get(key)
+    cached: tuple[tuple[Figure, ...], int | None] | None = cache.get(key)
     if cached is not None:
         return cached
     rules = rules_for(game)
@@ -736,12 +733,26 @@ def _figures(
         entries.append(EntryCount(row["player_id"], parsed[text], row["count"]))
     data = DealData(tuple(entries), deals, matches, names)
     figures = DEAL_FIGURES[game](data) if entries else ()
-    cache.set(key, figures, FIGURES_CACHE_SECONDS)
-    return figures
+    worst_id = None
+    if entries:
+        extremes = _game_scores(group, game).aggregate(high=Max("score"), low=Min("score"))
+        worst_id = (
+            _game_scores(group, game)
+            .filter(score=extremes["high"] if GAMES[game].lower_is_better else extremes["low"])
+            .order_by(
+                "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
+                "deal__number", "player__name",
+            )
+            .values_list("pk", flat=True)
+            .first()
+        )
+    result = (figures, worst_id)
+    cache.set(key, result, FIGURES_CACHE_SECONDS)
+    return result
 
 
 def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT) -> GameStats:
-    """Everything the game page shows, in at most five queries."""
+    """Everything the game page shows, in five queries (and three more when the data changed)."""
     info = GAMES[game]
     seats = _finished_seats(group).filter(match__game=game)
     rows = list(
@@ -773,33 +784,30 @@ def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAUL
         .order_by(f"{direction}total", *_PLAYED_ORDER)
         .first()
     )
-    summary = _game_scores(group, game).aggregate(
-        entries=Count("id"), id_sum=Sum("id"), high=Max("score"), low=Min("score"),
-        deals=Count("deal", distinct=True), matches=Count("deal__match", distinct=True),
-    )
+    matches = Match.objects.filter(group=group, game=game, status=FINISHED).count()
+    summary = Deal.objects.filter(
+        match__group=group, match__game=game, match__status=FINISHED
+    ).aggregate(deals=Count("id"), id_sum=Sum("id"), versions=Sum("version"))
+    figures: tuple[Figure, ...] = ()
     worst = None
-    if summary["entries"]:
-        worst = (
-            _game_scores(group, game)
-            .filter(score=summary["high"] if info.lower_is_better else summary["low"])
-            .select_related("player", "deal__match__game_night")
-            .order_by(
-                "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
-                "deal__number", "player__name",
-            )
-            .first()
+    if summary["deals"]:
+        figures, worst_id = _deal_statistics(
+            group, game, names, deals=summary["deals"], matches=matches,
+            fingerprint=(summary["deals"], summary["id_sum"], summary["versions"]),
         )
-    figures = _figures(
-        group, game, names, deals=summary["deals"], matches=summary["matches"],
-        fingerprint=(summary["entries"], summary["id_sum"] or 0),
-    ) if summary["entries"] else ()
+        if worst_id is not None:
+            worst = (
+                DealScore.objects.select_related("player", "deal__match__game_night")
+                .filter(pk=worst_id)
+                .first()
+            )
     shares = sorted(
         ((row["player__name"], row["wins"]) for row in rows if row["wins"]),
         key=lambda share: (-share[1], share[0]),
     )
     return GameStats(
         game=info,
-        matches=summary["matches"],
+        matches=matches,
         deals=summary["deals"],
         min_matches=min_matches,
         leaderboard=leaderboard,
