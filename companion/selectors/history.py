@@ -702,26 +702,51 @@ def _game_scores(group: Group, game: str) -> QuerySet[DealScore]:
     )
 
 
-def _deal_statistics(
-    group: Group, game: str, names: Mapping[int, str], *, deals: int, matches: int,
+@dataclass(frozen=True, slots=True)
+class _GameFacts:
+    """What the game page computes from a game's finished matches, cached as a whole."""
+
+    lines: tuple[tuple[int, int, int, float], ...]
+    """(player id, matches, wins, average final score) per player who played."""
+    best_seat: int | None
+    worst_score: int | None
+    figures: tuple[Figure, ...]
+
+
+def _game_facts(
+    group: Group, game: str, names: Mapping[int, str], *, matches: int, deals: int,
     fingerprint: tuple[int, ...],
-) -> tuple[tuple[Figure, ...], int | None]:
-    """The per-deal statistics of a game and the id of its worst deal score.
+) -> _GameFacts:
+    """Leaderboard lines, the ids of the records and the per-deal statistics of a game.
 
     Distinct entries are counted in the database and each is parsed once by
-    the engine; the worst deal score is found by an aggregate and one lookup.
-    The result is cached under a key that changes whenever it could: the
-    game's deals (their number, id sum and version sum: the score sheet bumps
-    a deal's version whenever its entries change, ids are never reused, and a
-    match that is finished or reopened adds or removes its deals), the player
-    names and the language.
+    the engine. The result is cached under a key that changes whenever it
+    could: the game's finished matches and their deals (their number, id sum
+    and version sum: the score sheet bumps a deal's version whenever its
+    entries change, ids are never reused, and a match that is finished or
+    reopened adds or removes its deals), the player names and the language.
     """
-    key = "kartenrunde:deal-statistics:" + hashlib.sha256(repr((
+    key = "kartenrunde:game-facts:" + hashlib.sha256(repr((
         group.pk, game, fingerprint, deals, matches, sorted(names.items()), get_language(),
     )).encode()).hexdigest()
-    cached: tuple[tuple[Figure, ...], int | None] | None = cache.get(key)
+    cached: _GameFacts | None = cache.get(key)
     if cached is not None:
         return cached
+    info = GAMES[game]
+    seats = _finished_seats(group).filter(match__game=game)
+    lines = tuple(
+        (row["player_id"], row["matches"], row["wins"], float(row["average"]))
+        for row in seats.values("player_id").annotate(
+            matches=Count("id"),
+            wins=Count("id", filter=Q(is_winner=True)),
+            average=Avg("total"),
+        ).order_by()
+    )
+    best_seat = (
+        seats.order_by(f"{'' if info.lower_is_better else '-'}total", *_PLAYED_ORDER)
+        .values_list("pk", flat=True)
+        .first()
+    )
     rules = rules_for(game)
     parsed: dict[str, Any] = {}
     entries = []
@@ -733,12 +758,12 @@ def _deal_statistics(
         entries.append(EntryCount(row["player_id"], parsed[text], row["count"]))
     data = DealData(tuple(entries), deals, matches, names)
     figures = DEAL_FIGURES[game](data) if entries else ()
-    worst_id = None
+    worst_score = None
     if entries:
         extremes = _game_scores(group, game).aggregate(high=Max("score"), low=Min("score"))
-        worst_id = (
+        worst_score = (
             _game_scores(group, game)
-            .filter(score=extremes["high"] if GAMES[game].lower_is_better else extremes["low"])
+            .filter(score=extremes["high"] if info.lower_is_better else extremes["low"])
             .order_by(
                 "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
                 "deal__number", "player__name",
@@ -746,63 +771,57 @@ def _deal_statistics(
             .values_list("pk", flat=True)
             .first()
         )
-    result = (figures, worst_id)
-    cache.set(key, result, FIGURES_CACHE_SECONDS)
-    return result
+    facts = _GameFacts(lines, best_seat, worst_score, figures)
+    cache.set(key, facts, FIGURES_CACHE_SECONDS)
+    return facts
 
 
-def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT) -> GameStats:
-    """Everything the game page shows, in five queries (and three more when the data changed)."""
+def game_stats(
+    group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT,
+    players: Sequence[Player] | None = None,
+) -> GameStats:
+    """Everything the game page shows.
+
+    Four queries when nothing changed since the last visit (the roster unless
+    ``players`` is given, two counts, the two records by id), five more to
+    compute the statistics afresh after a change.
+    """
     info = GAMES[game]
-    seats = _finished_seats(group).filter(match__game=game)
-    rows = list(
-        seats.values("player_id", "player__name").annotate(
-            matches=Count("id"),
-            wins=Count("id", filter=Q(is_winner=True)),
-            average=Avg("total"),
-        )
-    )
-    names = {row["player_id"]: row["player__name"] for row in rows}
-    rows.sort(key=lambda row: (-Fraction(row["wins"], row["matches"]), -row["matches"],
-                               row["player__name"]))
-    qualified = [row for row in rows if row["matches"] >= min_matches]
-    places = leaderboard_places([(row["wins"], row["matches"]) for row in qualified])
-    leaderboard = tuple(
-        LeaderLine(place, row["player_id"], row["player__name"], row["matches"], row["wins"],
-                   float(row["average"]))
-        for place, row in zip(places, qualified, strict=True)
-    )
-    below = tuple(
-        LeaderLine(None, row["player_id"], row["player__name"], row["matches"], row["wins"],
-                   float(row["average"]))
-        for row in rows
-        if row["matches"] < min_matches
-    )
-    direction = "" if info.lower_is_better else "-"
-    best = (
-        seats.select_related("player", "match__game_night")
-        .order_by(f"{direction}total", *_PLAYED_ORDER)
-        .first()
-    )
+    roster = players if players is not None else group_players(group)
+    names = {player.pk: player.name for player in roster}
     matches = Match.objects.filter(group=group, game=game, status=FINISHED).count()
     summary = Deal.objects.filter(
         match__group=group, match__game=game, match__status=FINISHED
     ).aggregate(deals=Count("id"), id_sum=Sum("id"), versions=Sum("version"))
-    figures: tuple[Figure, ...] = ()
-    worst = None
-    if summary["deals"]:
-        figures, worst_id = _deal_statistics(
-            group, game, names, deals=summary["deals"], matches=matches,
-            fingerprint=(summary["deals"], summary["id_sum"], summary["versions"]),
-        )
-        if worst_id is not None:
-            worst = (
-                DealScore.objects.select_related("player", "deal__match__game_night")
-                .filter(pk=worst_id)
-                .first()
-            )
+    facts = _game_facts(
+        group, game, names, matches=matches, deals=summary["deals"],
+        fingerprint=(summary["id_sum"] or 0, summary["versions"] or 0),
+    ) if matches else _GameFacts((), None, None, ())
+    lines = sorted(
+        facts.lines,
+        key=lambda line: (-Fraction(line[2], line[1]), -line[1], names[line[0]], line[0]),
+    )
+    qualified = [line for line in lines if line[1] >= min_matches]
+    places = leaderboard_places([(wins, played) for _pid, played, wins, _avg in qualified])
+    leaderboard = tuple(
+        LeaderLine(place, pid, names[pid], played, wins, average)
+        for place, (pid, played, wins, average) in zip(places, qualified, strict=True)
+    )
+    below = tuple(
+        LeaderLine(None, pid, names[pid], played, wins, average)
+        for pid, played, wins, average in lines
+        if played < min_matches
+    )
+    best = (
+        Seat.objects.select_related("player", "match__game_night")
+        .filter(pk=facts.best_seat).first() if facts.best_seat else None
+    )
+    worst = (
+        DealScore.objects.select_related("player", "deal__match__game_night")
+        .filter(pk=facts.worst_score).first() if facts.worst_score else None
+    )
     shares = sorted(
-        ((row["player__name"], row["wins"]) for row in rows if row["wins"]),
+        ((names[pid], wins) for pid, _played, wins, _avg in lines if wins),
         key=lambda share: (-share[1], share[0]),
     )
     return GameStats(
@@ -817,7 +836,7 @@ def game_stats(group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAUL
         worst_deal=Record(worst.player.name, worst.score, worst.deal.match_id,
                           worst.deal.match.game_night.date, worst.deal.number)
         if worst else None,
-        figures=figures,
+        figures=facts.figures,
         win_shares=tuple(shares),
     )
 

@@ -87,7 +87,8 @@ def game_stats(request: HttpRequest, group_id: int, game: str) -> HttpResponse:
     minimum = selectors.MIN_MATCHES_DEFAULT
     if form.is_bound and form.is_valid() and form.cleaned_data["min"]:
         minimum = form.cleaned_data["min"]
-    stats = selectors.game_stats(group, game, min_matches=minimum)
+    players = selectors.group_players(group)
+    stats = selectors.game_stats(group, game, min_matches=minimum, players=players)
     return _page(request, "companion/history/game.html", "leaderboard", {
         "group": group,
         "stats": stats,
@@ -95,7 +96,7 @@ def game_stats(request: HttpRequest, group_id: int, game: str) -> HttpResponse:
         "minimum": minimum,
         "chart": charts.win_shares_chart(stats) if stats.win_shares else None,
         "games": selectors.games_played(group),
-        "players": selectors.group_players(group),
+        "players": players,
     })
 
 
