@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -33,8 +34,8 @@ from scoring import GAMES, ScoringError
 PAGE = "companion/sheet/sheet.html"
 
 TOOLS: dict[str, list[dict[str, Any]]] = {
-    "elf-nimmt": [{"url": "/tools/bulls/", "label": gettext_lazy("Bull cards")}],
-    "dreizehn": [{"url": "/tools/targets/", "label": gettext_lazy("Targets")}],
+    "elf-nimmt": [{"url": reverse_lazy("tool_bulls"), "label": gettext_lazy("Bull cards")}],
+    "dreizehn": [{"url": reverse_lazy("tool_targets"), "label": gettext_lazy("Targets")}],
 }
 """Per game: the table helpers the sheet links to."""
 

@@ -498,3 +498,20 @@ def test_editing_an_11_nimmt_deal_recorded_by_cards_keeps_the_cards(
     assert 'name="s0-hand_cards" value="1, 55"' in page
     counts = anna_client.get(url("deal_edit", match, number=1) + "?mode=counts").content.decode()
     assert 'name="s0-hand" value="8"' in counts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "links"), [
+    ("x-nimmt", ["/rules/x-nimmt/"]),
+    ("elf-nimmt", ["/rules/elf-nimmt/", "/tools/bulls/"]),
+    ("dreizehn", ["/rules/dreizehn/", "/tools/targets/"]),
+    ("drei-sind-einer-zuviel", ["/rules/drei-sind-einer-zuviel/", "/live/"]),
+])
+def test_the_sheet_links_to_the_rules_and_the_games_helpers(
+    anna_client: Client, group: Group, players: list[Player], game: str, links: list[str]
+) -> None:
+    match = start(group, players, game)
+    page = anna_client.get(url("match_sheet", match)).content.decode()
+    for link in links:
+        assert f'{link}"' in page
+    assert f'href="/g/{group.pk}/nights/{match.game_night_id}/"' in page
