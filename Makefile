@@ -21,6 +21,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo --if-empty
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: $(VENV)/.installed-dev
