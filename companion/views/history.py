@@ -106,7 +106,11 @@ def head_to_head(request: HttpRequest, group_id: int) -> HttpResponse:
     """Two players: how often each finished ahead of the other, per game."""
     group = get_group_for_user(request.user, group_id)
     players = selectors.group_players(group)
-    form = HeadToHeadForm(request.GET or None, players=players)
+    # Both players given: compare them; otherwise show the form (preset from the address,
+    # e.g. ?first=<id> from a player page) without complaining about the missing one.
+    chosen = {key: request.GET[key] for key in ("first", "second") if request.GET.get(key)}
+    bound = len(chosen) == 2
+    form = HeadToHeadForm(chosen if bound else None, initial=chosen, players=players)
     result = None
     if form.is_bound and form.is_valid():
         result = selectors.head_to_head(form.cleaned_data["first"], form.cleaned_data["second"])

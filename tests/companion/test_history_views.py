@@ -197,6 +197,17 @@ def test_head_to_head_compares_two_players(anna_client: Client, history: Group) 
                      r"<td class=\"text-end\">2</td><td class=\"text-end\">0</td>", body)
 
 
+def test_head_to_head_from_a_player_page_presets_the_first_player(
+    anna_client: Client, history: Group
+) -> None:
+    anna = history.players.get(name="Anna")
+    player_page = _text(anna_client.get(f"/g/{history.pk}/players/{anna.pk}/"))
+    assert f"/g/{history.pk}/head-to-head/?first={anna.pk}" in player_page
+    body = _text(anna_client.get(f"/g/{history.pk}/head-to-head/?first={anna.pk}"))
+    assert f'<option value="{anna.pk}" selected>Anna</option>' in body
+    assert "invalid-feedback" not in body and "<tfoot>" not in body
+
+
 def test_head_to_head_needs_two_different_players(anna_client: Client, history: Group) -> None:
     anna = history.players.get(name="Anna")
     body = _text(anna_client.get(f"/g/{history.pk}/head-to-head/?first={anna.pk}&second={anna.pk}"))
