@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, reduce
-from itertools import accumulate, pairwise
+from itertools import chain, pairwise
 from operator import itemgetter, or_
 from types import MappingProxyType
 from typing import TypeAlias
@@ -919,29 +919,44 @@ _SINGLES: tuple[tuple[int, ...], ...] = tuple(
     for window in range(_WINDOW_BITS + 1)
 )
 """Per window, its one-card sub-windows (ascending)."""
-_SUBSETS: list[tuple[int, ...] | None] = [None] * (_WINDOW_BITS + 1)
-"""Per window, its non-empty sub-windows; filled in when first needed."""
 _STEPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(bit for bit in range(MAX_DISTANCE) if window >> bit & 1)
     for window in range(_WINDOW_BITS + 1)
 )
 """Per window, the distances minus one of its cards, ascending."""
+_TAKE_OR_SINGLE: tuple[tuple[int, ...], ...] = tuple((0, *singles) for singles in _SINGLES)
+"""Per window, the ways of a pile without a bull card: 0 (take it), then each single card."""
+_TAKE_OR_SINGLE_WAYS: tuple[int, ...] = tuple(map(len, _TAKE_OR_SINGLE))
+_TAKE_OR_SUBSET: list[tuple[int, ...] | None] = [(0,), *[None] * _WINDOW_BITS]
+"""Per window, all its sub-windows: 0 (with a bull card: take the pile), then every
+non-empty set of its cards; filled in when first needed (see :func:`_take_or_subset`)."""
+_TAKE_OR_SUBSET_WAYS: tuple[int, ...] = tuple(1 << count for count in _POP)
+_WAYS: tuple[tuple[int, ...], ...] = (_TAKE_OR_SINGLE_WAYS, *[_TAKE_OR_SUBSET_WAYS] * BULL_CARDS)
+"""Per bull cards held, the ways of a pile per window at the start of a turn."""
+_HIGH: tuple[int, ...] = tuple(window.bit_length() for window in range(_WINDOW_BITS + 1))
+"""Per window, the distance of its highest card (the new top card after playing it)."""
+_WRAP: tuple[Card, ...] = tuple((number - 1) % 100 + 1 for number in range(101 + MAX_DISTANCE))
+"""A card number counted on past 100, wrapped back into 1–100."""
+_OUT_OF_VIEW = 2 * len(CARDS)
+"""A top card no window reaches: stands for a pile already played on this turn."""
+
+
+def _take_or_subset(window: int) -> tuple[int, ...]:
+    """All sub-windows of ``window``: the i-th holds the cards of ``window`` picked by
+    the bits of i (its lowest card by bit 0), so the empty one comes first."""
+    found = _TAKE_OR_SUBSET[window]
+    if found is None:
+        low = window & -window
+        rest = _take_or_subset(window ^ low)
+        found = _TAKE_OR_SUBSET[window] = tuple(
+            chain.from_iterable(zip(rest, map(low.__or__, rest), strict=True))
+        )
+    return found
 
 
 def _subsets(window: int) -> tuple[int, ...]:
-    """The non-empty sub-windows of ``window``, from a lookup table built on demand."""
-    found = _SUBSETS[window]
-    if found is None:
-        singles = _SINGLES[window]
-        subsets = []
-        for index in range(1, 1 << len(singles)):
-            subset = 0
-            for position, single in enumerate(singles):
-                if index >> position & 1:
-                    subset |= single
-            subsets.append(subset)
-        found = _SUBSETS[window] = tuple(subsets)
-    return found
+    """The non-empty sub-windows of ``window`` (in the order of :func:`_take_or_subset`)."""
+    return _take_or_subset(window)[1:]
 
 
 @lru_cache(maxsize=1024)
@@ -969,13 +984,12 @@ def _mask(cards: Iterable[Card]) -> int:
 
 
 def _unmask(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, ascending (looked up ten cards at a time)."""
-    cards: list[Card] = []
-    base = 1
+    """The cards of a mask, ascending."""
+    cards = []
     while mask:
-        cards.extend([base + step for step in _STEPS[mask & _WINDOW_BITS]])
-        mask >>= MAX_DISTANCE
-        base += MAX_DISTANCE
+        low = mask & -mask
+        cards.append(low.bit_length())
+        mask ^= low
     return tuple(cards)
 
 
@@ -1098,156 +1112,252 @@ class _Deal:
     def step(self, fraction: float) -> None:
         """The action at ``fraction`` (0 ≤ fraction < 1) of the legal actions, all equally wide.
 
-        Order: plays pile by pile (within a pile as in :func:`_subsets` or
-        :data:`_SINGLES`), then takes pile by pile (per player to steal from
-        when several hold the most), or :meth:`end_turn` during a bull card play.
+        The order (the one :func:`_play_out` draws from): at the start of a
+        turn, pile by pile, first the takes of the pile (one per player to
+        steal from when a bull card is due, the supply is empty and several
+        hold the most), then the plays on it (within a pile as in
+        :func:`_subsets` or :data:`_SINGLES`); during a bull card play, the
+        plays pile by pile, then :meth:`end_turn`.
         """
         windows = self.windows()
+        if self.used:
+            ways = [_PLAYS_WITH_BULL[window] for window in windows]
+            plays = sum(ways)
+            choice = int(fraction * (plays + 1))
+            if choice == plays:
+                self.end_turn()
+                return
+            pile, offset = _locate(ways, choice)
+            self.play(pile, _subsets(windows[pile])[offset])
+            return
         bulls = self.bull[self.to_move]
         counts = _PLAYS_WITH_BULL if bulls else _POP
-        ends = list(accumulate([counts[window] for window in windows]))
-        plays = ends[-1] if ends else 0
-        steals: list[int] = []
-        if self.used:
-            others = 1
-        else:
-            steals = self.steal_seats()
-            others = len(self.piles)
-            if len(steals) > 1:
-                big = sum(1 for stack in self.piles if len(stack) >= PILE_FOR_BULL_CARD)
-                others += big * (len(steals) - 1)
-        choice = int(fraction * (plays + others))
-        if choice < plays:
-            pile = bisect_right(ends, choice)
+        steals = self.steal_seats()
+        takes = [
+            len(steals) if len(steals) > 1 and len(stack) >= PILE_FOR_BULL_CARD else 1
+            for stack in self.piles
+        ]
+        ways = [counts[window] + take for window, take in zip(windows, takes, strict=True)]
+        pile, offset = _locate(ways, int(fraction * sum(ways)))
+        if offset < takes[pile]:
+            if takes[pile] > 1:
+                self.take(pile, steals[offset])
+            else:
+                self.take(pile, steals[0] if steals else None)
+            return
+        window = windows[pile]
+        played = _subsets(window) if bulls else _SINGLES[window]
+        self.play(pile, played[offset - takes[pile]])
+
+    def outline(self) -> _Outline:
+        """What :func:`_play_out` returns for this deal: every card's place except the
+        order within the piles, the bull cards and whose turn it is."""
+        return (
+            list(self.hands), list(self.tops), list(map(_mask, self.piles)), list(self.draw),
+            list(self.bull), self.supply, self.to_move,
+        )
+
+
+_Outline: TypeAlias = tuple[list[int], list[Card], list[int], list[Card], list[int], int, int]
+"""A deal without the order of the cards in each pile: hand masks, top cards, pile masks,
+draw pile (next card last), bull cards per seat, supply, the seat to move."""
+
+
+def _locate(ways: Sequence[int], choice: int) -> tuple[int, int]:
+    """The pile whose share of ``ways`` (ways per pile, in order) holds ``choice``, and
+    where in that share it falls."""
+    for pile, width in enumerate(ways):
+        if choice < width:
+            return pile, choice
+        choice -= width
+    raise AssertionError("the choice lies beyond the legal actions")
+
+
+def _steal_table(bull: Sequence[int]) -> list[tuple[int, ...]]:
+    """Per seat, the seats it would steal a bull card from (empty supply): the
+    others holding the most (see :func:`_steal_from`)."""
+    most = max(bull)
+    if not most:
+        return [()] * len(bull)
+    leaders = tuple(seat for seat, count in enumerate(bull) if count == most)
+    if len(leaders) > 1:
+        return [
+            tuple(other for other in leaders if other != seat) if seat in leaders else leaders
+            for seat in range(len(bull))
+        ]
+    table: list[tuple[int, ...]] = [leaders] * len(bull)
+    table[leaders[0]] = tuple(_steal_from(bull, leaders[0]))
+    return table
+
+
+_DOUBLE_ALL = (1 << 2 * len(CARDS)) - 1
+"""The mask of all 100 cards in a doubled hand (see :func:`_play_out`)."""
+_FAST_PICKS: list[Sequence[tuple[int, ...]]] = []
+"""Per bull cards held, per window, the ways of a pile (see :func:`_fast_picks`)."""
+
+
+def _fast_picks() -> list[Sequence[tuple[int, ...]]]:
+    """Per bull cards held (0–10), per window, the ways of a pile at the start of a turn:
+    0 takes it, the others are the cards put down; built once, when first needed."""
+    if not _FAST_PICKS:
+        with_bull = tuple(map(_take_or_subset, range(_WINDOW_BITS + 1)))
+        _FAST_PICKS.extend([_TAKE_OR_SINGLE, *[with_bull] * BULL_CARDS])
+    return _FAST_PICKS
+
+
+def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
+    """Random steps until the deal is over: :meth:`_Deal.random_step` in one tight loop.
+
+    The same choices from the same random numbers (a test holds the two
+    together), on a leaner copy of ``deal`` (left as it was):
+
+    * a hand is *doubled*: bit ``card - 1`` and bit ``card + 99`` are set, so
+      that the window above any top card is one shift away, even past 100;
+    * a pile is a doubled mask of its cards and a top card (the order below
+      the top does not matter to the game);
+    * the draw pile is a list of the pairs turned up together.
+
+    A step counts, pile by pile, the ways each pile offers (the tables
+    ``_WAYS``; during a bull card play a pile already played on shows the top
+    card ``_OUT_OF_VIEW``, which no card fits) and picks one with a single
+    random number; the rare case of several players to steal from takes a
+    slower path.
+    """
+    hands = [hand | hand << 100 for hand in deal.hands]
+    tops = list(deal.tops)
+    masks = [mask | mask << 100 for mask in map(_mask, deal.piles)]
+    coming = deal.draw[::-1]
+    pairs = [tuple(coming[index:index + 2]) for index in range(0, len(coming), 2)]
+    pairs.reverse()
+    bit = _BIT
+    pair_masks = [
+        tuple(bit[card] | bit[card] << 100 for card in turned) for turned in pairs
+    ]
+    bull = list(deal.bull)
+    supply, seat = deal.supply, deal.to_move
+    players = len(hands)
+    following = (*range(1, players), 0)
+    steals_of = _steal_table(bull) if not supply else [()] * players
+    several = [len(steals) > 1 for steals in steals_of]
+    view: list[Card] = []
+    """During a bull card play: the tops, with the piles played on out of view."""
+    if deal.used:
+        view = [
+            _OUT_OF_VIEW if deal.used >> pile & 1 else top for pile, top in enumerate(tops)
+        ]
+    uniform = rng.random
+    locate = bisect_right
+    bits = _WINDOW_BITS
+    all_cards = _DOUBLE_ALL
+    wrap = _WRAP
+    high = _HIGH
+    with_bull = _PLAYS_WITH_BULL
+    ways_for = _WAYS
+    picks_for = _fast_picks()
+    subsets = picks_for[1]
+    big = 2 * PILE_FOR_BULL_CARD
+    out_of_view = _OUT_OF_VIEW
+    while tops:
+        doubled = hands[seat]
+        bulls = bull[seat]
+        if view:
+            # A bull card play goes on: plays on the other piles, or end the turn.
+            total = 0
+            ends = [total := total + with_bull[(doubled >> top) & bits] for top in view]
+            choice = int(uniform() * (total + 1)) if total else 0
+            if choice == total:
+                view = []
+                seat = following[seat]
+                continue
+            pile = locate(ends, choice)
+            top = tops[pile]
+            played = subsets[(doubled >> top) & bits][choice - ends[pile]]
+        elif several[seat]:
+            # The supply is empty and several hold the most: a big pile is taken in
+            # as many ways as there are players to steal from.
+            steals = steals_of[seat]
+            counts = with_bull if bulls else _POP
+            extra = len(steals) - 1
+            total = 0
+            ends = [
+                total := total + counts[(doubled >> top) & bits] + 1
+                + (extra if stack.bit_count() >= big else 0)
+                for top, stack in zip(tops, masks, strict=True)
+            ]
+            choice = int(uniform() * total)
+            pile = locate(ends, choice)
             offset = choice - ends[pile - 1] if pile else choice
-            window = windows[pile]
-            self.play(pile, (_subsets(window) if bulls else _SINGLES[window])[offset])
-            return
-        choice -= plays
-        if self.used:
-            self.end_turn()
-            return
-        if len(steals) <= 1:
-            self.take(choice, steals[0] if steals else None)
-            return
-        pile = 0
-        while True:
-            ways = len(steals) if len(self.piles[pile]) >= PILE_FOR_BULL_CARD else 1
-            if choice < ways:
-                self.take(pile, steals[choice] if ways > 1 else None)
-                return
-            choice -= ways
-            pile += 1
-
-    def play_out(self, rng: random.Random) -> None:
-        """Random steps until the deal is over: :meth:`random_step` in one tight loop.
-
-        The same choices from the same random numbers (a test holds the two
-        together); local variables instead of attributes make it several
-        times faster, which the benchmark needs.
-        """
-        hands, piles, tops, draw, bull = self.hands, self.piles, self.tops, self.draw, self.bull
-        supply, seat, used, used_count = self.supply, self.to_move, self.used, self.used_count
-        players = len(hands)
-        uniform = rng.random
-        big_pile = PILE_FOR_BULL_CARD
-        bit = _BIT
-        while piles:
-            hand = hands[seat]
-            doubled = hand | hand << 100
-            bulls = bull[seat]
-            plays_on = _PLAYS_WITH_BULL if bulls else _POP
-            if used:
-                counts = [plays_on[(doubled >> top) & _WINDOW_BITS] for top in tops]
-                for index in range(len(counts)):
-                    if used >> index & 1:
-                        counts[index] = 0
-                ends = list(accumulate(counts))
+            pile_takes = 1 + extra if masks[pile].bit_count() >= big else 1
+            top = tops[pile]
+            if offset >= pile_takes:
+                played = picks_for[bulls][(doubled >> top) & bits][offset - pile_takes + 1]
             else:
-                total = 0
-                ends = [
-                    total := total + plays_on[(doubled >> top) & _WINDOW_BITS] for top in tops
-                ]
-            plays = ends[-1]
-            if used and not plays:
-                # The bull card play cannot go on: the turn ends by itself.
-                used = used_count = 0
-                seat = (seat + 1) % players
+                stack = masks.pop(pile)
+                del tops[pile]
+                hands[seat] = doubled | stack
+                if pairs:
+                    tops += pairs.pop()
+                    masks += pair_masks.pop()
+                if pile_takes > 1:
+                    bull[steals[offset]] -= 1
+                    bull[seat] += 1
+                    steals_of = _steal_table(bull)
+                    several = [len(steals) > 1 for steals in steals_of]
+                seat = following[seat]
                 continue
-            steals: list[int] = []
-            if used:
-                others = 1
-            else:
-                others = len(piles)
-                if not supply:
-                    steals = _steal_from(bull, seat)
-                    if len(steals) > 1:
-                        big = sum(1 for stack in piles if len(stack) >= big_pile)
-                        others += big * (len(steals) - 1)
-            choice = int(uniform() * (plays + others))
-            if choice < plays:
-                pile = bisect_right(ends, choice)
-                top = tops[pile]
-                window = (doubled >> top) & _WINDOW_BITS
-                offset = choice - ends[pile - 1] if pile else choice
-                played = (
-                    (_SUBSETS[window] or _subsets(window)) if bulls else _SINGLES[window]
-                )[offset]
-                stack = piles[pile]
-                for step in _STEPS[played]:
-                    stack.append((top + step) % 100 + 1)
-                tops[pile] = stack[-1]
-                moved = played << top
-                hand &= ~(moved | moved >> 100) & _ALL
-                hands[seat] = hand
-                used |= 1 << pile
-                used_count += 1
-                if not hand:
-                    used = used_count = 0
-                    break
-                if bulls > used_count:
+        else:
+            # Pile by pile: its first way takes it, the others put cards on it.
+            ways = ways_for[bulls]
+            total = 0
+            ends = [total := total + ways[(doubled >> top) & bits] for top in tops]
+            choice = int(uniform() * total)
+            pile = locate(ends, choice)
+            top = tops[pile]
+            played = picks_for[bulls][(doubled >> top) & bits][choice - ends[pile]]
+        if played:
+            moved = played << top
+            moved = (moved | moved << 100 | moved >> 100) & all_cards
+            doubled ^= moved
+            hands[seat] = doubled
+            masks[pile] |= moved
+            tops[pile] = wrap[top + high[played]]
+            if not doubled:
+                break
+            if bulls > 1:
+                if not view:
+                    view = tops[:]
+                    view[pile] = out_of_view
                     continue
-                used = used_count = 0
-                seat = (seat + 1) % players
-                continue
-            choice -= plays
-            if used:
-                used = used_count = 0
-                seat = (seat + 1) % players
-                continue
-            pile = 0
-            if len(steals) <= 1:
-                pile = choice
-                steal = steals[0] if steals else None
-            else:
-                while True:
-                    ways = len(steals) if len(piles[pile]) >= big_pile else 1
-                    if choice < ways:
-                        steal = steals[choice] if ways > 1 else None
-                        break
-                    choice -= ways
-                    pile += 1
-            stack = piles.pop(pile)
-            del tops[pile]
-            hand |= reduce(or_, map(bit.__getitem__, stack))
-            hands[seat] = hand
-            if len(draw) >= 2:
-                first, second = draw.pop(), draw.pop()
-                piles += ([first], [second])
-                tops += (first, second)
-            elif draw:
-                card = draw.pop()
-                piles.append([card])
-                tops.append(card)
-            if len(stack) >= big_pile:
-                if supply:
-                    supply -= 1
-                    bull[seat] += 1
-                elif steal is not None:
-                    bull[steal] -= 1
-                    bull[seat] += 1
-            seat = (seat + 1) % players
-        self.supply, self.to_move, self.used, self.used_count = supply, seat, used, used_count
+                view[pile] = out_of_view
+                if view.count(out_of_view) < bulls:
+                    continue
+                view = []
+            seat = following[seat]
+            continue
+        stack = masks.pop(pile)
+        del tops[pile]
+        hands[seat] = doubled | stack
+        if pairs:
+            tops += pairs.pop()
+            masks += pair_masks.pop()
+        if stack.bit_count() >= big:
+            if supply:
+                supply -= 1
+                bull[seat] += 1
+                if not supply:
+                    steals_of = _steal_table(bull)
+                    several = [len(steals) > 1 for steals in steals_of]
+            elif steals_of[seat]:
+                bull[steals_of[seat][0]] -= 1
+                bull[seat] += 1
+                steals_of = _steal_table(bull)
+                several = [len(steals) > 1 for steals in steals_of]
+        seat = following[seat]
+    draw = [card for turned in pairs for card in reversed(turned)]
+    return (
+        [hand & _ALL for hand in hands], tops, [mask & _ALL for mask in masks], draw, bull,
+        supply, seat,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1703,10 +1813,10 @@ def random_game(
     for _ in range(count):
         keys = [uniform() for _ in _KEY_SLOTS]  # a random order: sort by random keys
         core = _Deal.dealt(sorted(CARDS, key=keys.__getitem__), players, starter)
-        core.play_out(rng)
+        hands = _play_out(core, rng)[0]
         entries: dict[str, Entry] = {}
         most = -1
-        for seat, (player, hand) in enumerate(zip(names, core.hands, strict=True)):
+        for seat, (player, hand) in enumerate(zip(names, hands, strict=True)):
             cards = _unmask(hand)
             score = sum(values[card - 1] for card in cards)
             entries[player] = Entry(hand=score, hand_cards=cards, went_out=not hand)
