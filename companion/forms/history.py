@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.models import Game, Player
 
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
 
 class _RosterForm(forms.Form):

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import json
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -73,18 +74,21 @@ def _stamp(value: dt.datetime | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class _History:
-    """A group's history loaded in a fixed number of queries, children grouped by parent."""
+    """A group's history loaded in a fixed number of queries, children grouped by parent.
+
+    Seats, deals and deal scores (the bulk of a long history) come as plain dicts.
+    """
 
     players: list[Player]
     nights: list[GameNight]
     matches: dict[int, list[Match]]
-    seats: dict[int, list[Seat]]
-    deals: dict[int, list[Deal]]
-    scores: dict[int, list[DealScore]]
+    seats: dict[int, list[dict[str, Any]]]
+    deals: dict[int, list[dict[str, Any]]]
+    scores: dict[int, list[dict[str, Any]]]
     changes: dict[int, list[MatchChange]]
 
 
-def _group_by(items: Sequence[T], key: Callable[[T], int]) -> dict[int, list[T]]:
+def _group_by(items: Iterable[T], key: Callable[[T], int]) -> dict[int, list[T]]:
     grouped: dict[int, list[T]] = defaultdict(list)
     for item in items:
         grouped[key(item)].append(item)
@@ -92,27 +96,38 @@ def _group_by(items: Sequence[T], key: Callable[[T], int]) -> dict[int, list[T]]
 
 
 def _load(group: Group) -> _History:
-    seats = list(Seat.objects.filter(match__group=group).order_by("match_id", "number"))
-    seat_number = {(seat.match_id, seat.player_id): seat.number for seat in seats}
-    deals = list(Deal.objects.filter(match__group=group).order_by("match_id", "number"))
-    match_of_deal = {deal.pk: deal.match_id for deal in deals}
+    seats = list(
+        Seat.objects.filter(match__group=group)
+        .order_by("match_id", "number")
+        .values("match_id", "player_id", "number", "total", "place", "is_winner")
+    )
+    seat_number = {(seat["match_id"], seat["player_id"]): seat["number"] for seat in seats}
+    deals = list(
+        Deal.objects.filter(match__group=group)
+        .order_by("match_id", "number")
+        .values("id", "match_id", "number", "version", "created_at", "updated_at")
+    )
+    match_of_deal = {deal["id"]: deal["match_id"] for deal in deals}
     scores = sorted(
-        DealScore.objects.filter(deal__match__group=group),
-        key=lambda s: (s.deal_id, seat_number.get((match_of_deal[s.deal_id], s.player_id), -1),
-                       s.player_id),
+        DealScore.objects.filter(deal__match__group=group).values(
+            "deal_id", "player_id", "data", "score"
+        ),
+        key=lambda s: (
+            s["deal_id"], seat_number.get((match_of_deal[s["deal_id"]], s["player_id"]), -1),
+            s["player_id"],
+        ),
     )
     return _History(
         players=list(Player.objects.filter(group=group).order_by("id")),
         nights=list(GameNight.objects.filter(group=group).order_by("id")),
         matches=_group_by(
-            list(Match.objects.filter(group=group).order_by("id")), lambda m: m.game_night_id
+            Match.objects.filter(group=group).order_by("id"), lambda m: m.game_night_id
         ),
-        seats=_group_by(seats, lambda s: s.match_id),
-        deals=_group_by(deals, lambda d: d.match_id),
-        scores=_group_by(scores, lambda s: s.deal_id),
+        seats=_group_by(seats, lambda s: s["match_id"]),
+        deals=_group_by(deals, lambda d: d["match_id"]),
+        scores=_group_by(scores, lambda s: s["deal_id"]),
         changes=_group_by(
-            list(MatchChange.objects.filter(match__group=group).order_by("id")),
-            lambda c: c.match_id,
+            MatchChange.objects.filter(match__group=group).order_by("id"), lambda c: c.match_id
         ),
     )
 
@@ -157,20 +172,20 @@ def group_export(group: Group) -> dict[str, Any]:
             "created_at": _stamp(match.created_at),
             "finished_at": _stamp(match.finished_at),
             "seats": [
-                {"player": keys[seat.player_id], "number": seat.number, "total": seat.total,
-                 "place": seat.place, "is_winner": seat.is_winner}
+                {"player": keys[seat["player_id"]], "number": seat["number"],
+                 "total": seat["total"], "place": seat["place"], "is_winner": seat["is_winner"]}
                 for seat in history.seats.get(match.pk, [])
             ],
             "deals": [
                 {
-                    "number": deal.number,
-                    "version": deal.version,
-                    "created_at": _stamp(deal.created_at),
-                    "updated_at": _stamp(deal.updated_at),
+                    "number": deal["number"],
+                    "version": deal["version"],
+                    "created_at": _stamp(deal["created_at"]),
+                    "updated_at": _stamp(deal["updated_at"]),
                     "scores": [
-                        {"player": keys[score.player_id], "data": score.data,
-                         "score": score.score}
-                        for score in history.scores.get(deal.pk, [])
+                        {"player": keys[score["player_id"]], "data": score["data"],
+                         "score": score["score"]}
+                        for score in history.scores.get(deal["id"], [])
                     ],
                 }
                 for deal in history.deals.get(match.pk, [])
@@ -204,8 +219,8 @@ def group_export(group: Group) -> dict[str, Any]:
 
 
 def group_export_json(group: Group) -> str:
-    """:func:`group_export` as JSON text (UTF-8, indented, keys in a fixed order)."""
-    return json.dumps(group_export(group), ensure_ascii=False, indent=1) + "\n"
+    """:func:`group_export` as compact JSON text (UTF-8, keys in a fixed order)."""
+    return json.dumps(group_export(group), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _cell(text: str) -> str:
@@ -244,9 +259,14 @@ def group_export_csv(group: Group) -> str:
 class _Reader:
     """Typed access to a part of the document; every failure names where it happened."""
 
-    def __init__(self, value: Any, where: str) -> None:
+    def __init__(self, value: Any, where: str | Callable[[], str]) -> None:
         self.value = value
-        self.where = where
+        self._where = where
+
+    @property
+    def where(self) -> str:
+        """Where this part is, for messages (worked out only when needed: it is translated)."""
+        return self._where if isinstance(self._where, str) else self._where()
 
     def fail(self, problem: str) -> TransferError:
         return TransferError(
@@ -272,7 +292,7 @@ class _Reader:
         for index, item in enumerate(value):
             if not isinstance(item, dict):
                 raise _Reader(item, where(index)).fail(_("expected an object."))
-            readers.append(_Reader(item, where(index)))
+            readers.append(_Reader(item, functools.partial(where, index)))
         return readers
 
     def text(self, key: str, *, max_length: int | None = None, blank: bool = True) -> str:
@@ -394,9 +414,7 @@ def _check_header(document: Any) -> _Reader:
     return _Reader(document, _("The file"))
 
 
-def _check_match(
-    reader: _Reader, players: Mapping[str, Player], where: str
-) -> _MatchPlan:
+def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
     game = reader.choice("game", list(GAMES))
     info = GAMES[game]
     status = reader.choice("status", [value for value, _label in Match.Status.choices])
@@ -410,7 +428,7 @@ def _check_match(
     )
     seats: list[tuple[Seat, str]] = []
     for seat_reader in reader.items("seats", lambda i: _("%(match)s, seat %(n)d")
-                                    % {"match": where, "n": i + 1}):
+                                    % {"match": reader.where, "n": i + 1}):
         key = seat_reader.choice("player", list(players))
         seats.append((
             Seat(
@@ -446,7 +464,7 @@ def _check_match(
     deals: list[tuple[Deal, list[tuple[DealScore, str]]]] = []
     totals = dict.fromkeys(keys, 0)
     deal_readers = reader.items(
-        "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": where, "n": i + 1}
+        "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": reader.where, "n": i + 1}
     )
     if len(deal_readers) > rules.deal_count(len(seats)):
         raise reader.fail(
@@ -468,8 +486,8 @@ def _check_match(
         numbers.add(deal.number)
         recorded: dict[str, tuple[Any, int]] = {}
         for score_reader in deal_reader.items(
-            "scores", lambda i, w=deal_reader.where: _("%(deal)s, entry %(n)d")
-            % {"deal": w, "n": i + 1}
+            "scores", lambda i, parent=deal_reader: _("%(deal)s, entry %(n)d")
+            % {"deal": parent.where, "n": i + 1}
         ):
             key = score_reader.choice("player", keys)
             if key in recorded:
@@ -516,7 +534,7 @@ def _check_match(
             )
     changes: list[tuple[MatchChange, Any]] = []
     for change_reader in reader.items(
-        "changes", lambda i: _("%(match)s, change %(n)d") % {"match": where, "n": i + 1}
+        "changes", lambda i: _("%(match)s, change %(n)d") % {"match": reader.where, "n": i + 1}
     ):
         before = change_reader.mapping("before", null=True)
         if before is not None:
@@ -560,12 +578,11 @@ def _check(document: Any) -> _Plan:
             notes=night_reader.text("notes"),
             created_at=night_reader.stamp("created_at"),
         )
-        label = _("Game night %(date)s") % {"date": night.date.isoformat()}
         matches = [
-            _check_match(match_reader, players, match_reader.where)
+            _check_match(match_reader, players)
             for match_reader in night_reader.items(
-                "matches", lambda i, label=label: _("%(night)s, match %(n)d")
-                % {"night": label, "n": i + 1}
+                "matches", lambda i, date=night.date: _("%(night)s, match %(n)d")
+                % {"night": _("Game night %(date)s") % {"date": date.isoformat()}, "n": i + 1}
             )
         ]
         nights.append((night, matches))

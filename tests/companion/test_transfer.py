@@ -248,7 +248,9 @@ def test_unknown_entry_fields_are_rejected(history: Group) -> None:
     def change(document: dict[str, Any]) -> None:
         document["game_nights"][0]["matches"][0]["deals"][0]["scores"][0]["data"] = {"points": 3}
 
-    assert "points" in _error(history, change)
+    message = _error(history, change)
+    assert message.startswith("Spieleabend 2026-01-10, Partie 1, Durchgang 1, Eintrag 1: ")
+    assert "points" in message
 
 
 def test_a_total_that_is_not_the_sum_is_rejected(history: Group) -> None:
