@@ -179,6 +179,14 @@ def test_the_leaderboard_minimum_updates_the_partial_for_htmx(
     assert "Anna</a> (1/2)" in body
 
 
+def test_an_invalid_minimum_keeps_the_default_and_says_why(
+    anna_client: Client, history: Group
+) -> None:
+    body = _text(anna_client.get(f"/g/{history.pk}/games/freaky/?min=0"))
+    assert 'value="3"' in body and "is-invalid" in body
+    assert "Nobody has played" in body or "Noch niemand hat 3 Partien gespielt." in body
+
+
 def test_an_unknown_game_is_not_found(anna_client: Client, history: Group) -> None:
     assert anna_client.get(f"/g/{history.pk}/games/skat/").status_code == 404
 
