@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, reduce
 from itertools import chain, pairwise
-from operator import itemgetter, or_
+from operator import getitem, itemgetter, or_
 from types import MappingProxyType
 from typing import TypeAlias
 
@@ -983,14 +983,25 @@ def _mask(cards: Iterable[Card]) -> int:
     return reduce(or_, map(_BIT.__getitem__, cards), 0)
 
 
+_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(
+        tuple(8 * index + step + 1 for step in range(8) if byte >> step & 1)
+        for byte in range(256)
+    )
+    for index in range((len(CARDS) + 7) // 8)
+)
+"""Per byte of a mask (lowest first), per byte value, the cards it holds."""
+
+
 def _unmask(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, ascending."""
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length())
-        mask ^= low
-    return tuple(cards)
+    """The cards of a mask, ascending (looked up a byte at a time).
+
+    >>> _unmask(0b1011 | 1 << 99)
+    (1, 2, 4, 100)
+    """
+    return tuple(chain.from_iterable(
+        map(getitem, _BYTE_CARDS, mask.to_bytes(len(_BYTE_CARDS), "little"))
+    ))
 
 
 class _Deal:
@@ -1192,6 +1203,8 @@ def _steal_table(bull: Sequence[int]) -> list[tuple[int, ...]]:
 
 _DOUBLE_ALL = (1 << 2 * len(CARDS)) - 1
 """The mask of all 100 cards in a doubled hand (see :func:`_play_out`)."""
+_DOUBLE_BIT: tuple[int, ...] = tuple(bit | bit << len(CARDS) for bit in _BIT)
+"""Per card, its bits in a doubled hand."""
 _FAST_PICKS: list[Sequence[tuple[int, ...]]] = []
 """Per bull cards held, per window, the ways of a pile (see :func:`_fast_picks`)."""
 
@@ -1227,12 +1240,16 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     tops = list(deal.tops)
     masks = [mask | mask << 100 for mask in map(_mask, deal.piles)]
     coming = deal.draw[::-1]
-    pairs = [tuple(coming[index:index + 2]) for index in range(0, len(coming), 2)]
+    pairs: list[tuple[Card, ...]] = list(zip(coming[::2], coming[1::2], strict=False))
+    doubled_masks = list(map(_DOUBLE_BIT.__getitem__, coming))
+    pair_masks: list[tuple[int, ...]] = list(
+        zip(doubled_masks[::2], doubled_masks[1::2], strict=False)
+    )
+    if len(coming) % 2:
+        pairs.append((coming[-1],))
+        pair_masks.append((doubled_masks[-1],))
     pairs.reverse()
-    bit = _BIT
-    pair_masks = [
-        tuple(bit[card] | bit[card] << 100 for card in turned) for turned in pairs
-    ]
+    pair_masks.reverse()
     bull = list(deal.bull)
     supply, seat = deal.supply, deal.to_move
     players = len(hands)
@@ -1796,8 +1813,11 @@ def random_game(
 ) -> SimulatedGame:
     """A complete game in which every player picks uniformly among the legal actions.
 
-    Plays all deals through the game model's rules core (the one behind
-    :func:`apply`); returns each deal's entries and the model's own totals.
+    Plays all deals by the rules of the game model, in a lean loop
+    (:func:`_play_out`) that the property tests hold, step by step, to the
+    model's own sampler (:meth:`_Deal.step`, which draws exactly from
+    :func:`legal_actions`); returns each deal's entries and the model's own
+    totals.
 
     >>> game = random_game(3, random.Random(7))
     >>> len(game.deals), sorted(game.totals) == ["P1", "P2", "P3"]
@@ -1805,7 +1825,7 @@ def random_game(
     """
     names = player_names(players)
     count = deals(players)
-    values = deck.hornochsen
+    on_card = (0, *deck.hornochsen).__getitem__
     totals = dict.fromkeys(names, 0)
     uniform = rng.random
     recorded: list[Mapping[str, Entry]] = []
@@ -1818,7 +1838,7 @@ def random_game(
         most = -1
         for seat, (player, hand) in enumerate(zip(names, hands, strict=True)):
             cards = _unmask(hand)
-            score = sum(values[card - 1] for card in cards)
+            score = sum(map(on_card, cards))
             entries[player] = Entry(hand=score, hand_cards=cards, went_out=not hand)
             totals[player] += score
             if score > most:
