@@ -26,6 +26,8 @@ from scoring.elf_nimmt import (
 )
 from scoring.elf_nimmt import _Deal as Deal
 from scoring.elf_nimmt import _play_out as play_out
+from scoring.elf_nimmt import _steal_from as steal_from
+from scoring.elf_nimmt import _steal_table as steal_table
 
 
 def most_steps(players: int) -> int:
@@ -147,6 +149,13 @@ def test_the_tight_loop_plays_exactly_like_the_step_by_step_sampler(
     assert steps <= most_steps(players)
     assert looped == stepwise.outline()
     assert first.random() == second.random()
+
+
+@settings(max_examples=200, deadline=None)
+@given(held=st.lists(st.integers(0, 4), min_size=2, max_size=7))
+def test_the_loop_s_steal_table_names_the_others_holding_the_most(held: list[int]) -> None:
+    """Small counts, so that ties for the most are common."""
+    assert steal_table(held) == [tuple(steal_from(held, seat)) for seat in range(len(held))]
 
 
 @settings(max_examples=50, deadline=None)
