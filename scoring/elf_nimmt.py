@@ -900,9 +900,11 @@ def take_pile(
 #
 # Public states are frozen dataclasses; underneath, one small mutable core
 # (:class:`_Deal`) holds the rules of a deal, with every hand as a bit mask
-# (bit ``card - 1``), so that the random games of the benchmark stay fast.
-# :func:`apply` copies a state into the core, makes one step and freezes the
-# result again: both paths run the same rule code.
+# (bit ``card - 1``). :func:`apply` copies a state into the core, makes one
+# step and freezes the result again. Random games (:func:`random_game`) run
+# in :func:`_play_out`, the same rules in one tight loop on a leaner copy of
+# the core; the property tests hold it, step by step, to the core's own
+# sampler (:meth:`_Deal.step`), and that sampler to :func:`legal_actions`.
 
 _CARD_LIST = list(CARDS)
 _KEY_SLOTS = range(len(CARDS) + 1)
