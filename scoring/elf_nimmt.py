@@ -1791,7 +1791,13 @@ def apply(state: GameState, action: Action) -> GameState:
     results = state.results
     if after.over:
         results = (*results, _result(state.players, state.deck, after))
-    return GameState(state.players, state.deck, state.starter, after, results)
+    # The players, deck and starter were checked when ``state`` was built, the
+    # table is the core's own (see Table._of): no second round of checks.
+    following = object.__new__(GameState)
+    for name, value in (("players", state.players), ("deck", state.deck),
+                        ("starter", state.starter), ("table", after), ("results", results)):
+        object.__setattr__(following, name, value)
+    return following
 
 
 def _result(players: tuple[str, ...], deck: Deck, table: Table) -> DealResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import chain
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,11 +43,7 @@ def most_steps(players: int) -> int:
 
 
 def assert_every_card_in_exactly_one_place(table: Table) -> None:
-    places = [
-        *(card for hand in table.hands for card in hand),
-        *(card for pile in table.piles for card in pile),
-        *table.draw,
-    ]
+    places = [*chain.from_iterable(table.hands), *chain.from_iterable(table.piles), *table.draw]
     assert sorted(places) == list(CARDS)
     assert table.supply + sum(table.bull_cards) == BULL_CARDS
 
