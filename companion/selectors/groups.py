@@ -45,16 +45,6 @@ def running_matches(group: Group) -> list[Match]:
     )
 
 
-def recent_nights(group: Group, limit: int = RECENT_NIGHTS) -> list[GameNight]:
-    """The group's last ``limit`` game nights, newest first, each with ``match_list``."""
-    return list(
-        GameNight.objects.filter(group=group)
-        .order_by("-date", "-id")
-        .prefetch_related(Prefetch("matches", queryset=_matches_with_seats(), to_attr="match_list"))
-        [:limit]
-    )
-
-
 def night_matches(night: GameNight) -> list[Match]:
     """The night's matches in the order they were started, with seats and winners."""
     return list(_matches_with_seats().filter(game_night=night))

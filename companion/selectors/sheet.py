@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 
 from companion.engine_messages import COLOUR_WORDS
 from companion.models import Deal, DealScore, Match, MatchChange, Seat
+from companion.selectors.history import Progression
 from scoring import GAMES, GameInfo
 from scoring.common import rules_for
 
@@ -86,6 +87,18 @@ class Sheet:
     @property
     def can_record(self) -> bool:
         return self.is_open and not self.complete
+
+    @property
+    def progression(self) -> Progression:
+        """Running totals after each deal for the chart, from the rows already read."""
+        return Progression(
+            self.info,
+            tuple(row.deal.number for row in self.rows),
+            tuple(
+                (seat.player.name, tuple(row.cells[index].total for row in self.rows))
+                for index, seat in enumerate(self.seats)
+            ),
+        )
 
     @property
     def leaders(self) -> list[Seat]:

@@ -29,6 +29,7 @@ from companion.forms.groups import (
 )
 from companion.models import Group, Invite, Membership, Player
 from companion.selectors import groups as selectors
+from companion.selectors.history import group_history
 from companion.services import groups as services
 
 
@@ -80,7 +81,7 @@ def group_home(request: HttpRequest, group_id: int) -> HttpResponse:
         {
             "group": group,
             "running": selectors.running_matches(group),
-            "nights": selectors.recent_nights(group),
+            "nights": group_history(group)[: selectors.RECENT_NIGHTS],
         },
     )
 

@@ -125,6 +125,7 @@ def _render(
         "editing": editing, "notice": notice,
         "live_available": sheet.match.game in services.LIVE_GAMES,
         "tools": TOOLS.get(sheet.match.game, []),
+        "progression": sheet.progression,
     }
     if not request.htmx:
         return render(request, PAGE, context, status=status)

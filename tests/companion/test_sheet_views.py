@@ -515,3 +515,15 @@ def test_the_sheet_links_to_the_rules_and_the_games_helpers(
     for link in links:
         assert f'{link}"' in page
     assert f'href="/g/{group.pk}/nights/{match.game_night_id}/"' in page
+
+
+@pytest.mark.django_db
+def test_the_sheet_charts_the_running_totals_deal_by_deal(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = sheet_with(group, players, 3)
+    html = anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Score progression" in html
+    assert "<svg" in html
+    # The data table behind the chart: after deal 3 every player has 3 × 2 minus points.
+    assert '<tr><th scope="row">3</th><td class="text-end">6</td><td class="text-end">6</td>' in html
