@@ -42,3 +42,4 @@ messages: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
+	$(PY) bench/history.py
