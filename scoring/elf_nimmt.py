@@ -40,8 +40,7 @@ group may describe its own deck).
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, reduce
@@ -903,8 +902,9 @@ def take_pile(
 # (bit ``card - 1``). :func:`apply` copies a state into the core, makes one
 # step and freezes the result again. Random games (:func:`random_game`) run
 # in :func:`_play_out`, the same rules in one tight loop on a leaner copy of
-# the core; the property tests hold it, step by step, to the core's own
-# sampler (:meth:`_Deal.step`), and that sampler to :func:`legal_actions`.
+# the core; the property tests hold it, move by move, to the core's own
+# random policy (:meth:`_Deal.random_step`), those moves to
+# :func:`legal_actions`, and whole games to the policy played on the public model.
 
 _CARD_LIST = list(CARDS)
 _KEY_SLOTS = range(len(CARDS) + 1)
@@ -913,9 +913,6 @@ _ALL = (1 << len(CARDS)) - 1
 """The mask of all 100 cards (bit ``card - 1``)."""
 _WINDOW_BITS = (1 << MAX_DISTANCE) - 1
 """A pile's window: bit ``j`` is the card ``j + 1`` above its top card (wrapping after 100)."""
-_POP: tuple[int, ...] = tuple(window.bit_count() for window in range(_WINDOW_BITS + 1))
-_PLAYS_WITH_BULL: tuple[int, ...] = tuple((1 << count) - 1 for count in _POP)
-"""Per window, how many different non-empty sets of its cards a bull card play may put down."""
 _SINGLES: tuple[tuple[int, ...], ...] = tuple(
     tuple(1 << bit for bit in range(MAX_DISTANCE) if window >> bit & 1)
     for window in range(_WINDOW_BITS + 1)
@@ -928,13 +925,9 @@ _STEPS: tuple[tuple[int, ...], ...] = tuple(
 """Per window, the distances minus one of its cards, ascending."""
 _TAKE_OR_SINGLE: tuple[tuple[int, ...], ...] = tuple((0, *singles) for singles in _SINGLES)
 """Per window, the ways of a pile without a bull card: 0 (take it), then each single card."""
-_TAKE_OR_SINGLE_WAYS: tuple[int, ...] = tuple(map(len, _TAKE_OR_SINGLE))
 _TAKE_OR_SUBSET: list[tuple[int, ...] | None] = [(0,), *[None] * _WINDOW_BITS]
 """Per window, all its sub-windows: 0 (with a bull card: take the pile), then every
 non-empty set of its cards; filled in when first needed (see :func:`_take_or_subset`)."""
-_TAKE_OR_SUBSET_WAYS: tuple[int, ...] = tuple(1 << count for count in _POP)
-_WAYS: tuple[tuple[int, ...], ...] = (_TAKE_OR_SINGLE_WAYS, *[_TAKE_OR_SUBSET_WAYS] * BULL_CARDS)
-"""Per bull cards held, the ways of a pile per window at the start of a turn."""
 _HIGH: tuple[int, ...] = tuple(window.bit_length() for window in range(_WINDOW_BITS + 1))
 """Per window, the distance of its highest card (the new top card after playing it)."""
 _WRAP: tuple[Card, ...] = tuple((number - 1) % 100 + 1 for number in range(101 + MAX_DISTANCE))
@@ -1107,60 +1100,58 @@ class _Deal:
                 self.bull[seat] += 1
         self.to_move = (seat + 1) % len(self.hands)
 
-    def action_count(self) -> int:
-        """How many legal actions the player to move has (see :func:`legal_actions`)."""
-        windows = self.windows()
-        counts = _PLAYS_WITH_BULL if self.bull[self.to_move] else _POP
-        plays = sum(counts[window] for window in windows)
-        if self.used:
-            return plays + 1
-        steals = self.steal_seats()
-        big = sum(1 for stack in self.piles if len(stack) >= PILE_FOR_BULL_CARD)
-        return plays + len(self.piles) + big * max(len(steals) - 1, 0)
+    def choices(self) -> list[list[_Move]]:
+        """The random policy's first choice (see :func:`random_game`), each option
+        with the moves it offers: together exactly the legal actions, each once.
 
-    def random_step(self, rng: random.Random) -> None:
-        """One action chosen uniformly among the legal actions (see :func:`legal_actions`)."""
-        self.step(rng.random())
-
-    def step(self, fraction: float) -> None:
-        """The action at ``fraction`` (0 ≤ fraction < 1) of the legal actions, all equally wide.
-
-        The order (the one :func:`_play_out` draws from): at the start of a
-        turn, pile by pile, first the takes of the pile (one per player to
-        steal from when a bull card is due, the supply is empty and several
-        hold the most), then the plays on it (within a pile as in
-        :func:`_subsets` or :data:`_SINGLES`); during a bull card play, the
-        plays pile by pile, then :meth:`end_turn`.
+        At the start of a turn: one option per pile, in table order, holding its
+        takes (one per player to steal from when taking it earns a bull card, the
+        supply is empty and several hold the most; else one) and then its plays
+        (single cards without a bull card, else every non-empty set of fitting
+        cards, in the order of :func:`_subsets`). During a bull card play: one
+        option per pile not yet played on that some card fits, holding its plays,
+        and last the option of ending the turn.
         """
         windows = self.windows()
         if self.used:
-            ways = [_PLAYS_WITH_BULL[window] for window in windows]
-            plays = sum(ways)
-            choice = int(fraction * (plays + 1))
-            if choice == plays:
-                self.end_turn()
-                return
-            pile, offset = _locate(ways, choice)
-            self.play(pile, _subsets(windows[pile])[offset])
-            return
-        bulls = self.bull[self.to_move]
-        counts = _PLAYS_WITH_BULL if bulls else _POP
+            options: list[list[_Move]] = [
+                [(pile, played, None) for played in _subsets(window)]
+                for pile, window in enumerate(windows) if window
+            ]
+            options.append([_END_TURN])
+            return options
         steals = self.steal_seats()
-        takes = [
-            len(steals) if len(steals) > 1 and len(stack) >= PILE_FOR_BULL_CARD else 1
-            for stack in self.piles
-        ]
-        ways = [counts[window] + take for window, take in zip(windows, takes, strict=True)]
-        pile, offset = _locate(ways, int(fraction * sum(ways)))
-        if offset < takes[pile]:
-            if takes[pile] > 1:
-                self.take(pile, steals[offset])
+        single = steals[0] if steals else None
+        plays = _subsets if self.bull[self.to_move] else _SINGLES.__getitem__
+        options = []
+        for pile, (window, stack) in enumerate(zip(windows, self.piles, strict=True)):
+            takes: list[_Move]
+            if len(stack) < PILE_FOR_BULL_CARD:
+                takes = [(pile, 0, None)]
+            elif len(steals) > 1:
+                takes = [(pile, 0, seat) for seat in steals]
             else:
-                self.take(pile, steals[0] if steals else None)
-            return
-        window = windows[pile]
-        played = _subsets(window) if bulls else _SINGLES[window]
-        self.play(pile, played[offset - takes[pile]])
+                takes = [(pile, 0, single)]
+            options.append([*takes, *((pile, played, None) for played in plays(window))])
+        return options
+
+    def move(self, chosen: _Move) -> None:
+        """Make one move of :meth:`choices`."""
+        pile, played, steal = chosen
+        if pile < 0:
+            self.end_turn()
+        elif played:
+            self.play(pile, played)
+        else:
+            self.take(pile, steal)
+
+    def random_step(self, rng: random.Random) -> None:
+        """One move of the random policy: a first random number picks an option of
+        :meth:`choices` (every option equally likely), a second one a move of that
+        option (every move equally likely) when it offers more than one."""
+        options = self.choices()
+        moves = options[int(rng.random() * len(options))]
+        self.move(moves[int(rng.random() * len(moves))] if len(moves) > 1 else moves[0])
 
     def outline(self) -> _Outline:
         """What :func:`_play_out` returns for this deal: every card's place except the
@@ -1176,15 +1167,10 @@ _Outline: TypeAlias = tuple[list[int], list[Card], list[int], list[Card], list[i
 draw pile (next card last), bull cards per seat, supply, the seat to move."""
 
 
-def _locate(ways: Sequence[int], choice: int) -> tuple[int, int]:
-    """The pile whose share of ``ways`` (ways per pile, in order) holds ``choice``, and
-    where in that share it falls."""
-    for pile, width in enumerate(ways):
-        if choice < width:
-            return pile, choice
-        choice -= width
-    raise AssertionError("the choice lies beyond the legal actions")
-
+_Move: TypeAlias = tuple[int, int, int | None]
+"""One move of the core: (pile, window of the cards put on it or 0 to take it, seat to
+steal a bull card from or ``None``); :data:`_END_TURN` ends a bull card play."""
+_END_TURN: _Move = (-1, 0, None)
 
 def _steal_table(bull: Sequence[int]) -> list[tuple[int, ...]]:
     """Per seat, the seats it would steal a bull card from (empty supply): the
@@ -1223,7 +1209,7 @@ def _fast_picks() -> list[Sequence[tuple[int, ...]]]:
 def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     """Random steps until the deal is over: :meth:`_Deal.random_step` in one tight loop.
 
-    The same choices from the same random numbers (a test holds the two
+    The same moves from the same random numbers (a test holds the two
     together), on a leaner copy of ``deal`` (left as it was):
 
     * a hand is *doubled*: bit ``card - 1`` and bit ``card + 99`` are set, so
@@ -1232,11 +1218,12 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
       the top does not matter to the game);
     * the draw pile is a list of the pairs turned up together.
 
-    A step counts, pile by pile, the ways each pile offers (the tables
-    ``_WAYS``; during a bull card play a pile already played on shows the top
-    card ``_OUT_OF_VIEW``, which no card fits) and picks one with a single
-    random number; the rare case of several players to steal from takes a
-    slower path.
+    At the start of a turn a step looks at one pile only: its window picks
+    the ways of the pile from a table (``_fast_picks``: 0 takes it, the
+    others are the cards put down), a second random number one of them. The
+    rare case of several players to steal from takes a slower path; during a
+    bull card play (a pile already played on shows the top card
+    ``_OUT_OF_VIEW``, which no card fits) the piles still open are listed.
     """
     hands = [hand | hand << 100 for hand in deal.hands]
     tops = list(deal.tops)
@@ -1265,74 +1252,47 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
             _OUT_OF_VIEW if deal.used >> pile & 1 else top for pile, top in enumerate(tops)
         ]
     uniform = rng.random
-    locate = bisect_right
     bits = _WINDOW_BITS
     all_cards = _DOUBLE_ALL
     wrap = _WRAP
     high = _HIGH
-    with_bull = _PLAYS_WITH_BULL
-    ways_for = _WAYS
     picks_for = _fast_picks()
     subsets = picks_for[1]
     big = 2 * PILE_FOR_BULL_CARD
     out_of_view = _OUT_OF_VIEW
+    victim = 0
+    """The player to steal from, when the taker chose among several."""
     while tops:
         doubled = hands[seat]
         bulls = bull[seat]
         if view:
-            # A bull card play goes on: plays on the other piles, or end the turn.
-            total = 0
-            ends = [total := total + with_bull[(doubled >> top) & bits] for top in view]
-            choice = int(uniform() * (total + 1)) if total else 0
-            if choice == total:
+            # A bull card play goes on: a pile some card still fits, or the end of the turn.
+            still_open = [pile for pile, top in enumerate(view) if (doubled >> top) & bits]
+            choice = int(uniform() * (len(still_open) + 1)) if still_open else 0
+            if choice == len(still_open):
                 view = []
                 seat = following[seat]
                 continue
-            pile = locate(ends, choice)
+            pile = still_open[choice]
             top = tops[pile]
-            played = subsets[(doubled >> top) & bits][choice - ends[pile]]
-        elif several[seat]:
-            # The supply is empty and several hold the most: a big pile is taken in
-            # as many ways as there are players to steal from.
-            steals = steals_of[seat]
-            counts = with_bull if bulls else _POP
-            extra = len(steals) - 1
-            total = 0
-            ends = [
-                total := total + counts[(doubled >> top) & bits] + 1
-                + (extra if stack.bit_count() >= big else 0)
-                for top, stack in zip(tops, masks, strict=True)
-            ]
-            choice = int(uniform() * total)
-            pile = locate(ends, choice)
-            offset = choice - ends[pile - 1] if pile else choice
-            pile_takes = 1 + extra if masks[pile].bit_count() >= big else 1
-            top = tops[pile]
-            if offset >= pile_takes:
-                played = picks_for[bulls][(doubled >> top) & bits][offset - pile_takes + 1]
-            else:
-                stack = masks.pop(pile)
-                del tops[pile]
-                hands[seat] = doubled | stack
-                if pairs:
-                    tops += pairs.pop()
-                    masks += pair_masks.pop()
-                if pile_takes > 1:
-                    bull[steals[offset]] -= 1
-                    bull[seat] += 1
-                    steals_of = _steal_table(bull)
-                    several = [len(steals) > 1 for steals in steals_of]
-                seat = following[seat]
-                continue
+            picks = subsets[(doubled >> top) & bits]
+            played = picks[1 + int(uniform() * (len(picks) - 1))] if len(picks) > 2 else picks[1]
         else:
-            # Pile by pile: its first way takes it, the others put cards on it.
-            ways = ways_for[bulls]
-            total = 0
-            ends = [total := total + ways[(doubled >> top) & bits] for top in tops]
-            choice = int(uniform() * total)
-            pile = locate(ends, choice)
+            pile = int(uniform() * len(tops))
             top = tops[pile]
-            played = picks_for[bulls][(doubled >> top) & bits][choice - ends[pile]]
+            picks = picks_for[bulls][(doubled >> top) & bits]
+            if several[seat] and masks[pile].bit_count() >= big:
+                # The supply is empty and several hold the most: one take per player
+                # to steal from, then the plays.
+                steals = steals_of[seat]
+                choice = int(uniform() * (len(steals) + len(picks) - 1))
+                if choice < len(steals):
+                    victim = steals[choice]
+                    played = 0
+                else:
+                    played = picks[choice - len(steals) + 1]
+            else:
+                played = picks[int(uniform() * len(picks))] if len(picks) > 1 else 0
         if played:
             moved = played << top
             moved = (moved | moved << 100 | moved >> 100) & all_cards
@@ -1367,7 +1327,7 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
                     steals_of = _steal_table(bull)
                     several = [len(steals) > 1 for steals in steals_of]
             elif steals_of[seat]:
-                bull[steals_of[seat][0]] -= 1
+                bull[victim if several[seat] else steals_of[seat][0]] -= 1
                 bull[seat] += 1
                 steals_of = _steal_table(bull)
                 several = [len(steals) > 1 for steals in steals_of]
@@ -1816,16 +1776,38 @@ def _result(players: tuple[str, ...], deck: Deck, table: Table) -> DealResult:
     return DealResult(MappingProxyType(entries), MappingProxyType(scores), out)
 
 
+def _shuffle(uniform: Callable[[], float]) -> list[Card]:
+    """The 100 cards in a random order: sorted by one random key per card number
+    (``len(CARDS) + 1`` keys, slot 0 unused), as :func:`random_game` deals them."""
+    keys = [uniform() for _ in _KEY_SLOTS]
+    return sorted(CARDS, key=keys.__getitem__)
+
+
 def random_game(
     players: int, rng: random.Random, *, deck: Deck = _STANDARD
 ) -> SimulatedGame:
-    """A complete game in which every player picks uniformly among the legal actions.
+    """A complete game of random legal moves, played through the rules of the game model.
 
-    Plays all deals by the rules of the game model, in a lean loop
-    (:func:`_play_out`) that the property tests hold, step by step, to the
-    model's own sampler (:meth:`_Deal.step`, which draws exactly from
-    :func:`legal_actions`); returns each deal's entries and the model's own
-    totals.
+    The random policy (not uniform over all legal actions: that would mean
+    counting every pile's plays at every step) picks in two stages:
+
+    * at the start of a turn, first a pile, every pile on the table equally
+      likely (each offers at least a take), then one of the legal actions on
+      that pile, all equally likely: taking it (once per player to steal a
+      bull card from, when the supply is empty and several hold the most) or
+      putting cards on it (a single card without a bull card; with one, any
+      non-empty set of its fitting cards);
+    * during a bull card play, first one of the piles not yet played on that
+      some hand card still fits, or ending the turn, all equally likely, then
+      one of the plays on that pile, all equally likely.
+
+    Every legal action can happen. Each stage takes ``int(rng.random() * n)``
+    of its ``n`` options; the second stage draws only when there are at least
+    two. Each deal is shuffled with one ``rng.random()`` key per card (and one
+    spare). The moves are made in a lean loop (:func:`_play_out`) that the
+    property tests hold, move by move, to the same policy played on the
+    public model (:func:`legal_actions`, :func:`apply`); returns each deal's
+    entries and the model's own totals.
 
     >>> game = random_game(3, random.Random(7))
     >>> len(game.deals), sorted(game.totals) == ["P1", "P2", "P3"]
@@ -1839,8 +1821,7 @@ def random_game(
     recorded: list[Mapping[str, Entry]] = []
     starter = 0
     for _ in range(count):
-        keys = [uniform() for _ in _KEY_SLOTS]  # a random order: sort by random keys
-        core = _Deal.dealt(sorted(CARDS, key=keys.__getitem__), players, starter)
+        core = _Deal.dealt(_shuffle(uniform), players, starter)
         hands = _play_out(core, rng)[0]
         entries: dict[str, Entry] = {}
         most = -1

@@ -8,14 +8,18 @@ from itertools import chain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.common import match_totals
+from scoring.common import match_totals, player_names
 from scoring.elf_nimmt import (
     BULL_CARDS,
     CARDS,
+    Action,
     Deck,
+    EndTurn,
     GameState,
     Phase,
+    PlayCards,
     Table,
+    TakePile,
     apply,
     legal_actions,
     next_starter,
@@ -27,6 +31,7 @@ from scoring.elf_nimmt import (
 )
 from scoring.elf_nimmt import _Deal as Deal
 from scoring.elf_nimmt import _play_out as play_out
+from scoring.elf_nimmt import _shuffle as shuffle
 from scoring.elf_nimmt import _steal_from as steal_from
 from scoring.elf_nimmt import _steal_table as steal_table
 
@@ -48,38 +53,67 @@ def assert_every_card_in_exactly_one_place(table: Table) -> None:
     assert table.supply + sum(table.bull_cards) == BULL_CARDS
 
 
-def play_through_the_model(players: int, rng: random.Random) -> tuple[GameState, int]:
-    """A whole game with uniformly chosen legal actions; returns it and its longest deal."""
-    names = tuple(f"P{seat}" for seat in range(1, players + 1))
-    state = start_game(names, rng.sample(CARDS, len(CARDS)))
-    longest = steps = 0
+def policy_options(state: GameState) -> list[list[Action]]:
+    """The random policy of ``random_game`` (see its docstring) on the public model.
+
+    At the start of a turn: one option per pile, holding its takes, then its
+    plays; during a bull card play: one option per pile that still has plays,
+    then ending the turn. Together the options hold every legal action once.
+    """
+    actions = legal_actions(state)
+    piles = range(len(state.table.piles))
+    plays = [[a for a in actions if isinstance(a, PlayCards) and a.pile == pile] for pile in piles]
+    if state.table.piles_played:
+        options: list[list[Action]] = [*filter(None, plays), [EndTurn()]]
+    else:
+        options = [
+            [*(a for a in actions if isinstance(a, TakePile) and a.pile == pile), *plays[pile]]
+            for pile in piles
+        ]
+    assert sorted(map(repr, chain.from_iterable(options))) == sorted(map(repr, actions))
+    return options
+
+
+def pick(options: list[list[Action]], rng: random.Random) -> Action:
+    """An option, every one equally likely, then one of its moves (a draw only if several)."""
+    moves = options[int(rng.random() * len(options))]
+    return moves[int(rng.random() * len(moves))] if len(moves) > 1 else moves[0]
+
+
+def play_the_policy_through_the_model(players: int, rng: random.Random) -> GameState:
+    """A whole game through ``legal_actions`` and ``apply``, moves chosen as ``random_game``
+    chooses them, checking every card's place and the step bound at every step."""
+    names = player_names(players)
+    state = start_game(names, shuffle(rng.random))
+    steps = 0
     while state.phase is not Phase.GAME_OVER:
         assert_every_card_in_exactly_one_place(state.table)
         if state.phase is Phase.DEAL_OVER:
             previous = state.results[-1]
-            state = start_next_deal(state, rng.sample(CARDS, len(CARDS)))
+            state = start_next_deal(state, shuffle(rng.random))
             assert state.players[state.starter] == next_starter(previous.scores, names)
             assert state.table.supply == BULL_CARDS
             steps = 0
             continue
-        actions = legal_actions(state)
-        assert actions, "a deal in progress always offers an action"
-        state = apply(state, rng.choice(actions))
+        state = apply(state, pick(policy_options(state), rng))
         steps += 1
-        longest = max(longest, steps)
         assert steps <= most_steps(players)
     assert_every_card_in_exactly_one_place(state.table)
-    return state, longest
+    return state
 
 
 @settings(max_examples=200, deadline=None)
 @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
-def test_a_random_game_through_the_model_ends_and_scores_as_recorded(
+def test_random_game_is_its_policy_played_through_the_model_and_scores_as_recorded(
     players: int, seed: int
 ) -> None:
-    state, _ = play_through_the_model(players, random.Random(seed))
+    model_rng, fast_rng = random.Random(seed), random.Random(seed)
+    state = play_the_policy_through_the_model(players, model_rng)
+    game = random_game(players, fast_rng)
+    assert model_rng.random() == fast_rng.random()  # the same random numbers drawn
     assert len(state.results) == players
     recorded = [result.entries for result in state.results]
+    assert [dict(entries) for entries in recorded] == [dict(entries) for entries in game.deals]
     for result in state.results:
         validate_deal(result.entries)
         out = [player for player, entry in result.entries.items() if entry.went_out]
@@ -89,7 +123,7 @@ def test_a_random_game_through_the_model_ends_and_scores_as_recorded(
         else:
             assert out == [result.went_out]
             assert result.scores[result.went_out] == 0
-    assert state.totals == match_totals("elf-nimmt", recorded)
+    assert state.totals == match_totals("elf-nimmt", recorded) == dict(game.totals)
 
 
 @settings(max_examples=200, deadline=None)
@@ -115,19 +149,22 @@ def states_along_a_game(players: int, seed: int) -> list[GameState]:
 
 @settings(max_examples=15, deadline=None)
 @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
-def test_the_fast_sampler_draws_from_exactly_the_legal_actions(players: int, seed: int) -> None:
-    """Each of the sampler's equally wide choices is one legal action, and every one is there."""
+def test_the_core_s_policy_offers_exactly_the_legal_actions_grouped_as_on_the_model(
+    players: int, seed: int
+) -> None:
+    """Option by option, the core's moves lead where the model's grouped actions lead."""
     for state in states_along_a_game(players, seed)[::5]:
         table = state.table
-        expected = {apply(state, action).table for action in legal_actions(state)}
-        count = table._core().action_count()
-        assert count == len(legal_actions(state)) == len(expected)
-        reached = set()
-        for choice in range(count):
-            core = table._core()
-            core.step((choice + 0.5) / count)
-            reached.add(Table._of(core))
-        assert reached == expected
+        public = policy_options(state)
+        options = table._core().choices()
+        assert list(map(len, options)) == list(map(len, public))
+        for moves, actions in zip(options, public, strict=True):
+            reached = []
+            for move in moves:
+                core = table._core()
+                core.move(move)
+                reached.append(Table._of(core))
+            assert reached == [apply(state, action).table for action in actions]
 
 
 @settings(max_examples=100, deadline=None)
