@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache, reduce
-from itertools import chain, pairwise
+from itertools import chain, pairwise, repeat
 from operator import getitem, itemgetter, or_
 from types import MappingProxyType
 from typing import TypeAlias
@@ -958,10 +958,23 @@ def _subsets(window: int) -> tuple[int, ...]:
 def _plays(pile: int, top: Card, window: int, several: bool) -> tuple[PlayCards, ...]:
     """The plays of the cards of ``window`` on ``pile`` (top card ``top``): every
     non-empty set with a bull card (``several``), else single cards."""
+    return tuple(map(PlayCards, repeat(pile), _played_cards(top, window, several)))
+
+
+@lru_cache(maxsize=1024)
+def _played_cards(top: Card, window: int, several: bool) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each play of :func:`_plays`, whatever the pile."""
+    above = _ABOVE[top]
     return tuple(
-        PlayCards(pile, tuple([(top + step) % 100 + 1 for step in _STEPS[played]]))
+        tuple(map(above.__getitem__, _STEPS[played]))
         for played in (_subsets(window) if several else _SINGLES[window])
     )
+
+
+_ABOVE: tuple[tuple[Card, ...], ...] = tuple(
+    tuple((top + step) % 100 + 1 for step in range(MAX_DISTANCE)) for top in range(101)
+)
+"""Per top card, the cards 1 to 10 above it (wrapping after 100)."""
 
 
 def _window(hand: int, top: Card) -> int:
