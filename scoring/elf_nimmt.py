@@ -130,14 +130,21 @@ def _card(value: object) -> Card:
     return value
 
 
+_INT_ONLY = frozenset({int})
+_CARD_SET = frozenset(range(1, 101))
+
+
 def _cards(values: object) -> tuple[Card, ...]:
     """A collection of distinct cards, as a tuple (order kept)."""
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+    if type(values) is tuple:
+        cards: tuple[Card, ...] = values
+    elif isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise error("cards_type", "Cards must be given as a list of card numbers.")
-    cards = tuple(values)
+    else:
+        cards = tuple(values)
     if not cards or (
-        set(map(type, cards)) == {int} and min(cards) >= 1 and max(cards) <= 100
-        and len(set(cards)) == len(cards)
+        set(map(type, cards)) == _INT_ONLY
+        and len(distinct := set(cards)) == len(cards) and distinct <= _CARD_SET
     ):
         return cards  # the common case, checked without a Python loop
     seen: set[Card] = set()
@@ -232,6 +239,12 @@ class Deck:
 
 
 _STANDARD = Deck(tuple(hornochsen(card) for card in CARDS))
+_STANDARD_BY_CARD = (0, *_STANDARD.hornochsen)
+
+
+def _by_card(deck: Deck) -> tuple[int, ...]:
+    """Hornochsen of ``deck`` indexed by card number (index 0 unused)."""
+    return _STANDARD_BY_CARD if deck is _STANDARD else (0, *deck.hornochsen)
 
 
 # ---------------------------------------------------------------------------
@@ -353,7 +366,7 @@ class Entry:
             counted = hand
         else:
             cards = _cards(self.hand_cards)
-            counted = sum(deck.hornochsen[card - 1] for card in cards)
+            counted = sum(map(_by_card(deck).__getitem__, cards))
             if hand not in (0, counted):
                 raise error(
                     "hand_disagrees",
@@ -420,7 +433,7 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, int]
     checked = _entries(entries)
     _INFO.check_players(len(checked))
     scores: dict[str, int] = {}
-    owner: dict[Card, str] = {}
+    seen: set[Card] = set()
     for player, entry in checked.items():
         try:
             scores[player] = entry.hornochsen(deck=deck)
@@ -431,14 +444,18 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, int]
                 **{**problem.params, "player": player},
             ) from problem
         cards = entry.hand_cards or ()
-        if not owner.keys().isdisjoint(cards):
-            card = min(card for card in cards if card in owner)
+        if not seen.isdisjoint(cards):
+            card = min(card for card in cards if card in seen)
+            first = next(
+                earlier for earlier, other in checked.items()
+                if card in (other.hand_cards or ())
+            )
             raise error(
                 "card_in_two_hands",
                 "Card {card} is in the hands of both {first} and {second}.",
-                card=card, first=owner[card], second=player,
+                card=card, first=first, second=player,
             )
-        owner.update(dict.fromkeys(cards, player))
+        seen.update(cards)
     out = [player for player, entry in checked.items() if entry.went_out]
     total = sum(scores.values())
     if len(out) > 1:
