@@ -62,7 +62,7 @@ class GameInfo:
     module: str
     """Dotted name of the game's module in this package."""
 
-    def check_players(self, players: int) -> None:
+    def check_players(self, players: object) -> None:
         """Raise :class:`ScoringError` unless ``players`` may play this game.
 
         >>> GAMES["dreizehn"].check_players(2)
@@ -70,6 +70,12 @@ class GameInfo:
         ...
         scoring.ScoringError: 13 is played by 3 to 6 players, not 2.
         """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise error(
+                "player_count_type",
+                "The number of players must be a whole number, not {players!r}.",
+                players=players,
+            )
         if not self.min_players <= players <= self.max_players:
             raise error(
                 "player_count",

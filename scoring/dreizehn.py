@@ -84,14 +84,6 @@ __all__ = [
 SLUG = "dreizehn"
 
 
-def _check_player_count(players: object) -> None:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise error(
-            "player_count_type", "The number of players must be a whole number, not {players!r}.",
-            players=players,
-        )
-    GAMES[SLUG].check_players(players)
-
 Colour: TypeAlias = str
 """A colour key: one of :data:`CARD_COLOURS`."""
 
@@ -312,7 +304,7 @@ def deals(players: int) -> int:
     >>> deals(3), deals(4), deals(6)
     (6, 4, 6)
     """
-    _check_player_count(players)
+    GAMES[SLUG].check_players(players)
     return 2 * players if players == 3 else players
 
 

@@ -82,15 +82,6 @@ __all__ = [
 
 SLUG = "freaky"
 
-
-def _check_player_count(players: object) -> None:
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise error(
-            "player_count_type", "The number of players must be a whole number, not {players!r}.",
-            players=players,
-        )
-    GAMES[SLUG].check_players(players)
-
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "violet")
 """The six colour keys, in rainbow order, for backgrounds and circles alike."""
 
@@ -387,7 +378,7 @@ def deal_count(players: int) -> int:
     >>> deal_count(4)
     1
     """
-    _check_player_count(players)
+    GAMES[SLUG].check_players(players)
     return 1
 
 
