@@ -209,16 +209,12 @@ def _percent(wins: int, matches: int) -> int | None:
     return (200 * wins + matches) // (2 * matches) if matches else None
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerGameLine:
-    """A player's record in one game."""
+class WinRate:
+    """``win_rate`` and ``win_percent`` for a line that has ``wins`` and ``matches``."""
 
-    game: GameInfo
-    matches: int
+    __slots__ = ()
     wins: int
-    average: float
-    best: int
-    worst: int
+    matches: int
 
     @property
     def win_rate(self) -> float | None:
@@ -227,6 +223,18 @@ class PlayerGameLine:
     @property
     def win_percent(self) -> int | None:
         return _percent(self.wins, self.matches)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGameLine(WinRate):
+    """A player's record in one game."""
+
+    game: GameInfo
+    matches: int
+    wins: int
+    average: float
+    best: int
+    worst: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,24 +251,16 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
-class MonthLine:
+class MonthLine(WinRate):
     """How a player did in one calendar month."""
 
     month: dt.date
     matches: int
     wins: int
 
-    @property
-    def win_rate(self) -> float | None:
-        return _rate(self.wins, self.matches)
-
-    @property
-    def win_percent(self) -> int | None:
-        return _percent(self.wins, self.matches)
-
 
 @dataclass(frozen=True, slots=True)
-class PlayerStats:
+class PlayerStats(WinRate):
     player: Player
     games: tuple[PlayerGameLine, ...]
     recent: tuple[Result, ...]
@@ -279,14 +279,6 @@ class PlayerStats:
     @property
     def wins(self) -> int:
         return sum(line.wins for line in self.games)
-
-    @property
-    def win_rate(self) -> float | None:
-        return _rate(self.wins, self.matches)
-
-    @property
-    def win_percent(self) -> int | None:
-        return _percent(self.wins, self.matches)
 
 
 def _finished_seats(group: Group) -> QuerySet[Seat]:
@@ -427,7 +419,7 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
 
 
 @dataclass(frozen=True, slots=True)
-class LeaderLine:
+class LeaderLine(WinRate):
     """A player's line on a game's leaderboard; ``place`` is None below the minimum."""
 
     place: int | None
@@ -436,14 +428,6 @@ class LeaderLine:
     matches: int
     wins: int
     average: float
-
-    @property
-    def win_rate(self) -> float | None:
-        return _rate(self.wins, self.matches)
-
-    @property
-    def win_percent(self) -> int | None:
-        return _percent(self.wins, self.matches)
 
 
 def leaderboard_places(lines: Sequence[tuple[int, int]]) -> list[int]:
