@@ -672,3 +672,50 @@ def test_a_random_game_records_every_deal_and_its_totals_match_the_recording(
 
 def test_random_games_with_the_same_seed_are_the_same() -> None:
     assert random_game(4, random.Random(11)) == random_game(4, random.Random(11))
+
+
+class ScriptedRandom(random.Random):
+    """Hands out the given numbers from ``random()``, in order."""
+
+    def __init__(self, numbers: list[float]) -> None:
+        super().__init__(0)
+        self.numbers = numbers
+
+    def random(self) -> float:
+        return self.numbers.pop(0)
+
+
+def policy_step(state: GameState, numbers: list[float]) -> Table:
+    """One move of random_game's policy on ``state``, drawing from ``numbers``."""
+    core = state.table._core()
+    core.random_step(ScriptedRandom(numbers))
+    return Table._of(core)
+
+
+def test_the_random_policy_first_picks_a_pile_then_one_of_its_actions() -> None:
+    state = table([(34, 35, 90), (1, 2, 3)], [(33,), (70,)])
+    # Pile 0 (33) offers: take it, play 34, play 35; the third number is left over.
+    numbers = [0.1, 0.9, 0.5]
+    assert policy_step(state, numbers).tops == (35, 70)
+    assert numbers == [0.5]
+    numbers = [0.1, 0.2, 0.5]
+    assert policy_step(state, numbers).hands[0] == (33, 34, 35, 90)
+    # Pile 1 (70) only offers the take: no second number is drawn.
+    numbers = [0.6, 0.5]
+    after = policy_step(state, numbers)
+    assert after.hands[0] == (34, 35, 70, 90)
+    assert numbers == [0.5]
+
+
+def test_during_a_bull_card_play_the_policy_picks_an_open_pile_or_the_end_of_the_turn() -> None:
+    state = table([(34, 35, 72, 90), (1, 2, 3)], [(33,), (70,), (50,)], bull_cards=(2, 0),
+                  supply=8)
+    state = apply(state, PlayCards(0, (34,)))
+    assert state.table.piles_played == (0,)
+    # Open: pile 1 (72 fits); pile 2 (50) fits nothing; then the end of the turn.
+    numbers = [0.4, 0.5]
+    assert policy_step(state, numbers).tops == (34, 72, 50)
+    assert numbers == [0.5]  # one play on pile 1: no second number
+    numbers = [0.6, 0.5]
+    ended = policy_step(state, numbers)
+    assert (ended.tops, ended.to_move, ended.piles_played) == ((34, 70, 50), 1, ())
