@@ -49,8 +49,12 @@ from operator import getitem, itemgetter, or_
 from types import MappingProxyType
 from typing import TypeAlias
 
-from scoring import GAMES, ScoringError, error, hornochsen
+from scoring import GAMES, ScoringError, error
 from scoring.common import SimulatedGame, player_names
+from scoring.number_cards import CARDS, MAX_HORNOCHSEN, Card, Deck
+from scoring.number_cards import STANDARD_DECK as _STANDARD
+from scoring.number_cards import check_card as _card
+from scoring.number_cards import check_cards as _cards
 
 __all__ = [
     "BULL_CARDS",
@@ -96,14 +100,10 @@ __all__ = [
     "validate_deal",
 ]
 
-Card: TypeAlias = int
-"""A Hornochsen card 1–100."""
 Pile: TypeAlias = tuple[Card, ...]
 """The cards of one discard pile, bottom first: the last card is the top card."""
 
 SLUG = "elf-nimmt"
-CARDS: tuple[Card, ...] = tuple(range(1, 101))
-"""All Hornochsen cards of the game."""
 HAND_SIZE = 10
 """Cards dealt to each player at the start of a deal."""
 MAX_DISTANCE = 10
@@ -112,8 +112,6 @@ BULL_CARDS = 10
 """Bull cards in the game; they all lie in the supply at the start of a deal."""
 PILE_FOR_BULL_CARD = 3
 """Taking a pile of at least this many cards earns a bull card."""
-MAX_HORNOCHSEN = 167
-"""All Hornochsen of the classic deck (1–100)."""
 
 _INFO = GAMES[SLUG]
 
@@ -121,38 +119,6 @@ _INFO = GAMES[SLUG]
 # ---------------------------------------------------------------------------
 # Input checks shared by everything below
 # ---------------------------------------------------------------------------
-
-
-def _card(value: object) -> Card:
-    """``value`` as a card number, or a ScoringError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-        raise error("card_range", "There is no card {card}: cards go from 1 to 100.", card=value)
-    return value
-
-
-_INT_ONLY = frozenset({int})
-_CARD_SET = frozenset(range(1, 101))
-
-
-def _cards(values: object) -> tuple[Card, ...]:
-    """A collection of distinct cards, as a tuple (order kept)."""
-    if type(values) is tuple:
-        cards: tuple[Card, ...] = values
-    elif isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise error("cards_type", "Cards must be given as a list of card numbers.")
-    else:
-        cards = tuple(values)
-    if not cards or (
-        set(map(type, cards)) == _INT_ONLY
-        and len(distinct := set(cards)) == len(cards) and distinct <= _CARD_SET
-    ):
-        return cards  # the common case, checked without a Python loop
-    seen: set[Card] = set()
-    for card in map(_card, cards):
-        if card in seen:
-            raise error("card_twice", "Card {card} appears twice.", card=card)
-        seen.add(card)
-    return cards
 
 
 def _count(value: object) -> int:
@@ -185,66 +151,6 @@ def _tops(tops: object) -> tuple[Card, ...]:
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """Hornochsen printed on each card 1–100.
-
-    The rulebook only says every card shows 1, 2, 3, 5 or 7 Hornochsen; the
-    classic scheme (:func:`scoring.hornochsen`) is the default, a group may
-    describe its own deck with :meth:`from_mapping`.
-
-    >>> Deck.standard().total, Deck.standard().of(55)
-    (167, 7)
-    >>> Deck.from_mapping({5: 4})
-    Traceback (most recent call last):
-    ...
-    scoring.ScoringError: Card 5 cannot show 4 Hornochsen: a card shows 1, 2, 3, 5 or 7.
-    """
-
-    hornochsen: tuple[int, ...]
-    """Hornochsen of card 1, 2, …, 100 (index ``card - 1``)."""
-
-    def __post_init__(self) -> None:
-        if len(self.hornochsen) != len(CARDS):
-            raise error("deck_size", "A deck describes exactly the 100 cards 1 to 100.")
-        for card, value in zip(CARDS, self.hornochsen, strict=True):
-            if isinstance(value, bool) or value not in (1, 2, 3, 5, 7):
-                raise error(
-                    "deck_value",
-                    "Card {card} cannot show {value} Hornochsen: a card shows 1, 2, 3, 5 or 7.",
-                    card=card, value=value,
-                )
-
-    @classmethod
-    def standard(cls) -> Deck:
-        """The classic scheme: 55 → 7, multiples of 11 → 5, of 10 → 3, of 5 → 2, else 1."""
-        return _STANDARD
-
-    @classmethod
-    def from_mapping(cls, overrides: Mapping[int, int]) -> Deck:
-        """The classic deck with some cards changed (``{card: hornochsen}``)."""
-        values = list(_STANDARD.hornochsen)
-        for card, value in overrides.items():
-            values[_card(card) - 1] = value
-        return cls(tuple(values))
-
-    def of(self, card: Card) -> int:
-        """Hornochsen on one card."""
-        return self.hornochsen[_card(card) - 1]
-
-    @property
-    def total(self) -> int:
-        """Hornochsen on all 100 cards."""
-        return sum(self.hornochsen)
-
-
-_STANDARD = Deck(tuple(hornochsen(card) for card in CARDS))
-_STANDARD_BY_CARD = (0, *_STANDARD.hornochsen)
-
-
-def _by_card(deck: Deck) -> tuple[int, ...]:
-    """Hornochsen of ``deck`` indexed by card number (index 0 unused)."""
-    return _STANDARD_BY_CARD if deck is _STANDARD else (0, *deck.hornochsen)
 
 
 # ---------------------------------------------------------------------------
@@ -312,7 +218,7 @@ def hand_penalty(hand: Iterable[int], *, deck: Deck = _STANDARD) -> int:
     >>> hand_penalty([]), hand_penalty([1, 2]), hand_penalty([55, 66, 70, 75])
     (0, 2, 17)
     """
-    return sum(deck.hornochsen[card - 1] for card in _cards(hand))
+    return sum(map(deck.values.__getitem__, _cards(hand)))
 
 
 def deals(players: int) -> int:
@@ -366,7 +272,7 @@ class Entry:
             counted = hand
         else:
             cards = _cards(self.hand_cards)
-            counted = sum(map(_by_card(deck).__getitem__, cards))
+            counted = sum(map(deck.values.__getitem__, cards))
             if hand not in (0, counted):
                 raise error(
                     "hand_disagrees",
@@ -1792,9 +1698,9 @@ def apply(state: GameState, action: Action) -> GameState:
 
 def _result(players: tuple[str, ...], deck: Deck, table: Table) -> DealResult:
     """The end of a deal: Hornochsen in every hand, and what each player records."""
-    values = deck.hornochsen
+    values = deck.values
     scores = {
-        player: sum(values[card - 1] for card in hand)
+        player: sum(values[card] for card in hand)
         for player, hand in zip(players, table.hands, strict=True)
     }
     out = next((player for player, hand in zip(players, table.hands, strict=True) if not hand),
@@ -1848,7 +1754,7 @@ def random_game(
     """
     names = player_names(players)
     count = deals(players)
-    on_card = (0, *deck.hornochsen).__getitem__
+    on_card = deck.values.__getitem__
     totals = dict.fromkeys(names, 0)
     uniform = rng.random
     recorded: list[Mapping[str, Entry]] = []

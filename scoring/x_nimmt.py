@@ -33,8 +33,12 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import TypeAlias
 
-from scoring import GAMES, error, hornochsen
+from scoring import GAMES, error
 from scoring.common import SimulatedGame, player_names
+from scoring.number_cards import CARDS, MAX_HORNOCHSEN, Card, Deck
+from scoring.number_cards import STANDARD_DECK as _STANDARD
+from scoring.number_cards import check_card as _card
+from scoring.number_cards import check_cards as _cards
 
 __all__ = [
     "CARDS",
@@ -82,22 +86,16 @@ __all__ = [
     "validate_deal",
 ]
 
-Card: TypeAlias = int
-"""A number card 1–100."""
 Row: TypeAlias = tuple[Card, ...]
 """The cards of one row (or an X-row), left to right, ascending."""
 
 SLUG = "x-nimmt"
-CARDS: tuple[Card, ...] = tuple(range(1, 101))
-"""All number cards of the game."""
 ROW_SIZES: tuple[int, int, int] = (3, 4, 5)
 """The row cards on the table, top to bottom: a row is full with its 3rd, 4th, 5th card."""
 HAND_SIZE = 8
 """Cards dealt to each player at the start of a deal."""
 DEALS = 2
 """Deals ("Durchgänge") in a game."""
-MAX_HORNOCHSEN = 167
-"""All Hornochsen of the classic deck (1–100)."""
 
 _INFO = GAMES[SLUG]
 
@@ -105,27 +103,6 @@ _INFO = GAMES[SLUG]
 # ---------------------------------------------------------------------------
 # Input checks shared by everything below
 # ---------------------------------------------------------------------------
-
-
-def _card(value: object) -> Card:
-    """``value`` as a card number, or a ScoringError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
-        raise error("card_range", "There is no card {card}: cards go from 1 to 100.", card=value)
-    return value
-
-
-def _cards(values: object) -> tuple[Card, ...]:
-    """A sequence of distinct cards, as a tuple (order kept)."""
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise error("cards_type", "Cards must be given as a list of card numbers.")
-    cards = tuple(_card(value) for value in values)
-    if len(set(cards)) != len(cards):
-        seen: set[Card] = set()
-        for card in cards:
-            if card in seen:
-                raise error("card_twice", "Card {card} appears twice.", card=card)
-            seen.add(card)
-    return cards
 
 
 def _rows(rows: object) -> tuple[Row, Row, Row]:
@@ -178,70 +155,6 @@ def _x_row(x_row: object) -> Row:
 # ---------------------------------------------------------------------------
 # The deck: Hornochsen per card
 # ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Deck:
-    """Hornochsen printed on each card 1–100.
-
-    The rulebook only says every card shows 1, 2, 3, 5 or 7 Hornochsen; the
-    classic scheme (:func:`scoring.hornochsen`) is the default, a group may
-    describe its own deck with :meth:`from_mapping`.
-
-    >>> Deck.standard().total, Deck.standard().of(55)
-    (167, 7)
-    """
-
-    values: tuple[int, ...]
-    """Index ``card`` holds the Hornochsen of that card; index 0 is unused (0)."""
-
-    def __post_init__(self) -> None:
-        if len(self.values) != 101 or self.values[0] != 0:
-            raise error(
-                "deck_shape", "A deck describes the Hornochsen of exactly the cards 1 to 100."
-            )
-        for card in CARDS:
-            value = self.values[card]
-            if isinstance(value, bool) or value not in (1, 2, 3, 5, 7):
-                raise error(
-                    "deck_value",
-                    "Card {card} cannot show {value} Hornochsen: cards show 1, 2, 3, 5 or 7.",
-                    card=card, value=value,
-                )
-
-    @classmethod
-    def standard(cls) -> Deck:
-        """The classic deck: 55 → 7, multiples of 11 → 5, of 10 → 3, of 5 → 2, else 1."""
-        return _STANDARD
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[int, int]) -> Deck:
-        """A deck from ``{card: Hornochsen}``; cards not given keep the classic value.
-
-        >>> Deck.from_mapping({1: 7}).of(1)
-        7
-        """
-        table = list(_STANDARD.values)
-        for card, value in values.items():
-            table[_card(card)] = value
-        return cls(tuple(table))
-
-    @property
-    def total(self) -> int:
-        """All Hornochsen of the deck (167 for the classic one)."""
-        return sum(self.values)
-
-    def of(self, card: Card) -> int:
-        """Hornochsen on one card."""
-        return self.values[_card(card)]
-
-    def count(self, cards: Iterable[Card]) -> int:
-        """Hornochsen on some cards."""
-        values = self.values
-        return sum(values[_card(card)] for card in cards)
-
-
-_STANDARD = Deck((0, *(hornochsen(card) for card in CARDS)))
 
 
 def _deck(deck: Deck | None) -> Deck:
