@@ -210,7 +210,6 @@ TEMPLATES = [
     gettext_noop('Unknown field(s) in an X nimmt! entry: {keys}.'),
     gettext_noop('Unknown game {game!r}.'),
     gettext_noop('Unknown variant {variant!r}.'),
-    gettext_noop('With {bulls} bull cards you may put cards on at most {bulls} piles.'),
     gettext_noop('With {bulls} bull cards you may put cards on at most {most} piles, not {piles}.'),
     gettext_noop('With {players} players at most {limit} cards can be taken in a game, not {count}.'),
     gettext_noop('Without a bull card you put down exactly one card.'),

@@ -31,8 +31,12 @@ COLOUR_WORDS = {
 
 
 def _in_words(value: object) -> object:
-    if isinstance(value, str) and value in COLOUR_WORDS:
-        return str(COLOUR_WORDS[value])
+    """A colour key, or a ", "-joined list of them, in the user's words."""
+    if not isinstance(value, str):
+        return value
+    keys = value.split(", ")
+    if all(key in COLOUR_WORDS for key in keys):
+        return ", ".join(str(COLOUR_WORDS[key]) for key in keys)
     return value
 
 

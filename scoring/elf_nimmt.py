@@ -1318,9 +1318,9 @@ class Table:
         if not 0 <= self.to_move < len(self.hands):
             raise error("unknown_seat", "There is no seat {seat} at this table.",
                         seat=self.to_move)
-        if any(not 0 <= pile < len(self.piles) for pile in self.piles_played):
-            raise error("unknown_pile", "There is no pile {pile} on the table.",
-                        pile=self.piles_played)
+        for pile in self.piles_played:
+            if not 0 <= pile < len(self.piles):
+                raise error("unknown_pile", "There is no pile {pile} on the table.", pile=pile)
 
     @staticmethod
     def _explain(places: Sequence[object]) -> None:
@@ -1651,10 +1651,13 @@ def apply(state: GameState, action: Action) -> GameState:
         pile = action.pile
         if isinstance(pile, int) and pile in table.piles_played:
             raise error("pile_used", "Cards already went on pile {pile} this turn.", pile=pile)
-        if table.piles_played and len(table.piles_played) >= table.bull_cards[seat]:
-            raise error("bull_cards_used",
-                        "With {bulls} bull cards you may put cards on at most {bulls} piles.",
-                        bulls=table.bull_cards[seat])
+        bulls = table.bull_cards[seat]
+        if table.piles_played and len(table.piles_played) >= bulls:
+            raise error(
+                "bull_cards_used",
+                "With {bulls} bull cards you may put cards on at most {most} piles, not {piles}.",
+                bulls=bulls, most=max(bulls, 1), piles=len(table.piles_played) + 1,
+            )
         verdict = _judge(table.tops, {pile: action.cards}, table.bull_cards[seat],
                          frozenset(table.hands[seat]))
         if verdict.problem is not None:

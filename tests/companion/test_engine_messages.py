@@ -21,3 +21,21 @@ def test_an_engine_error_speaks_german_by_default() -> None:
             assert message_for(err) == "13 is played by 3 to 6 players, not 2."
     else:
         raise AssertionError("two players must be refused for 13")
+
+
+def test_colour_keys_in_a_message_are_said_in_the_users_words() -> None:
+    from scoring.drei_sind_einer_zuviel import Entry, validate_deal
+
+    entries = {
+        "Anna": Entry(taken={"orange": 1}, interim_bonus=10),
+        "Ben": Entry(taken={}),
+    }
+    try:
+        validate_deal(entries)
+    except ScoringError as err:
+        with translation.override("de"):
+            german = message_for(err)
+    else:
+        raise AssertionError("a Zwischenwertung without all seven colours must be refused")
+    assert "türkis" in german and "olivgrün" in german
+    assert "tuerkis" not in german and "olivgruen" not in german
