@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.engine_messages import COLOUR_WORDS, message_for
 from companion.models import Game, Player, Seat
+from companion.selectors.sheet import SWATCHES
 from scoring import GAMES, ScoringError
 from scoring.common import rules_for
 
@@ -189,10 +190,7 @@ class DreiFormat(EntryFormat):
 
     steppers = frozenset({"orange", "flieder", "hellblau", "rot", "tuerkis", "magenta",
                           "olivgruen"})
-    colours = {
-        "orange": "#f28c28", "flieder": "#b39ddb", "hellblau": "#81d4fa", "rot": "#e53935",
-        "tuerkis": "#26a69a", "magenta": "#d81b60", "olivgruen": "#827717",
-    }
+    colours = SWATCHES
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
         from scoring.drei_sind_einer_zuviel import COLOURS, INTERIM_BONUSES

@@ -236,7 +236,7 @@ class LiveBoard:
     kind: str = "colours"
 
 
-SWATCHES = {
+SWATCHES = {  # the colours of 3 sind einer zuviel!, for buttons and live taps
     "orange": "#f28c28", "flieder": "#b39ddb", "hellblau": "#81d4fa", "rot": "#e53935",
     "tuerkis": "#26a69a", "magenta": "#d81b60", "olivgruen": "#827717",
 }
