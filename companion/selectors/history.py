@@ -39,7 +39,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast
 from django.utils.formats import number_format
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -76,6 +77,9 @@ class MatchRow(TypedDict):
     """The winners' names, comma-separated (empty while running)."""
     seats: list[SeatRow]
     """Best first: place, then seat order."""
+    seat_items: SafeString
+    """``seats`` as the ``<li>`` items of the history's score list (built in Python: the
+    template loop over every seat of every match was most of the list's render time)."""
 
 
 class NightRow(TypedDict):
@@ -136,6 +140,7 @@ class NightList:
             match: MatchRow = {
                 "pk": pk, "game": game, "title": GAMES[game].title,
                 "running": status != FINISHED, "winners": "", "seats": [],
+                "seat_items": SafeString(),
             }
             matches[pk] = match
             by_night[night]["matches"].append(match)
@@ -152,7 +157,25 @@ class NightList:
                 winners[match_id].append(name)
         for match_id, names in winners.items():
             matches[match_id]["winners"] = ", ".join(names)
+        for match in matches.values():
+            match["seat_items"] = _seat_items(match["seats"])
         return rows
+
+
+def _seat_items(seats: list[SeatRow]) -> SafeString:
+    """The list items of a match's final scores, e.g. for a winner:
+    ``<li class="list-inline-item me-2 fw-semibold"><span class="text-body-secondary">1.</span>
+    Ben <span class="font-monospace">7</span></li>`` (names escaped, numbers unformatted)."""
+    items = []
+    for seat in seats:
+        place = seat["place"]
+        items.append(
+            '<li class="list-inline-item me-2'
+            + (' fw-semibold">' if seat["is_winner"] else '">')
+            + (f'<span class="text-body-secondary">{place:d}.</span> ' if place else "")
+            + f'{escape(seat["name"])} <span class="font-monospace">{seat["total"]:d}</span></li>'
+        )
+    return mark_safe("\n".join(items))  # the names are escaped above
 
 
 def group_history(
