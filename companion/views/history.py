@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from companion import charts
-from companion.access import get_group_for_user, get_player_for_user
+from companion.access import get_group_for_user
 from companion.forms.history import HeadToHeadForm, HistoryFilterForm, ImportForm, MinimumForm
 from companion.models import Group
 from companion.selectors import history as selectors
@@ -64,15 +64,20 @@ def history(request: HttpRequest, group_id: int) -> HttpResponse:
 @require_GET
 def player_stats(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
     """A player's record: per game, recent form, streaks and results over time."""
-    player = get_player_for_user(request.user, group_id, player_id)
+    group = get_group_for_user(request.user, group_id)
+    players = selectors.group_players(group)
+    player = next((p for p in players if p.pk == player_id), None)
+    if player is None:
+        raise Http404
+    player.group = group  # the roster's players share the group already loaded
     stats = selectors.player_stats(player)
     return render(request, "companion/history/player.html", {
-        "group": player.group,
+        "group": group,
         "player": player,
         "stats": stats,
         "chart": charts.months_chart(stats) if stats.months else None,
-        "players": selectors.group_players(player.group),
-        "games": selectors.games_played(player.group),
+        "players": players,
+        "games": selectors.games_played(group),
     })
 
 
