@@ -92,9 +92,11 @@ class NightRow(TypedDict):
 
 
 def _history_matches(
-    group: Group, *, game: str | None, player: Player | None
+    group: Group | None, *, game: str | None, player: Player | None
 ) -> QuerySet[Match]:
-    matches = Match.objects.filter(group=group)
+    """Matches of the history filtered by game and player (``group`` None: of any group,
+    for lookups by game night, whose matches are always of the night's group)."""
+    matches = Match.objects.all() if group is None else Match.objects.filter(group=group)
     if game:
         matches = matches.filter(game=game)
     if player is not None:
@@ -196,6 +198,10 @@ def group_history(
     queries (nights, matches, seats), whatever its size.
     """
     matches = _history_matches(group, game=game, player=player)
+    # A night's matches are of the night's group (match_start refuses any other night), so
+    # the matches of a page of nights are looked up by night alone: the database then reads
+    # those nights' matches instead of all the group's.
+    by_night = _history_matches(None, game=game, player=player)
     nights = GameNight.objects.filter(group=group)
     if since is not None:
         nights = nights.filter(date__gte=since)
@@ -203,7 +209,7 @@ def group_history(
         nights = nights.filter(date__lte=until)
     if game or player is not None:
         nights = nights.filter(Exists(matches.filter(game_night=OuterRef("pk"))))
-    return NightList(nights.order_by("-date", "-id"), matches)
+    return NightList(nights.order_by("-date", "-id"), by_night)
 
 
 def history_page(
