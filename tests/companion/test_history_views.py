@@ -83,6 +83,21 @@ def test_the_history_lists_nights_with_winners_scores_and_links(
     assert "<html" in body
 
 
+def test_the_history_escapes_player_names_in_the_score_lists(
+    anna_client: Client, history: Group
+) -> None:
+    history.players.filter(name="Ben").update(name="<b>Ben</b> & Co")
+    body = _text(anna_client.get(f"/g/{history.pk}/history/"))
+    x_match = history.matches.get(game="x-nimmt")
+    fragment = body[body.index(f"/matches/{x_match.pk}/"):]
+    fragment = fragment[:fragment.index("</a>")]
+    assert re.search(
+        r"1\.</span>\s*&lt;b&gt;Ben&lt;/b&gt; &amp; Co <span class=\"font-monospace\">7</span>",
+        fragment,
+    )
+    assert "<b>Ben" not in body
+
+
 def test_the_history_filter_returns_the_partial_for_htmx(
     anna_client: Client, history: Group
 ) -> None:
