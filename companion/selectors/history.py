@@ -1,7 +1,9 @@
 """Reads of the history area: game nights, statistics and the data behind the charts.
 
 Every function here runs a fixed number of SQL queries however many matches a
-group has played. Counts, sums and extremes are computed by the database; the
+group has played. Counts, sums and extremes are computed by the database, except
+on the player page, which reads the player's results once as plain columns (no
+per-value conversion) and counts them with C builtins in one pass; the
 per-deal statistics group identical recorded entries in the database and read
 each distinct entry once through the engine (``entry_from_dict``), so the
 Python work grows with the variety of entries, not with the number of deals.
