@@ -29,7 +29,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 if TYPE_CHECKING:
-    from companion.models import Match
     from companion.selectors.history import GameStats, PlayerStats, Progression
 
 LIGHT = ("#0b5ed7", "#c2410c", "#198754", "#b02a37", "#6f42c1", "#087990", "#a61e6c", "#7a5c00")
@@ -343,13 +342,6 @@ def progression_chart(progression: Progression) -> SafeString:
         % {"deals": len(progression.deals), "totals": names},
         x_title=gettext("Deal"),
     )
-
-
-def match_progression_svg(match: Match) -> SafeString:
-    """The score progression chart of ``match`` (for the score sheet; two queries)."""
-    from companion.selectors.history import match_progression
-
-    return progression_chart(match_progression(match))
 
 
 def months_chart(stats: PlayerStats) -> SafeString:

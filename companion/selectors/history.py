@@ -939,26 +939,6 @@ class Progression:
         ]
 
 
-def match_progression(match: Match) -> Progression:
-    """The running totals of ``match`` deal by deal (two queries)."""
-    seats = list(match.seats.select_related("player").order_by("number"))
-    scores: dict[int, dict[int, int]] = defaultdict(dict)
-    for number, player_id, score in DealScore.objects.filter(deal__match=match).values_list(
-        "deal__number", "player_id", "score"
-    ):
-        scores[number][player_id] = score
-    deals = tuple(sorted(scores))
-    lines = []
-    for seat in seats:
-        running = 0
-        totals = []
-        for number in deals:
-            running += scores[number].get(seat.player_id, 0)
-            totals.append(running)
-        lines.append((seat.player.name, tuple(totals)))
-    return Progression(GAMES[match.game], deals, tuple(lines))
-
-
 # --- Helpers for the pages ------------------------------------------------------------------
 
 
@@ -980,6 +960,5 @@ __all__ = [
     "group_players",
     "head_to_head",
     "history_page",
-    "match_progression",
     "player_stats",
 ]

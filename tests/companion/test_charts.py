@@ -11,7 +11,8 @@ import pytest
 from companion import charts
 from companion.charts import Bar, Series, bar_chart, line_chart, nice_ticks
 from companion.models import Group
-from companion.selectors.history import game_stats, match_progression, player_stats
+from companion.selectors.history import game_stats, player_stats
+from companion.selectors.sheet import sheet_for
 from tests.companion.test_history_helpers import freaky, x_nimmt
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -93,9 +94,9 @@ def test_the_history_charts_describe_their_data(group: Group) -> None:
     freaky(group, "2026-02-10", Anna=10, Ben=20)
     match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)},
                     {"Anna": (1, 0), "Ben": (3, 1)})
-    progression = charts.match_progression_svg(match)
+    progression = charts.progression_chart(sheet_for(match).progression)
     assert re.search(r"<desc id=\"[^\"]+\">.*Anna 24, Ben 7", progression)
-    assert str(match_progression(match).chart) == str(progression)
+    assert str(sheet_for(match).progression.chart) == str(progression)
     months = charts.months_chart(player_stats(group.players.get(name="Anna")))
     assert months.count("<circle") + months.count("<rect") >= 2
     assert "100 %" in months and "0 %" in months
@@ -110,7 +111,7 @@ def test_the_progression_partial_shows_the_chart_and_its_data_table(group: Group
     match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)},
                     {"Anna": (1, 0), "Ben": (3, 1)})
     html = render_to_string("companion/history/_progression.html",
-                            {"progression": match_progression(match)})
+                            {"progression": sheet_for(match).progression})
     assert "<svg" in html and "<table" in html
     rows = re.findall(r"<tr><th scope=\"row\">(\d+)</th>((?:<td[^>]*>\d+</td>)+)</tr>", html)
     assert [(deal, re.findall(r">(\d+)<", cells)) for deal, cells in rows] == [
@@ -126,5 +127,5 @@ def test_the_progression_partial_is_empty_before_the_first_deal(group: Group) ->
 
     match = play(group, "freaky", [], on="2026-02-11", finished=False, players=["Anna", "Ben"])
     html = render_to_string("companion/history/_progression.html",
-                            {"progression": match_progression(match)})
+                            {"progression": sheet_for(match).progression})
     assert html.strip() == ""

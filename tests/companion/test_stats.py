@@ -29,9 +29,9 @@ from companion.selectors.history import (
     group_history,
     head_to_head,
     leaderboard_places,
-    match_progression,
     player_stats,
 )
+from companion.selectors.sheet import sheet_for
 from tests.companion.test_history_helpers import freaky, night, play, x_nimmt
 
 pytestmark = pytest.mark.django_db
@@ -358,7 +358,7 @@ def test_the_games_count_the_matches_of_each_game(history: Group) -> None:
 
 def test_the_progression_runs_the_totals_deal_by_deal(history: Group) -> None:
     match = history.matches.get(game="x-nimmt")
-    progression = match_progression(match)
+    progression = sheet_for(match).progression
     assert progression.deals == (1, 2)
     assert progression.lines == (("Anna", (23, 24)), ("Ben", (2, 7)))
     assert progression.rows == [(1, [23, 2]), (2, [24, 7])]
