@@ -150,9 +150,19 @@ class DealScoreAdmin(admin.ModelAdmin):
 
 @admin.register(models.MatchChange)
 class MatchChangeAdmin(admin.ModelAdmin):
-    list_display = ["match", "kind", "deal_number", "created_at", "created_by"]
+    list_display = ["match", "kind", "deal_number", "created_at", "created_by", "undone_at"]
     list_select_related = ["match__game_night__group", "created_by"]
     list_filter = ["kind", "match__game"]
     search_fields = ["=match__id", "created_by__username"]
     date_hierarchy = "created_at"
     autocomplete_fields = ["match", "created_by"]
+
+
+@admin.register(models.GroupChange)
+class GroupChangeAdmin(admin.ModelAdmin):
+    list_display = ["group", "kind", "created_at", "created_by"]
+    list_select_related = ["group", "created_by"]
+    list_filter = ["kind"]
+    search_fields = ["group__name", "created_by__username"]
+    date_hierarchy = "created_at"
+    autocomplete_fields = ["group", "created_by"]

@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -85,6 +86,7 @@ class Invite(models.Model):
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("invite")
@@ -103,6 +105,8 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="players", verbose_name=_("account"),
     )
+    colour = models.CharField(_("colour"), max_length=7, blank=True)
+    """A ``#rrggbb`` colour for the sheet and charts; empty: the default palette's."""
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
     class Meta:
@@ -110,7 +114,10 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = ["name", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["group", "name"], name="unique_player_name"),
+            models.UniqueConstraint(
+                "group", Lower("name"), name="unique_player_name_ci",
+                violation_error_message=_("This group already has a player of that name."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -142,6 +149,7 @@ class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("running")
         FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="matches")
     game_night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="matches")
@@ -152,7 +160,13 @@ class Match(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("created by"),
+    )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    revision = models.PositiveIntegerField(default=0)
+    """Bumped by every change to the sheet; the sheet's ETag, read without rendering."""
 
     class Meta:
         verbose_name = _("match")
@@ -228,18 +242,72 @@ class DealScore(models.Model):
 
 
 class MatchChange(models.Model):
-    """The undo log: the state of a deal before each change."""
+    """The match's log: every change of a deal (undoable) and of the match's state.
+
+    An undone change is marked (``undone_at``), never deleted, so the history
+    of a match can be replayed and an undo can be redone.
+    """
 
     class Kind(models.TextChoices):
         RECORD = "record", _("recorded")
         EDIT = "edit", _("edited")
         DELETE = "delete", _("deleted")
+        FINISH = "finish", _("finished")
+        REOPEN = "reopen", _("reopened")
+        ABANDON = "abandon", _("abandoned")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    deal_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    deal_number = models.PositiveSmallIntegerField(null=True, blank=True)
     before = models.JSONField(null=True, blank=True)
     """``{player_id: entry dict}`` before the change; null when the deal did not exist."""
+    after = models.JSONField(null=True, blank=True)
+    """``{player_id: entry dict}`` after the change; null when the deal no longer exists."""
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    # NULL, not "": changes without a key must not collide in the unique constraint.
+    client_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    """The idempotency key a phone sent with a recorded deal (offline queue)."""
+
+    class Meta:
+        verbose_name = _("change")
+        verbose_name_plural = _("changes")
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "client_key"], name="unique_change_client_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} deal {self.deal_number} of match {self.match_id}"
+
+
+class GroupChange(models.Model):
+    """The group's log: renames, joins, removals, account links and the like."""
+
+    class Kind(models.TextChoices):
+        RENAME = "rename", _("renamed")
+        JOIN = "join", _("joined")
+        LEAVE = "leave", _("left")
+        REMOVE = "remove", _("removed")
+        LINK = "link", _("linked")
+        UNLINK = "unlink", _("unlinked")
+        PLAYER_RENAME = "player-rename", _("player renamed")
+        INVITE = "invite", _("invite changed")
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="changes")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    detail = models.JSONField(default=dict, blank=True)
+    """What changed, e.g. ``{"from": "Runde", "to": "Dienstagsrunde"}``."""
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
@@ -247,9 +315,9 @@ class MatchChange(models.Model):
     )
 
     class Meta:
-        verbose_name = _("change")
-        verbose_name_plural = _("changes")
+        verbose_name = _("group change")
+        verbose_name_plural = _("group changes")
         ordering = ["-id"]
 
     def __str__(self) -> str:
-        return f"{self.kind} deal {self.deal_number} of match {self.match_id}"
+        return f"{self.kind} in group {self.group_id}"

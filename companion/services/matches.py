@@ -21,6 +21,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -93,12 +94,21 @@ def _log(match: Match, kind: str, number: int, before: object, user: Any) -> Non
     )
 
 
+def touch(*, match: Match) -> None:
+    """Move the match's ``revision`` on: phones polling the sheet see a new ETag."""
+    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+
+
 def refresh_seats(*, match: Match) -> list[Seat]:
     """Recompute every seat's total, place and winner flag from the recorded deals.
 
     Totals are the engine's ``match_totals``; places its ``rank`` (ties share a
     place). ``is_winner`` marks the players on place 1 of a finished match.
+
+    Every change to a sheet ends here, so this is also where the match's
+    ``revision`` (the sheet's ETag) moves on.
     """
+    touch(match=match)
     seats = _seats(match)
     names = {seat.player_id: seat.player.name for seat in seats}
     rules = rules_for(match.game)
@@ -448,6 +458,7 @@ def _live_store(match: Match, key: str, value: list[Any]) -> None:
         **match.options, key: value, "live_rev": int(match.options.get("live_rev", 0)) + 1
     }
     match.save(update_fields=["options"])
+    touch(match=match)
 
 
 def live_take(*, match: Match, player_id: int, colour: str, revision: int) -> None:
@@ -558,4 +569,5 @@ __all__ = [
     "match_start",
     "match_undo",
     "refresh_seats",
+    "touch",
 ]

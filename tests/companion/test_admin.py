@@ -11,6 +11,7 @@ from companion.models import (
     DealScore,
     GameNight,
     Group,
+    GroupChange,
     Invite,
     Match,
     MatchChange,
@@ -34,6 +35,7 @@ def admin_client_with_data(client: Client, group: Group, anna: User) -> Client:
         DealScore.objects.create(deal=deal, player=player, data={"hand": 3}, score=3)
     MatchChange.objects.create(match=match, kind="record", deal_number=1, created_by=anna)
     Invite.objects.create(group=group, created_by=anna)
+    GroupChange.objects.create(group=group, kind="join", detail={"user": "anna"}, created_by=anna)
     client.force_login(User.objects.create_superuser("root", password="root-pass-123"))
     return client
 
