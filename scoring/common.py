@@ -21,6 +21,9 @@ alike (game differences are per-game modules, never ``if game == ...``):
 ``random_game(players, rng) -> SimulatedGame``
     a complete random legal game, played through the game model from the
     deal to the end.
+``explain_deal(entries) -> dict[str, tuple[ScorePart, ...]]``
+    validates like ``score_deal``, then each player's score of the deal as
+    the terms it is made of (their ``points`` add up to the score).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import importlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol, TypeAlias, cast
 
 from scoring import GAMES, error
 
@@ -47,6 +50,57 @@ class SimulatedGame:
     totals: Mapping[str, int]
 
 
+PartKind: TypeAlias = Literal[
+    "hand", "x_stack", "went_out", "open", "face_down", "final_bonus", "interim_bonus",
+    "colour", "most", "red", "collected",
+]
+"""What a term of a deal score counts:
+
+``hand`` / ``x_stack``: Hornochsen in hand / in the X-stack (X nimmt!, 11 nimmt!);
+``went_out``: the player went out and scores nothing (11 nimmt!);
+``open`` / ``face_down``: a colour's open cards and its face-down triples
+(3 sind einer zuviel!); ``final_bonus``: open colours at the end;
+``interim_bonus``: the Zwischenwertung card; ``colour`` / ``most``: a colour's
+cards, counted or spared for the strict majority (13); ``red``: red 4s (13);
+``collected``: collected cards (Freaky).
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """A number card and the Hornochsen printed on it."""
+
+    card: int
+    hornochsen: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One term of a player's score in one deal.
+
+    The parts of a player add up to their :func:`score_deal` score.
+
+    >>> ScorePart("x_stack", count=9, points=18)
+    ScorePart(kind='x_stack', count=9, points=18, colour='', cards=(), tied=False)
+    """
+
+    kind: PartKind
+    count: int
+    """What was counted: Hornochsen, cards, open colours or the bonus card's value."""
+    points: int
+    """What this term adds to the deal's score (minus points where fewer is better)."""
+    colour: str = ""
+    """The colour key, for terms per colour."""
+    cards: tuple[CardValue, ...] = ()
+    """The card numbers behind a Hornochsen count, where they were recorded."""
+    tied: bool = False
+    """13: the player tied for the most cards of the colour, so nobody is spared."""
+
+
+Breakdown: TypeAlias = dict[str, tuple[ScorePart, ...]]
+"""Per player, the parts of their deal score."""
+
+
 class GameRules(Protocol):
     """The recording interface every game module implements."""
 
@@ -61,6 +115,8 @@ class GameRules(Protocol):
     def entry_to_dict(self, entry: Any) -> dict[str, object]: ...
 
     def random_game(self, players: int, rng: random.Random) -> SimulatedGame: ...
+
+    def explain_deal(self, entries: Mapping[str, Any]) -> Breakdown: ...
 
 
 def rules_for(slug: str) -> GameRules:

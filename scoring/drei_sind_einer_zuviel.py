@@ -35,7 +35,7 @@ from itertools import pairwise
 from typing import Final, TypeAlias, cast
 
 from scoring import GAMES, error
-from scoring.common import SimulatedGame, player_names
+from scoring.common import Breakdown, ScorePart, SimulatedGame, player_names
 
 __all__ = [
     "COLOURED_NUMBERS",
@@ -59,6 +59,7 @@ __all__ = [
     "entry_from_dict",
     "entry_from_open_face_down",
     "entry_to_dict",
+    "explain_deal",
     "final_bonus",
     "final_scores",
     "legal_actions",
@@ -621,6 +622,41 @@ def score_deal(entries: Mapping[str, Entry]) -> dict[str, int]:
     """
     validate_deal(entries)
     return {player: entry.score for player, entry in entries.items()}
+
+
+def explain_deal(entries: Mapping[str, Entry]) -> Breakdown:
+    """Validates, then each player's points as terms: per colour taken the open
+    cards (1 → 1, 2 → 5 points) and the face-down triples (−1 per card), the
+    final bonus for the open colours, and the interim bonus card if any.
+
+    Thomas in the rulebook, with the interim bonus 10:
+
+    >>> thomas = Entry({"orange": 1, "flieder": 1, "hellblau": 1, "rot": 4, "tuerkis": 2,
+    ...                 "magenta": 2, "olivgruen": 3}, interim_bonus=10)
+    >>> parts = explain_deal({"Thomas": thomas, "Ben": Entry({})})["Thomas"]
+    >>> [(p.kind, p.colour, p.count, p.points) for p in parts[3:]]  # doctest: +NORMALIZE_WHITESPACE
+    [('open', 'rot', 1, 1), ('face_down', 'rot', 3, -3), ('open', 'tuerkis', 2, 5),
+     ('open', 'magenta', 2, 5), ('face_down', 'olivgruen', 3, -3), ('final_bonus', '', 6, 5),
+     ('interim_bonus', '', 10, 10)]
+    >>> sum(p.points for p in parts) == thomas.score == 23
+    True
+    """
+    validate_deal(entries)
+    breakdown: Breakdown = {}
+    for player, entry in entries.items():
+        parts: list[ScorePart] = []
+        for colour, n in zip(COLOURS, entry.counts.values_tuple, strict=True):
+            if n % 3:
+                parts.append(ScorePart("open", n % 3, (0, 1, 5)[n % 3], colour=colour))
+            if n >= 3:
+                parts.append(ScorePart("face_down", n - n % 3, -(n - n % 3), colour=colour))
+        parts.append(
+            ScorePart("final_bonus", entry.open_colours, final_bonus(entry.open_colours))
+        )
+        if entry.interim_bonus:
+            parts.append(ScorePart("interim_bonus", entry.interim_bonus, entry.interim_bonus))
+        breakdown[player] = tuple(parts)
+    return breakdown
 
 
 def entry_to_dict(entry: Entry) -> dict[str, object]:

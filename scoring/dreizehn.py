@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, error
-from scoring.common import SimulatedGame, player_names
+from scoring.common import Breakdown, ScorePart, SimulatedGame, player_names
 
 __all__ = [
     "CARD_COLOURS",
@@ -68,6 +68,7 @@ __all__ = [
     "deals",
     "entry_from_dict",
     "entry_to_dict",
+    "explain_deal",
     "final_scores",
     "legal_actions",
     "may_place",
@@ -642,6 +643,39 @@ def score_deal(entries: Mapping[str, Entry]) -> dict[str, int]:
     {'Anna': 2, 'Ben': 3, 'Cem': 2}
     """
     return deal_scores(_entries_counts(entries))
+
+
+def explain_deal(entries: Mapping[str, Entry]) -> Breakdown:
+    """Validates, then each player's minus points per colour taken: a colour's
+    cards count 1 each unless the player has strictly the most of it (then
+    ``most``, 0 points; a tie for the most spares nobody, ``tied``); red 4s
+    count 2 each. Colours the player took none of are left out.
+
+    >>> parts = explain_deal({"Anna": Entry(blue=5, green=3), "Ben": Entry(blue=5, red=2),
+    ...                       "Cem": Entry(green=1)})
+    >>> [(p.kind, p.colour, p.count, p.points, p.tied) for p in parts["Anna"]]
+    [('most', 'green', 3, 0, False), ('colour', 'blue', 5, 5, True)]
+    >>> [(p.kind, p.count, p.points) for p in parts["Ben"]]
+    [('colour', 5, 5), ('red', 2, 4)]
+    """
+    counts = _check_taken(_entries_counts(entries))
+    breakdown: Breakdown = {}
+    for player, own in counts.items():
+        parts: list[ScorePart] = []
+        for colour in COLOURS:
+            n = own[colour]
+            if not n:
+                continue
+            most = max(other[colour] for other in counts.values())
+            holders = sum(1 for other in counts.values() if other[colour] == most)
+            if n == most and holders == 1:
+                parts.append(ScorePart("most", n, 0, colour=colour))
+            else:
+                parts.append(ScorePart("colour", n, n, colour=colour, tied=n == most))
+        if own[RED]:
+            parts.append(ScorePart("red", own[RED], RED_PENALTY * own[RED], colour=RED))
+        breakdown[player] = tuple(parts)
+    return breakdown
 
 
 def entry_from_dict(data: Mapping[str, object]) -> Entry:

@@ -20,8 +20,9 @@ The rules are in ``rules/elf-nimmt.md``. This module has five parts:
 
 Readings where the rulebook is silent (shown to players as the app's
 decisions): ties for the next starter go to the first tied player in seat
-order (:func:`next_starter`); a bull card is stolen from the player with the
-most among the *other* players (:func:`take_pile`); a deal in which the last
+order (:func:`next_starter`); with the supply empty, "the player with the
+most" bull cards is counted over everybody, the taker included, and stealing
+is optional (:func:`bull_card_source`, :func:`take_pile`); a deal in which the last
 pile is taken with an empty draw pile ends at once, nobody out
 (:func:`start_game`, :func:`validate_deal`).
 
@@ -50,7 +51,7 @@ from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, ScoringError, error
-from scoring.common import SimulatedGame, player_names
+from scoring.common import Breakdown, CardValue, ScorePart, SimulatedGame, player_names
 from scoring.number_cards import CARDS, MAX_HORNOCHSEN, Card, Deck
 from scoring.number_cards import STANDARD_DECK as _STANDARD
 from scoring.number_cards import check_card as _card
@@ -64,6 +65,8 @@ __all__ = [
     "MAX_HORNOCHSEN",
     "PILE_FOR_BULL_CARD",
     "Action",
+    "BullCardDue",
+    "BullCardSource",
     "BullCards",
     "DealResult",
     "Deck",
@@ -77,6 +80,7 @@ __all__ = [
     "Table",
     "TakePile",
     "apply",
+    "bull_card_source",
     "can_play",
     "can_play_all",
     "check_play",
@@ -85,6 +89,7 @@ __all__ = [
     "distance",
     "entry_from_dict",
     "entry_to_dict",
+    "explain_deal",
     "hand_penalty",
     "legal_actions",
     "legal_piles",
@@ -398,6 +403,27 @@ def score_deal(entries: Mapping[str, Entry], *, deck: Deck = _STANDARD) -> dict[
     return _deal_hornochsen(entries, deck)
 
 
+def explain_deal(entries: Mapping[str, Entry], *, deck: Deck = _STANDARD) -> Breakdown:
+    """Validates, then each player's minus points: the Hornochsen on hand (with
+    the cards where recorded), or nothing for the player who went out.
+
+    >>> parts = explain_deal({"Anna": Entry(hand_cards=(55, 10)), "Ben": Entry(went_out=True)})
+    >>> [(p.kind, p.count, p.points, [c.hornochsen for c in p.cards]) for p in parts["Anna"]]
+    [('hand', 10, 10, [3, 7])]
+    >>> parts["Ben"]
+    (ScorePart(kind='went_out', count=0, points=0, colour='', cards=(), tied=False),)
+    """
+    scores = _deal_hornochsen(entries, deck)
+    return {
+        player: (ScorePart("went_out", 0, 0),) if entry.went_out else (
+            ScorePart("hand", scores[player], scores[player], cards=tuple(
+                CardValue(card, deck.of(card)) for card in sorted(entry.hand_cards or ())
+            )),
+        )
+        for player, entry in entries.items()
+    }
+
+
 _ENTRY_KEYS = frozenset({"hand", "hand_cards", "went_out"})
 
 
@@ -675,12 +701,13 @@ def must_take(tops: Sequence[int], hand: Iterable[int]) -> bool:
 
 
 def _steal_from(held: Sequence[int], taker: int) -> list[int]:
-    """Seats the taker may steal from: the others holding the most bull cards (at least one).
+    """Seats the taker may steal from: the players holding the most bull cards,
+    counted over everybody (the taker included), other than the taker.
 
-    The taker never steals from themselves: "the player with the most" is
-    read among the other players.
+    Empty when nobody holds a bull card, and when the taker alone holds the
+    most: then there is nobody to steal from.
     """
-    most = max((count for seat, count in enumerate(held) if seat != taker), default=0)
+    most = max(held, default=0)
     if most == 0:
         return []
     return [seat for seat, count in enumerate(held) if seat != taker and count == most]
@@ -741,12 +768,16 @@ class BullCards:
 def steal_candidates(state: BullCards, taker: str) -> tuple[str, ...]:
     """Players ``taker`` may take a bull card from, if one were due now (seat order).
 
-    Only when the supply is empty: then the other players holding the most
-    bull cards (the taker picks one of them).
+    Only when the supply is empty: then the players holding the most bull
+    cards, counted over everybody with the taker included, other than the
+    taker (the taker picks one of them). When the taker alone holds the most,
+    there is nobody.
 
     >>> state = BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2})
     >>> steal_candidates(state, "Cem"), steal_candidates(state, "Anna")
     (('Anna', 'Ben'), ('Ben',))
+    >>> steal_candidates(BullCards(0, {"Anna": 6, "Ben": 4}), "Anna")
+    ()
     >>> steal_candidates(BullCards.start(["Anna", "Ben"]), "Anna")
     ()
     """
@@ -758,23 +789,88 @@ def steal_candidates(state: BullCards, taker: str) -> tuple[str, ...]:
     return tuple(players[seat] for seat in seats)
 
 
+class BullCardSource(Enum):
+    """Where the bull card for a pile of 3 or more cards comes from."""
+
+    SUPPLY = "supply"
+    """From the supply (it still holds bull cards)."""
+    PLAYER = "player"
+    """The supply is empty: from the one other player holding the most (the taker may decline)."""
+    CHOICE = "choice"
+    """The supply is empty and several others tie for the most: the taker chooses one of
+    them (or declines)."""
+    TAKER_HAS_MOST = "taker_has_most"
+    """The supply is empty and the taker alone holds the most: nobody to take one from."""
+
+
+@dataclass(frozen=True, slots=True)
+class BullCardDue:
+    """What a pile of 3 or more cards earns the taker now, and why
+    (see :func:`bull_card_source`)."""
+
+    source: BullCardSource
+    candidates: tuple[str, ...]
+    """Whom the bull card may come from (seat order); empty for the supply and for
+    :attr:`BullCardSource.TAKER_HAS_MOST`."""
+    most: int
+    """The most bull cards anybody holds (the taker included)."""
+    taker_held: int
+    """Bull cards the taker holds."""
+
+    @property
+    def taker_among_most(self) -> bool:
+        """The taker holds as many as the most (alone, or tied with the candidates)."""
+        return self.taker_held == self.most
+
+
+def bull_card_source(state: BullCards, taker: str) -> BullCardDue:
+    """Where a bull card earned by ``taker`` now comes from, with the counts that decide it.
+
+    >>> bull_card_source(BullCards(0, {"Anna": 6, "Ben": 4}), "Anna").source.name
+    'TAKER_HAS_MOST'
+    >>> due = bull_card_source(BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2}), "Anna")
+    >>> due.source.name, due.candidates, due.taker_among_most
+    ('PLAYER', ('Ben',), True)
+    >>> bull_card_source(BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2}), "Cem").source.name
+    'CHOICE'
+    """
+    held = state.held(taker)
+    most = max(state.holders.values())
+    if state.supply:
+        return BullCardDue(BullCardSource.SUPPLY, (), most, held)
+    candidates = steal_candidates(state, taker)
+    if not candidates:
+        source = BullCardSource.TAKER_HAS_MOST
+    elif len(candidates) == 1:
+        source = BullCardSource.PLAYER
+    else:
+        source = BullCardSource.CHOICE
+    return BullCardDue(source, candidates, most, held)
+
+
 def take_pile(
-    state: BullCards, player: str, pile_size: int, steal_from: str | None = None
+    state: BullCards, player: str, pile_size: int, steal_from: str | None = None,
+    *, steal: bool = True,
 ) -> BullCards:
     """The bull cards after ``player`` took a pile of ``pile_size`` cards.
 
-    A pile of 3 or more cards earns a bull card from the supply; when the
-    supply is empty, one from the other player holding the most (among tied
-    players the taker chooses: ``steal_from`` must then name one of them; with
-    a single candidate it may be left out). A smaller pile earns nothing, and
-    when nobody else holds a bull card there is nothing to take. ``steal_from``
-    is ignored when no choice is to be made from an empty supply.
+    A pile of 3 or more cards earns a bull card from the supply. When the
+    supply is empty, the player *may* take one from the player holding the
+    most, counted over everybody with the taker included (see
+    :func:`steal_candidates`): among several tied others the taker chooses
+    (``steal_from`` must then name one of them; with a single candidate it
+    may be left out); ``steal=False`` declines. A smaller pile earns nothing,
+    and when the taker alone holds the most there is nothing to take.
+    ``steal_from`` is ignored when no choice is to be made from an empty
+    supply.
 
     >>> take_pile(BullCards.start(["Anna", "Ben"]), "Ben", 3).holders["Ben"]
     1
     >>> state = BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2})
     >>> dict(take_pile(state, "Cem", 5, steal_from="Ben").holders)
     {'Anna': 4, 'Ben': 3, 'Cem': 3}
+    >>> take_pile(state, "Cem", 5, steal=False) == state
+    True
     >>> take_pile(state, "Cem", 5)
     Traceback (most recent call last):
     ...
@@ -794,7 +890,7 @@ def take_pile(
         counts[player] = held + 1
         return BullCards(state.supply - 1, counts)
     candidates = steal_candidates(state, player)
-    if not candidates:
+    if not candidates or not steal:
         return state
     if steal_from is None:
         if len(candidates) > 1:
@@ -977,7 +1073,8 @@ class _Deal:
         return not self.piles or 0 in self.hands
 
     def steal_seats(self) -> list[int]:
-        """Seats the player to move may steal from if a bull card were due (empty supply)."""
+        """Seats the player to move may steal from if a bull card were due (empty supply):
+        the players holding the most, counted over everybody, other than the mover."""
         return [] if self.supply else _steal_from(self.bull, self.to_move)
 
     def windows(self) -> list[int]:
@@ -1041,8 +1138,9 @@ class _Deal:
         with the moves it offers: together exactly the legal actions, each once.
 
         At the start of a turn: one option per pile, in table order, holding its
-        takes (one per player to steal from when taking it earns a bull card, the
-        supply is empty and several hold the most; else one) and then its plays
+        takes (when taking it earns a bull card with the supply empty and there is
+        someone to steal from: one per player to steal from, then one declining;
+        else one) and then its plays
         (single cards without a bull card, else every non-empty set of fitting
         cards, in the order of :func:`_subsets`). During a bull card play: one
         option per pile not yet played on that some card fits, holding its plays,
@@ -1057,17 +1155,14 @@ class _Deal:
             options.append([_END_TURN])
             return options
         steals = self.steal_seats()
-        single = steals[0] if steals else None
         plays = _subsets if self.bull[self.to_move] else _SINGLES.__getitem__
         options = []
         for pile, (window, stack) in enumerate(zip(windows, self.piles, strict=True)):
             takes: list[_Move]
-            if len(stack) < PILE_FOR_BULL_CARD:
+            if len(stack) < PILE_FOR_BULL_CARD or not steals:
                 takes = [(pile, 0, None)]
-            elif len(steals) > 1:
-                takes = [(pile, 0, seat) for seat in steals]
             else:
-                takes = [(pile, 0, single)]
+                takes = [*((pile, 0, seat) for seat in steals), (pile, 0, None)]
             options.append([*takes, *((pile, played, None) for played in plays(window))])
         return options
 
@@ -1105,24 +1200,18 @@ draw pile (next card last), bull cards per seat, supply, the seat to move."""
 
 _Move: TypeAlias = tuple[int, int, int | None]
 """One move of the core: (pile, window of the cards put on it or 0 to take it, seat to
-steal a bull card from or ``None``); :data:`_END_TURN` ends a bull card play."""
+steal a bull card from or ``None`` for none); :data:`_END_TURN` ends a bull card play."""
 _END_TURN: _Move = (-1, 0, None)
 
 def _steal_table(bull: Sequence[int]) -> list[tuple[int, ...]]:
-    """Per seat, the seats it would steal a bull card from (empty supply): the
-    others holding the most (see :func:`_steal_from`)."""
+    """Per seat, the seats it may steal a bull card from (empty supply): the
+    players holding the most, counted over everybody, other than the seat
+    itself (see :func:`_steal_from`)."""
     most = max(bull)
     if not most:
         return [()] * len(bull)
     leaders = tuple(seat for seat, count in enumerate(bull) if count == most)
-    if len(leaders) > 1:
-        return [
-            tuple(other for other in leaders if other != seat) if seat in leaders else leaders
-            for seat in range(len(bull))
-        ]
-    table: list[tuple[int, ...]] = [leaders] * len(bull)
-    table[leaders[0]] = tuple(_steal_from(bull, leaders[0]))
-    return table
+    return [tuple(other for other in leaders if other != seat) for seat in range(len(bull))]
 
 
 _DOUBLE_ALL = (1 << 2 * len(CARDS)) - 1
@@ -1157,7 +1246,9 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     At the start of a turn a step looks at one pile only: its window picks
     the ways of the pile from a table (``_fast_picks``: 0 takes it, the
     others are the cards put down), a second random number one of them. The
-    rare case of several players to steal from takes a slower path; during a
+    rarer case of a take that may steal a bull card (the supply empty, a pile
+    of 3 or more, someone to steal from) lists the steals and the take without
+    one before the plays; during a
     bull card play (a pile already played on shows the top card
     ``_OUT_OF_VIEW``, which no card fits) the piles still open are listed.
     """
@@ -1180,7 +1271,6 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     players = len(hands)
     following = (*range(1, players), 0)
     steals_of = _steal_table(bull) if not supply else [()] * players
-    several = [len(steals) > 1 for steals in steals_of]
     view: list[Card] = []
     """During a bull card play: the tops, with the piles played on out of view."""
     if deal.used:
@@ -1196,8 +1286,8 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     subsets = picks_for[1]
     big = 2 * PILE_FOR_BULL_CARD
     out_of_view = _OUT_OF_VIEW
-    victim = 0
-    """The player to steal from, when the taker chose among several."""
+    victim = -1
+    """The seat to steal a bull card from, chosen with a take (-1: none)."""
     while tops:
         doubled = hands[seat]
         bulls = bull[seat]
@@ -1217,16 +1307,16 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
             pile = int(uniform() * len(tops))
             top = tops[pile]
             picks = picks_for[bulls][(doubled >> top) & bits]
-            if several[seat] and masks[pile].bit_count() >= big:
-                # The supply is empty and several hold the most: one take per player
-                # to steal from, then the plays.
-                steals = steals_of[seat]
-                choice = int(uniform() * (len(steals) + len(picks) - 1))
+            steals = steals_of[seat]
+            if steals and masks[pile].bit_count() >= big:
+                # The supply is empty and there is someone to steal from: one take per
+                # player to steal from, one take without stealing, then the plays.
+                choice = int(uniform() * (len(steals) + len(picks)))
                 if choice < len(steals):
                     victim = steals[choice]
                     played = 0
                 else:
-                    played = picks[choice - len(steals) + 1]
+                    played = picks[choice - len(steals)]
             else:
                 played = picks[int(uniform() * len(picks))] if len(picks) > 1 else 0
         if played:
@@ -1261,12 +1351,11 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
                 bull[seat] += 1
                 if not supply:
                     steals_of = _steal_table(bull)
-                    several = [len(steals) > 1 for steals in steals_of]
-            elif steals_of[seat]:
-                bull[victim if several[seat] else steals_of[seat][0]] -= 1
+            elif victim >= 0:
+                bull[victim] -= 1
                 bull[seat] += 1
+                victim = -1
                 steals_of = _steal_table(bull)
-                several = [len(steals) > 1 for steals in steals_of]
         seat = following[seat]
     draw = [card for turned in pairs for card in reversed(turned)]
     return (
@@ -1398,11 +1487,13 @@ class TakePile:
     """Take pile ``pile`` into hand.
 
     When it earns a bull card and the supply is empty, ``steal_from`` names the
-    player who gives one up (required if several hold the most).
+    player who gives one up (required if several others tie for the most);
+    stealing is optional: ``steal=False`` declines.
     """
 
     pile: int
     steal_from: str | None = None
+    steal: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -1574,8 +1665,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the player to move may take now (none once the deal is over).
 
     Plays first (pile by pile; with bull cards every non-empty set of fitting
-    cards), then takes (one per pile, and per player to steal from when
-    several hold the most), then :class:`EndTurn` during a bull card play.
+    cards), then takes (one per pile; for a pile that earns a bull card with
+    the supply empty and someone to steal from, one per player to steal from
+    and one declining), then :class:`EndTurn` during a bull card play.
 
     >>> order = [*range(25, 45), 21, *range(1, 21), *range(22, 25), *range(45, 101)]
     >>> game = start_game(["Anna", "Ben"], order)
@@ -1590,7 +1682,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     PlayCards(pile=0, cards=(29,))
     PlayCards(pile=0, cards=(30,))
     PlayCards(pile=0, cards=(31,))
-    TakePile(pile=0, steal_from=None)
+    TakePile(pile=0, steal_from=None, steal=True)
     """
     table = state.table
     if table.over:
@@ -1618,6 +1710,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     for index, pile in enumerate(table.piles):
         if len(pile) >= PILE_FOR_BULL_CARD:
             actions.extend(TakePile(index, other) for other in steals)
+            actions.append(TakePile(index, steal=False))
         else:
             actions.append(TakePile(index))
     return tuple(actions)
@@ -1670,10 +1763,15 @@ def apply(state: GameState, action: Action) -> GameState:
         pile = action.pile
         if isinstance(pile, bool) or not isinstance(pile, int) or not 0 <= pile < len(table.piles):
             raise error("unknown_pile", "There is no pile {pile} on the table.", pile=pile)
+        if not isinstance(action.steal, bool):
+            raise error("steal_type", "Say whether a bull card is taken from another player.")
+        if not action.steal and action.steal_from is not None:
+            raise error("steal_declined",
+                        "A declined steal names nobody to take a bull card from.")
         steal: int | None = None
         if len(table.piles[pile]) >= PILE_FOR_BULL_CARD and not table.supply:
             tracker = take_pile(state.bull_tracker, state.players[seat], len(table.piles[pile]),
-                                action.steal_from)
+                                action.steal_from, steal=action.steal)
             losers = [
                 other for other, player in enumerate(state.players)
                 if tracker.holders[player] < table.bull_cards[other]
@@ -1732,8 +1830,9 @@ def random_game(
 
     * at the start of a turn, first a pile, every pile on the table equally
       likely (each offers at least a take), then one of the legal actions on
-      that pile, all equally likely: taking it (once per player to steal a
-      bull card from, when the supply is empty and several hold the most) or
+      that pile, all equally likely: taking it (when it earns a bull card with
+      the supply empty and someone to steal from: once per player to steal
+      from and once without stealing) or
       putting cards on it (a single card without a bull card; with one, any
       non-empty set of its fitting cards);
     * during a bull card play, first one of the piles not yet played on that

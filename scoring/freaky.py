@@ -32,7 +32,7 @@ from types import MappingProxyType
 from typing import Literal, TypeAlias, cast
 
 from scoring import GAMES, error
-from scoring.common import SimulatedGame, player_names
+from scoring.common import Breakdown, ScorePart, SimulatedGame, player_names
 
 __all__ = [
     "BACKGROUND_COLOURS",
@@ -68,6 +68,7 @@ __all__ = [
     "entries",
     "entry_from_dict",
     "entry_to_dict",
+    "explain_deal",
     "final_scores",
     "fits",
     "legal_actions",
@@ -453,6 +454,19 @@ def score_deal(entries: Mapping[str, Entry]) -> dict[str, int]:
     """
     validate_deal(entries)
     return {player: entry.collected for player, entry in entries.items()}
+
+
+def explain_deal(entries: Mapping[str, Entry]) -> Breakdown:
+    """Validates, then each player's score as one term: a point per collected card.
+
+    >>> explain_deal({"Anna": Entry(12), "Ben": Entry()})["Anna"]
+    (ScorePart(kind='collected', count=12, points=12, colour='', cards=(), tied=False),)
+    """
+    validate_deal(entries)
+    return {
+        player: (ScorePart("collected", entry.collected, entry.collected),)
+        for player, entry in entries.items()
+    }
 
 
 def entry_from_dict(data: Mapping[str, object]) -> Entry:

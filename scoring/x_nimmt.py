@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, error
-from scoring.common import SimulatedGame, player_names
+from scoring.common import Breakdown, CardValue, ScorePart, SimulatedGame, player_names
 from scoring.number_cards import CARDS, MAX_HORNOCHSEN, Card, Deck
 from scoring.number_cards import STANDARD_DECK as _STANDARD
 from scoring.number_cards import check_card as _card
@@ -75,6 +75,7 @@ __all__ = [
     "deal_penalty",
     "entry_from_dict",
     "entry_to_dict",
+    "explain_deal",
     "legal_actions",
     "new_game",
     "play",
@@ -454,7 +455,10 @@ def validate_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> 
     2–4 players; counts are non-negative whole numbers; cards are 1–100; a card
     appears at most once in the deal (over all hands and X-stacks); a count
     other than 0 given beside cards agrees with them; all Hornochsen of the
-    deal (hands and X-stacks of all players) are at most the deck's (167).
+    deal (hands and X-stacks of all players) are at most the deck's (167);
+    when every player's hand is given by card numbers, at least one hand is
+    empty (a deal ends only after a round at whose end someone holds no hand
+    cards).
 
     >>> validate_deal({"Anna": Entry(hand_cards=(7,)), "Ben": Entry(x_stack_cards=(7,))})
     Traceback (most recent call last):
@@ -464,6 +468,11 @@ def validate_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> 
     Traceback (most recent call last):
     ...
     scoring.ScoringError: This deal records 168 Hornochsen, but the whole deck has only 167.
+    >>> validate_deal({"Anna": Entry(hand_cards=(7,)), "Ben": Entry(hand_cards=(9, 12))})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Every player still holds hand cards, so this deal has not ended: \
+a deal ends after a round at whose end someone holds no hand cards.
     """
     _deal_hornochsen(entries, _deck(deck))
 
@@ -496,6 +505,13 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, Deal
             "This deal records {total} Hornochsen, but the whole deck has only {most}.",
             total=total, most=deck.total,
         )
+    hands = [entry.hand_cards for entry in entries.values()]
+    if all(hand is not None for hand in hands) and all(hands):
+        raise error(
+            "nobody_out",
+            "Every player still holds hand cards, so this deal has not ended: "
+            "a deal ends after a round at whose end someone holds no hand cards.",
+        )
     return counted
 
 
@@ -507,6 +523,36 @@ def score_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> dic
     """
     counted = _deal_hornochsen(entries, _deck(deck))
     return {player: result.minus_points for player, result in counted.items()}
+
+
+def _card_values(cards: tuple[Card, ...] | None, deck: Deck) -> tuple[CardValue, ...]:
+    return tuple(CardValue(card, deck.of(card)) for card in sorted(cards or ()))
+
+
+def explain_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> Breakdown:
+    """Validates, then each player's minus points as hand and X-stack terms.
+
+    The X-stack term counts twice; recorded card numbers come with their
+    Hornochsen.
+
+    >>> parts = explain_deal({"Anna": Entry(hand=5, x_stack=9),
+    ...                       "Ben": Entry(hand_cards=(55, 3))})
+    >>> [(p.kind, p.count, p.points) for p in parts["Anna"]]
+    [('hand', 5, 5), ('x_stack', 9, 18)]
+    >>> parts["Ben"][0].cards
+    (CardValue(card=3, hornochsen=1), CardValue(card=55, hornochsen=7))
+    """
+    deck = _deck(deck)
+    counted = _deal_hornochsen(entries, deck)
+    return {
+        player: (
+            ScorePart("hand", counted[player].hand, counted[player].hand,
+                      cards=_card_values(entry.hand_cards, deck)),
+            ScorePart("x_stack", counted[player].x_stack, 2 * counted[player].x_stack,
+                      cards=_card_values(entry.x_stack_cards, deck)),
+        )
+        for player, entry in entries.items()
+    }
 
 
 _ENTRY_KEYS = ("hand", "x_stack", "hand_cards", "x_stack_cards")
@@ -1129,8 +1175,10 @@ def apply(state: State, action: Action) -> State:
     """The state after ``action``; the given state is unchanged.
 
     Revealed cards are placed lowest first until a player has to choose or
-    the round is over; a deal ends after a round in which some player played
-    their last hand card, and the next deal starts by itself.
+    the round is over. A deal ends after a round at whose end some player
+    holds no hand cards (a player who played their last card and then took
+    cards into hand still holds cards and plays on), and the next deal
+    starts by itself.
 
     >>> setup = DealSetup((10, 50, 90), (tuple(range(1, 9)), tuple(range(11, 19))))
     >>> state = new_game(["Anna", "Ben"], [setup, setup])
