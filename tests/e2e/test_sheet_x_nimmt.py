@@ -56,12 +56,12 @@ def test_a_group_records_a_complete_x_nimmt_match_and_sees_the_winner(
     expect(page.locator("#deal-1")).to_be_visible()
     assert page.evaluate("window.stillTheSamePage === true")
 
-    # Deal 2 by card numbers: erika holds 55 (7), Ben 10 (3) and 20 (3), Cem 1 (1) and
-    # has 22 (5) in the X-stack → erika 23 + 7 = 30, Ben 3 + 6 = 9, Cem 4 + 1 + 10 = 15.
+    # Deal 2 by card numbers: erika holds 55 (7), Ben 10 (3) and 20 (3), Cem went out
+    # and has 22 (5) in the X-stack → erika 23 + 7 = 30, Ben 3 + 6 = 9, Cem 4 + 10 = 14.
     page.locator("#deal-form").get_by_role("link", name="Card numbers").click()
     expect(page.locator('input[name="s0-hand_cards"]')).to_be_visible()
     fill_deal(page, {"s0-hand_cards": "55", "s1-hand_cards": "10, 20",
-                     "s2-hand_cards": "1", "s2-x_stack_cards": "22"})
+                     "s2-x_stack_cards": "22"})
 
     finish = page.get_by_role("button", name="All deals recorded: finish the match")
     expect(finish).to_be_visible()
@@ -69,7 +69,7 @@ def test_a_group_records_a_complete_x_nimmt_match_and_sees_the_winner(
     expect(standings.nth(0)).to_contain_text("Ben")
     expect(standings.nth(0)).to_contain_text("9")
     expect(standings.nth(1)).to_contain_text("Cem")
-    expect(standings.nth(1)).to_contain_text("15")
+    expect(standings.nth(1)).to_contain_text("14")
     expect(standings.nth(2)).to_contain_text("erika")
     expect(standings.nth(2)).to_contain_text("30")
     finish.click()
@@ -78,5 +78,5 @@ def test_a_group_records_a_complete_x_nimmt_match_and_sees_the_winner(
     match = Match.objects.get()
     assert match.status == Match.Status.FINISHED
     assert [(s.player.name, s.total, s.place, s.is_winner) for s in match.seats.all()] == [
-        ("erika", 30, 3, False), ("Ben", 9, 1, True), ("Cem", 15, 2, False),
+        ("erika", 30, 3, False), ("Ben", 9, 1, True), ("Cem", 14, 2, False),
     ]

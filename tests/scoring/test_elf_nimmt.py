@@ -9,7 +9,9 @@ import pytest
 from scoring import ScoringError
 from scoring.common import match_totals, rules_for
 from scoring.elf_nimmt import (
+    BullCardDue,
     BullCards,
+    BullCardSource,
     Deck,
     EndTurn,
     Entry,
@@ -20,6 +22,7 @@ from scoring.elf_nimmt import (
     Table,
     TakePile,
     apply,
+    bull_card_source,
     can_play,
     can_play_all,
     check_play,
@@ -243,13 +246,39 @@ def test_among_tied_players_the_taker_chooses_whom_to_take_from() -> None:
         take_pile(state, "Ben", 3, steal_from="Cem")
 
 
-def test_the_taker_never_takes_a_bull_card_from_themselves() -> None:
-    state = BullCards(0, {"Anna": 7, "Ben": 2, "Cem": 1})
-    assert steal_candidates(state, "Anna") == ("Ben",)
-    assert dict(take_pile(state, "Anna", 3).holders) == {"Anna": 8, "Ben": 1, "Cem": 1}
+def test_a_taker_who_alone_holds_the_most_gets_no_bull_card() -> None:
+    state = BullCards(0, {"Anna": 6, "Ben": 4})
+    assert steal_candidates(state, "Anna") == ()
+    assert take_pile(state, "Anna", 3) == state
+    assert bull_card_source(state, "Anna") == BullCardDue(
+        BullCardSource.TAKER_HAS_MOST, (), 6, 6)
     alone = BullCards(0, {"Anna": 10, "Ben": 0})
-    assert steal_candidates(alone, "Anna") == ()
     assert take_pile(alone, "Anna", 5) == alone
+
+
+def test_a_taker_tied_for_the_most_may_take_from_the_others_tied_with_them() -> None:
+    state = BullCards(0, {"Anna": 4, "Ben": 4, "Cem": 2})
+    assert steal_candidates(state, "Anna") == ("Ben",)
+    assert dict(take_pile(state, "Anna", 3).holders) == {"Anna": 5, "Ben": 3, "Cem": 2}
+    due = bull_card_source(state, "Anna")
+    assert (due.source, due.candidates, due.most, due.taker_among_most) == (
+        BullCardSource.PLAYER, ("Ben",), 4, True)
+    three = BullCards(0, {"Anna": 3, "Ben": 3, "Cem": 3, "Dora": 1})
+    assert steal_candidates(three, "Anna") == ("Ben", "Cem")
+    assert bull_card_source(three, "Anna").source is BullCardSource.CHOICE
+
+
+def test_stealing_a_bull_card_is_optional() -> None:
+    state = BullCards(0, {"Anna": 6, "Ben": 3, "Cem": 1})
+    assert take_pile(state, "Cem", 4, steal=False) == state
+    supply = BullCards(9, {"Anna": 1, "Ben": 0})
+    assert dict(take_pile(supply, "Ben", 3, steal=False).holders) == {"Anna": 1, "Ben": 1}
+
+
+def test_with_a_supply_the_bull_card_comes_from_it_whoever_holds_the_most() -> None:
+    due = bull_card_source(BullCards(1, {"Anna": 6, "Ben": 3}), "Ben")
+    assert (due.source, due.candidates, due.taker_among_most) == (
+        BullCardSource.SUPPLY, (), False)
 
 
 def test_a_steal_choice_is_ignored_while_the_supply_has_bull_cards() -> None:
@@ -289,11 +318,30 @@ def test_the_tracker_rejects_unknown_players_and_empty_piles() -> None:
 def test_in_the_game_a_take_with_an_empty_supply_lists_one_action_per_tied_player() -> None:
     game = table([(40,), (50,), (60,)], [(1, 2, 3), (70,)], bull_cards=(0, 5, 5), supply=0)
     takes = [action for action in legal_actions(game) if isinstance(action, TakePile)]
-    assert takes == [TakePile(0, "Ben"), TakePile(0, "Cem"), TakePile(1)]
+    assert takes == [
+        TakePile(0, "Ben"), TakePile(0, "Cem"), TakePile(0, steal=False), TakePile(1),
+    ]
     after = apply(game, TakePile(0, "Cem"))
     assert after.table.bull_cards == (1, 5, 4)
     with pytest.raises(ScoringError, match="choose whom"):
         apply(game, TakePile(0))
+
+
+def test_in_the_game_a_taker_may_decline_to_steal_a_bull_card() -> None:
+    game = table([(40,), (50,), (60,)], [(1, 2, 3), (70,)], bull_cards=(0, 6, 4), supply=0)
+    takes = [action for action in legal_actions(game) if isinstance(action, TakePile)]
+    assert takes == [TakePile(0, "Ben"), TakePile(0, steal=False), TakePile(1)]
+    assert apply(game, TakePile(0, steal=False)).table.bull_cards == (0, 6, 4)
+    assert apply(game, TakePile(0)).table.bull_cards == (1, 5, 4)
+    with pytest.raises(ScoringError, match="declined steal names nobody"):
+        apply(game, TakePile(0, "Ben", steal=False))
+
+
+def test_in_the_game_a_taker_alone_with_the_most_has_only_the_plain_take() -> None:
+    game = table([(40,), (50,), (60,)], [(1, 2, 3), (70,)], bull_cards=(6, 4, 0), supply=0)
+    takes = [action for action in legal_actions(game) if isinstance(action, TakePile)]
+    assert takes == [TakePile(0), TakePile(1)]
+    assert apply(game, TakePile(0)).table.bull_cards == (6, 4, 0)
 
 
 def test_a_bull_card_is_not_spent_by_playing_several_cards() -> None:

@@ -415,6 +415,21 @@ def test_a_card_recorded_twice_in_a_deal_is_rejected_naming_the_card() -> None:
         validate_deal({"Anna": Entry(hand_cards=(33,), x_stack_cards=(33,)), "Ben": Entry()})
 
 
+def test_a_deal_by_card_numbers_in_which_everybody_still_holds_hand_cards_is_refused() -> None:
+    with pytest.raises(ScoringError) as refused:
+        validate_deal({"Anna": Entry(hand_cards=(55,)), "Ben": Entry(hand_cards=(10, 20)),
+                       "Cem": Entry(hand_cards=(1,), x_stack_cards=(22,))})
+    assert refused.value.code == "nobody_out"
+    assert str(refused.value) == (
+        "Every player still holds hand cards, so this deal has not ended: "
+        "a deal ends after a round at whose end someone holds no hand cards.")
+
+
+def test_a_deal_by_card_numbers_with_one_empty_hand_is_accepted() -> None:
+    entries = {"Anna": Entry(hand_cards=(55,)), "Ben": Entry(hand_cards=(), x_stack_cards=(22,))}
+    assert score_deal(entries) == {"Anna": 7, "Ben": 10}
+
+
 def test_a_card_number_outside_1_to_100_is_rejected() -> None:
     with pytest.raises(ScoringError, match="There is no card 101"):
         validate_deal({"Anna": Entry(hand_cards=(101,)), "Ben": Entry()})
