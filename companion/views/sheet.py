@@ -126,10 +126,14 @@ def _render(
         "live_available": sheet.match.game in services.LIVE_GAMES,
         "tools": TOOLS.get(sheet.match.game, []),
         "progression": sheet.progression,
+        # ?view=table: the sheet opens in table mode (the no-JavaScript way in).
+        "table_view": request.GET.get("view") == "table",
     }
     if not request.htmx:
         return render(request, PAGE, context, status=status)
-    response = render(request, f"{PAGE}#{partial}", context)
+    # The status stays: a refused save answers 409 (422 for bad input) to htmx too;
+    # base.html's htmx-config swaps those answers in.
+    response = render(request, f"{PAGE}#{partial}", context, status=status)
     if partial == "sheet":
         # Whatever asked (a row's edit link, a mode switch), the whole sheet answers.
         response = reswap(retarget(response, "#sheet"), "outerHTML")
@@ -309,7 +313,7 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
-    status = 409 if notice and not request.htmx else 200
+    status = 409 if notice else 200
     return render(request, template, context, status=status)
 
 
