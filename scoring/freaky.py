@@ -44,6 +44,7 @@ __all__ = [
     "END_TURN",
     "FEATURES",
     "HAND_SIZE",
+    "MAX_ON_TABLE",
     "MAX_PLAYED_PER_TURN",
     "MAX_STEPS",
     "NUMBERS",
@@ -59,9 +60,11 @@ __all__ = [
     "Row",
     "State",
     "apply",
+    "broken_link",
     "card_from_dict",
     "card_to_dict",
     "check_card",
+    "check_row",
     "collectable",
     "collectable_features",
     "deal_count",
@@ -121,6 +124,11 @@ MAX_PLAYED_PER_TURN = 3
 
 COLLECT_AT = 4
 """A row may be collected when one feature value appears this many times."""
+
+MAX_ON_TABLE = DECK_SIZE - HAND_SIZE
+"""The most cards the rows on the table can hold together: every card of the box but
+the hand of one other player, who refilled to 3 at the end of their turn (collecting is
+optional, so a row may grow long; rows are opened one card at a time)."""
 
 Feature: TypeAlias = Literal["background", "circle", "number"]
 """One of the three features a card shows."""
@@ -310,6 +318,48 @@ def may_open_row(card: Card, row_ends: Sequence[Card]) -> bool:
     True
     """
     return not placement_options(card, row_ends)
+
+
+def broken_link(row: Sequence[Card]) -> int | None:
+    """The index of the first card in ``row`` that does not fit the card before it, if any.
+
+    A row on the table is a chain: each card joined the row's then last card,
+    so it shares a feature with the card before it.
+
+    >>> broken_link([Card("red", "blue", 1), Card("red", "green", 2), Card("violet", "green", 3)])
+    >>> broken_link([Card("red", "blue", 1), Card("yellow", "green", 2)])
+    1
+    """
+    cards = _cards(row)
+    for index in range(1, len(cards)):
+        if not fits(cards[index], cards[index - 1]):
+            return index
+    return None
+
+
+def check_row(row: Sequence[Card]) -> tuple[Card, ...]:
+    """``row`` as a tuple, if it could have been built on the table; else a :class:`ScoringError`
+    that names the card that breaks the chain (numbered from 1, as players count).
+
+    >>> check_row([Card("red", "blue", 1), Card("yellow", "green", 2)])
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 2 of the row cannot lie there: it shares no feature with card 1 \
+before it, so it could not have joined the row.
+    """
+    cards = _cards(row)
+    if len(cards) > MAX_ON_TABLE:
+        raise error("row_too_long", "A row cannot hold {count} cards: at most {most} lie on "
+                    "the table.", count=len(cards), most=MAX_ON_TABLE)
+    broken = broken_link(cards)
+    if broken is not None:
+        raise error(
+            "row_broken",
+            "Card {position} of the row cannot lie there: it shares no feature with card "
+            "{before} before it, so it could not have joined the row.",
+            position=broken + 1, before=broken,
+        )
+    return cards
 
 
 @dataclass(frozen=True, slots=True)

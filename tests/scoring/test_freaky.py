@@ -10,7 +10,10 @@ from scoring import ScoringError
 from scoring.freaky import (
     COLOUR_SWATCHES,
     COLOURS,
+    DECK_SIZE,
     END_TURN,
+    HAND_SIZE,
+    MAX_ON_TABLE,
     Card,
     CollectRow,
     Entry,
@@ -18,8 +21,10 @@ from scoring.freaky import (
     PlayCard,
     State,
     apply,
+    broken_link,
     card_from_dict,
     card_to_dict,
+    check_row,
     collectable,
     collectable_features,
     deal_count,
@@ -525,3 +530,28 @@ def test_an_entry_from_bad_data_is_rejected(data, message):
 def test_calls_with_the_wrong_kind_of_value_are_rejected(call, message):
     with pytest.raises(ScoringError, match=message):
         call()
+
+
+def test_a_row_is_a_chain_in_which_every_card_fits_the_card_before_it() -> None:
+    row = [Card("red", "blue", 1), Card("red", "green", 2), Card("violet", "green", 2),
+           Card("yellow", "orange", 2)]
+    assert broken_link(row) is None
+    assert check_row(row) == tuple(row)
+
+
+def test_a_row_that_could_not_have_been_built_is_refused_naming_the_card() -> None:
+    row = [Card("red", "blue", 1), Card("red", "green", 2), Card("yellow", "orange", 3),
+           Card("yellow", "orange", 3)]
+    assert broken_link(row) == 2
+    with pytest.raises(ScoringError) as refused:
+        check_row(row)
+    assert refused.value.code == "row_broken"
+    assert refused.value.params == {"position": 3, "before": 2}
+
+
+def test_the_table_holds_every_card_but_another_player_s_hand() -> None:
+    assert MAX_ON_TABLE == DECK_SIZE - HAND_SIZE == 105
+    long_row = [Card("red", "blue", 1 + index % 6) for index in range(MAX_ON_TABLE)]
+    assert len(check_row(long_row)) == 105
+    with pytest.raises(ScoringError, match="A row cannot hold 106 cards: at most 105"):
+        check_row([*long_row, Card("red", "blue", 1)])
