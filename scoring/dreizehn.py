@@ -61,6 +61,7 @@ __all__ = [
     "apply",
     "build_deck",
     "check_play",
+    "check_target",
     "deal_count",
     "deal_entries",
     "deal_scores",
@@ -507,31 +508,34 @@ class Play:
         return self.verdict is Verdict.ALLOWED
 
 
-def check_play(
+def check_target(
     target_colour: str | None,
     cards: Sequence[Card],
-    card: Card,
     *,
     variant: Variant = Variant.FIXED_COLOURS,
-    colours_elsewhere: Iterable[str] = (),
-) -> Play:
-    """May ``card`` go on a target with ``target_colour`` and ``cards``; what happens?
+) -> int:
+    """The total of a target's ``cards``, if the target can lie like this on the table.
 
-    >>> play = check_play("yellow", [Card("yellow", 5), Card("red", 4), Card("yellow", 1),
-    ...                              Card("yellow", 2)], Card("yellow", 2))
-    >>> play.allowed, play.total, [str(c) for c in play.taken]
-    (True, 2, ['yellow 5', 'red 4', 'yellow 1', 'yellow 2'])
-    >>> check_play("green", [], Card("blue", 7)).verdict
-    <Verdict.WRONG_COLOUR: 'wrong_colour'>
+    Every card is a red 4 or of the target's colour (a target without a colour,
+    in the variant only, holds red 4s only); two or more cards never total more
+    than 13, because the card that goes over stays alone.
+
+    >>> check_target("yellow", [Card("yellow", 7), Card("red", 4)])
+    11
+    >>> from scoring import ScoringError
+    >>> try:
+    ...     check_target("yellow", [Card("yellow", 7)] * 2)
+    ... except ScoringError as refused:
+    ...     print(refused.code, refused.params)
+    target_over {'total': 14}
     """
     variant = _check_variant(variant)
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         raise error("target_type", "A target must be given as the cards on it.")
     on_target = tuple(cards)
-    for placed in (*on_target, card):
+    for placed in on_target:
         if not isinstance(placed, Card):
             raise error("not_a_card", "{value!r} is not a card of 13.", value=placed)
-    elsewhere = _check_elsewhere(colours_elsewhere, variant)
     if target_colour is None and variant is Variant.FIXED_COLOURS:
         raise error(
             "target_colourless",
@@ -561,6 +565,32 @@ def check_play(
             "A target cannot hold cards totalling {total}: above 13 it would have been taken.",
             total=total,
         )
+    return total
+
+
+def check_play(
+    target_colour: str | None,
+    cards: Sequence[Card],
+    card: Card,
+    *,
+    variant: Variant = Variant.FIXED_COLOURS,
+    colours_elsewhere: Iterable[str] = (),
+) -> Play:
+    """May ``card`` go on a target with ``target_colour`` and ``cards``; what happens?
+
+    >>> play = check_play("yellow", [Card("yellow", 5), Card("red", 4), Card("yellow", 1),
+    ...                              Card("yellow", 2)], Card("yellow", 2))
+    >>> play.allowed, play.total, [str(c) for c in play.taken]
+    (True, 2, ['yellow 5', 'red 4', 'yellow 1', 'yellow 2'])
+    >>> check_play("green", [], Card("blue", 7)).verdict
+    <Verdict.WRONG_COLOUR: 'wrong_colour'>
+    """
+    variant = _check_variant(variant)
+    if not isinstance(card, Card):
+        raise error("not_a_card", "{value!r} is not a card of 13.", value=card)
+    total = check_target(target_colour, cards, variant=variant)
+    on_target = tuple(cards)
+    elsewhere = _check_elsewhere(colours_elsewhere, variant)
     if not may_place_variant(
         card.colour, target_colour, variant=variant, colours_elsewhere=elsewhere
     ):

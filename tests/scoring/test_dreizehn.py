@@ -21,6 +21,7 @@ from scoring.dreizehn import (
     apply,
     build_deck,
     check_play,
+    check_target,
     deal_count,
     deal_entries,
     deal_scores,
@@ -551,3 +552,14 @@ def test_an_entry_round_trips_through_its_dict():
 def test_an_entry_from_bad_data_is_rejected(data, message):
     with pytest.raises(ScoringError, match=message):
         entry_from_dict(data)
+
+
+def test_a_target_of_two_or_more_cards_never_totals_more_than_13() -> None:
+    assert check_target("yellow", [Card("yellow", 7)]) == 7
+    assert check_target("yellow", [Card("yellow", 7), Card("red", 4), Card("yellow", 2)]) == 13
+    for cards in ([Card("yellow", 7)] * 2, [Card("red", 4)] * 4):
+        with pytest.raises(ScoringError) as refused:
+            check_target("yellow", cards)
+        assert refused.value.code == "target_over"
+    with pytest.raises(ScoringError, match="cannot lie on a target that has no colour yet"):
+        check_target(None, [Card("green", 2)], variant=Variant.COLOUR_BY_FIRST_CARD)
