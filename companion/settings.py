@@ -1,27 +1,51 @@
-"""Django settings for Kartenrunde.
+"""Django settings for Kartenrunde, read from the environment.
 
-SQLite is the embedded default. Set DATABASE_URL (postgres://user:pass@host:port/name)
-to run against PostgreSQL.
+Safe defaults for the embedded case (`make run`: SQLite, DEBUG off, a secret key
+generated on first use); the README's table "Settings from the environment"
+lists every variable of the hosted case (PostgreSQL through DATABASE_URL, HTTPS
+behind a proxy).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from companion import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = os.environ.get(
-    "DJANGO_SECRET_KEY", "dev-only-insecure-key-kartenrunde-change-me-in-production"
+DEBUG = env.flag("DJANGO_DEBUG")
+
+# Only `make dev` and other DEBUG runs may use this key; a server refuses it.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-kartenrunde-change-me-in-production"
+SECRET_KEY_FILE = Path(os.environ.get("DJANGO_SECRET_KEY_FILE") or BASE_DIR / ".secret_key")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or (
+    DEVELOPMENT_SECRET_KEY if DEBUG else env.secret_key_from_file(SECRET_KEY_FILE)
 )
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
-ALLOWED_HOSTS = [
-    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
-    if h
-]
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "DEBUG is off but the secret key is the built-in development key: unset "
+        "DJANGO_SECRET_KEY to have a key generated, or set a random one of 50 characters."
+    )
+
+ALLOWED_HOSTS = env.as_list("DJANGO_ALLOWED_HOSTS", ("127.0.0.1", "localhost", "[::1]"))
+CSRF_TRUSTED_ORIGINS = env.as_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (see README "Host it").
+if env.flag("DJANGO_HTTPS"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
 
 INSTALLED_APPS = [
     "companion",
@@ -39,6 +63,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files answered first, precompressed (Brotli/gzip) and cached for a year.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages compressed too (with Django's BREACH mitigation); before anything that edits the body.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -71,30 +99,30 @@ WSGI_APPLICATION = "companion.wsgi.application"
 ASGI_APPLICATION = "companion.asgi.application"
 
 
-def _database_from_url(url: str) -> dict[str, object]:
-    parsed = urlparse(url)
-    if parsed.scheme not in {"postgres", "postgresql"}:
-        raise ValueError(f"DATABASE_URL: unsupported scheme {parsed.scheme!r}")
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": unquote(parsed.path.lstrip("/")),
-        "USER": unquote(parsed.username or ""),
-        "PASSWORD": unquote(parsed.password or ""),
-        "HOST": parsed.hostname or "",
-        "PORT": str(parsed.port or ""),
-        "ATOMIC_REQUESTS": False,
-    }
-
-
-_database_url = os.environ.get("DATABASE_URL", "")
+# DATABASE_URL (postgres://user:password@host:port/name) or SQLite in the project
+# folder. Connections are kept for a minute and checked before reuse, so a
+# restarted database server costs one failed check, not a failed request.
 DATABASES = {
-    "default": _database_from_url(_database_url)
-    if _database_url
-    else {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-    }
+    "default": dj_database_url.config(
+        default="sqlite:///" + os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+        conn_max_age=60,
+        conn_health_checks=True,
+    )
 }
+
+# SQLite with several phones writing at once: WAL lets readers go on while one
+# writer writes; every transaction takes the write lock when it begins
+# (IMMEDIATE), so a second writer waits up to `timeout` seconds in line instead
+# of failing with "database is locked" when it upgrades a read to a write.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        **SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {}),
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -113,6 +141,64 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic writes each file under a name with its content hash plus .br and
+# .gz copies; WhiteNoise serves those with "Cache-Control: immutable" for a year.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# One cache for every app process (on every machine): the database's cache table,
+# made by `manage.py createcachetable` (`make run` and CI run it; the test
+# database gets it by itself).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "kartenrunde_cache",
+        "TIMEOUT": 7 * 24 * 3600,
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    }
+}
+
+# Errors go to stderr, which gunicorn and any process manager keep: one line per
+# refused request (4xx), the traceback below the line of a failed one (5xx).
+# With DJANGO_ADMINS set, failed requests are mailed there as well.
+ADMINS = env.admins("DJANGO_ADMINS")
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.flag("DJANGO_EMAIL_USE_TLS")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "line": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "filters": {
+        "one_line_for_refusals": {"()": "companion.logs.OneLineForRefusals"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["one_line_for_refusals"],
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # Replaces Django's own handlers (console in DEBUG only): records go up to root.
+        "django": {"handlers": [], "level": "INFO" if DEBUG else "WARNING"},
+        "django.request": {"handlers": ["mail_admins"], "level": "WARNING"},
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -124,3 +210,6 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# Message levels → Bootstrap alert colours, for django.contrib.messages and the sheet's
+# notices alike (companion.notices): one place.
+MESSAGE_TAGS = {10: "secondary", 20: "info", 25: "success", 30: "warning", 40: "danger"}

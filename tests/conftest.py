@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.test import override_settings
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -24,6 +26,25 @@ HAVE_CHROMIUM = os.path.exists(CHROMIUM)
 
 # Live-server tests run the Django server in a thread beside Playwright's event loop.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+# Tests read static files from the source tree: the manifest storage of the real
+# settings needs `collectstatic` first (tests/companion/test_static_files.py and
+# CI check that it works).
+STATIC_FILES_FROM_THE_SOURCE_TREE = {
+    "STORAGES": {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    },
+    "STATIC_ROOT": None,
+    "WHITENOISE_USE_FINDERS": True,
+    "WHITENOISE_AUTOREFRESH": True,
+}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def static_files_from_the_source_tree(django_test_environment: None) -> Iterator[None]:
+    with override_settings(**STATIC_FILES_FROM_THE_SOURCE_TREE):
+        yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -59,3 +80,21 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """SQLite tests use a database file (one per test run), not a shared in-memory one.
+
+    Live-server tests then see the app as it runs: every server thread has its own
+    connection, with WAL and queued writers (tests/companion/test_concurrency.py).
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(
+            tmp_path_factory.mktemp("database") / "test.sqlite3"
+        )
