@@ -6,8 +6,10 @@ numbers as a data table beside the chart. Text and axes use ``currentColor``
 so they follow the page's text colour; the series colours come from CSS
 custom properties with a light and a dark set (the ``<style>`` inside each
 chart follows Bootstrap's ``data-bs-theme`` and, without it, the system
-setting). Series also differ by dash pattern and marker shape, so they can be
-told apart without colour.
+setting). A series may bring its own colour (a player's colour from the
+roster): its line then gets a thin outline in the text colour so that light
+colours read on a light page and dark ones on a dark page. Series also differ
+by dash pattern and marker shape, so they can be told apart without colour.
 
 >>> svg = line_chart([Series("Anna", (3, 8, 12))], x_labels=("1", "2", "3"),
 ...                  title="Totals", desc="Running totals after each deal.")
@@ -46,6 +48,13 @@ class Series:
 
     label: str
     values: Sequence[float | None]
+    colour: str = ""
+    """A ``#rrggbb`` colour for this line (a player's); empty: the chart palette's."""
+
+
+def _paint(colour: str) -> str:
+    """An inline style giving a shape ``colour`` (overrides the palette class)."""
+    return f' style="stroke:{colour};fill:{colour}"' if colour else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,41 +136,63 @@ def _number(value: float) -> str:
     return f"{value:g}" if abs(value) < 1e6 else f"{value:.2e}"
 
 
-def _marker(shape: str, x: float, y: float, css: str) -> str:
+def _marker(shape: str, x: float, y: float, css: str, colour: str = "") -> str:
     r = 3.2
+    # A player's colour gets an outline in the text colour, like its line.
+    paint = (
+        f' style="fill:{colour};stroke:currentColor;stroke-width:.8"' if colour else ""
+    )
     if shape == "circle":
-        return f'<circle class="{css}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"/>'
+        return f'<circle class="{css}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"{paint}/>'
     if shape == "square":
         return (
             f'<rect class="{css}" x="{x - r:.1f}" y="{y - r:.1f}" '
-            f'width="{2 * r:.1f}" height="{2 * r:.1f}"/>'
+            f'width="{2 * r:.1f}" height="{2 * r:.1f}"{paint}/>'
         )
     if shape == "triangle":
         points = (
             f"{x:.1f},{y - r - 0.8:.1f} {x - r - 0.5:.1f},{y + r:.1f} "
             f"{x + r + 0.5:.1f},{y + r:.1f}"
         )
-        return f'<polygon class="{css}" points="{points}"/>'
+        return f'<polygon class="{css}" points="{points}"{paint}/>'
     points = (
         f"{x:.1f},{y - r - 1:.1f} {x + r + 1:.1f},{y:.1f} "
         f"{x:.1f},{y + r + 1:.1f} {x - r - 1:.1f},{y:.1f}"
     )
-    return f'<polygon class="{css}" points="{points}"/>'
+    return f'<polygon class="{css}" points="{points}"{paint}/>'
 
 
-def _legend(labels: Sequence[str], *, top: float, width: int, columns: int) -> str:
+def _halo(colour: str) -> str:
+    """Attributes of the outline drawn under a line in a player's colour."""
+    return (
+        ' fill="none" style="fill:none" stroke="currentColor" stroke-opacity="0.6" '
+        'stroke-width="4.5" stroke-linejoin="round" stroke-linecap="round"'
+        if colour else ""
+    )
+
+
+def _legend(
+    labels: Sequence[str], *, top: float, width: int, columns: int,
+    colours: Sequence[str] = (),
+) -> str:
     parts = []
     column_width = (width - 16) / columns
     for index, label in enumerate(labels):
         css = f"c{index % len(LIGHT)}"
+        colour = colours[index] if index < len(colours) else ""
         x = 8 + (index % columns) * column_width
         y = top + (index // columns) * LEGEND_ROW + 9
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        underlay = (
+            f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}"{_halo(colour)}/>'
+            if colour else ""
+        )
         parts.append(
-            f'<line class="{css}" x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}" '
-            f'stroke-width="2.5"{dash_attr}/>'
-            + _marker(MARKERS[index % len(MARKERS)], x + 11, y, css)
+            underlay
+            + f'<line class="{css}" x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}" '
+            f'stroke-width="2.5"{dash_attr}{_paint(colour)}/>'
+            + _marker(MARKERS[index % len(MARKERS)], x + 11, y, css, colour)
             + f'<text x="{x + 28:.1f}" y="{y + 4:.1f}" fill="currentColor">'
             f"{escape(label)}</text>"
         )
@@ -253,22 +284,26 @@ def line_chart(
             segment.append(f"{x_at(position):.1f},{y_at(value):.1f}")
         if segment:
             segments.append(segment)
+        stroke = f";stroke:{line.colour}" if line.colour else ""
         for points in segments:
+            if line.colour:
+                parts.append(f'<polyline{_halo(line.colour)} points="{" ".join(points)}"/>')
             parts.append(
-                f'<polyline class="{css}" fill="none" style="fill:none" stroke-width="2.5" '
-                f'stroke-linejoin="round" stroke-linecap="round"{dash_attr} '
+                f'<polyline class="{css}" fill="none" style="fill:none{stroke}" '
+                f'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"{dash_attr} '
                 f'points="{" ".join(points)}"/>'
             )
         if with_markers:
             for position, value in enumerate(line.values):
                 if value is not None:
-                    parts.append(
-                        _marker(MARKERS[index % len(MARKERS)], x_at(position), y_at(value), css)
-                    )
+                    parts.append(_marker(
+                        MARKERS[index % len(MARKERS)], x_at(position), y_at(value), css,
+                        line.colour,
+                    ))
     if legend_rows:
         parts.append(
             _legend([s.label for s in series], top=plot_bottom + axis_space, width=width,
-                    columns=columns)
+                    columns=columns, colours=[s.colour for s in series])
         )
     parts.append("</g></svg>")
     return mark_safe("".join(parts))  # every text in it is escaped above
@@ -334,8 +369,12 @@ def progression_chart(progression: Progression) -> SafeString:
     names = ", ".join(
         f"{name} {totals[-1]}" for name, totals in progression.lines if totals
     )
+    colours = progression.colours or ("",) * len(progression.lines)
     return line_chart(
-        [Series(name, totals) for name, totals in progression.lines],
+        [
+            Series(name, totals, colour)
+            for (name, totals), colour in zip(progression.lines, colours, strict=True)
+        ],
         x_labels=[str(deal) for deal in progression.deals],
         title=gettext("Score progression: %(game)s") % {"game": progression.game.title},
         desc=gettext("Running totals after each of %(deals)d deals. Final: %(totals)s.")

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from companion.colours import parse_colour
 from companion.models import Group, Membership, Player
 from companion.services.groups import (
     GROUP_NAME_MAX,
@@ -44,6 +45,19 @@ class PlayerForm(forms.Form):
         label=_("Name"), max_length=PLAYER_NAME_MAX,
         widget=forms.TextInput(attrs={"autocapitalize": "words", "autocomplete": "off"}),
     )
+
+
+class PlayerColourForm(forms.Form):
+    """A player's colour as ``#rrggbb`` ("" gives back the default palette colour)."""
+
+    colour = forms.CharField(label=_("Colour"), required=False, strip=True)
+    default = forms.BooleanField(required=False)
+    """The "default colour" button: back to the palette colour of the roster order."""
+
+    def clean_colour(self) -> str:
+        if self.data.get("default"):
+            return ""
+        return parse_colour(self.cleaned_data["colour"])
 
 
 class PlayerLinkForm(forms.Form):

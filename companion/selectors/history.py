@@ -76,6 +76,8 @@ class MatchRow(TypedDict):
     game: str
     title: str
     running: bool
+    abandoned: bool
+    """Stopped before its end: shown as such, counted in no statistics."""
     winners: str
     """The winners' names, comma-separated (empty while running)."""
     seats: list[SeatRow]
@@ -144,7 +146,8 @@ class NightList:
         ):
             match: MatchRow = {
                 "pk": pk, "game": game, "title": GAMES[game].title,
-                "running": status != FINISHED, "winners": "", "seats": [],
+                "running": status == Match.Status.OPEN,
+                "abandoned": status == Match.Status.ABANDONED, "winners": "", "seats": [],
                 "seat_items": SafeString(),
             }
             matches[pk] = match
@@ -610,7 +613,7 @@ def _per_player(
         for player_id in counts
         if per(counts[player_id])
     ]
-    return tuple(sorted(lines, key=lambda line: line[0]))
+    return tuple(sorted(lines, key=lambda line: (line[0].casefold(), line[0])))
 
 
 def _total(data: DealData, value: Callable[[Any], int]) -> int:
@@ -646,7 +649,7 @@ def _x_nimmt_figures(data: DealData) -> tuple[Figure, ...]:
     for item in data.entries:
         stack_by[item.player_id] += stack_points(item.entry) * item.count
         minus_by[item.player_id] += minus(item.entry) * item.count
-    for player_id in sorted(minus_by, key=lambda pid: data.names[pid]):
+    for player_id in sorted(minus_by, key=lambda pid: data.names[pid].casefold()):
         shares.append((data.names[player_id], _ratio(stack_by[player_id], minus_by[player_id])))
     return (
         Figure(
@@ -853,7 +856,9 @@ def game_stats(
     ) if matches else _GameFacts((), None, None, ())
     lines = sorted(
         facts.lines,
-        key=lambda line: (-Fraction(line[2], line[1]), -line[1], names[line[0]], line[0]),
+        key=lambda line: (
+            -Fraction(line[2], line[1]), -line[1], names[line[0]].casefold(), line[0]
+        ),
     )
     qualified = [line for line in lines if line[1] >= min_matches]
     places = leaderboard_places([(wins, played) for _pid, played, wins, _avg in qualified])
@@ -876,7 +881,7 @@ def game_stats(
     )
     shares = sorted(
         ((names[pid], wins) for pid, _played, wins, _avg in lines if wins),
-        key=lambda share: (-share[1], share[0]),
+        key=lambda share: (-share[1], share[0].casefold()),
     )
     return GameStats(
         game=info,
@@ -918,6 +923,8 @@ class Progression:
     deals: tuple[int, ...]
     lines: tuple[tuple[str, tuple[int, ...]], ...]
     """(player name, running total after each deal), in seat order."""
+    colours: tuple[str, ...] = ()
+    """Each line's player colour (``#rrggbb``), in seat order; empty: the chart's own."""
 
     @property
     def names(self) -> list[str]:

@@ -8,14 +8,16 @@ when the input breaks a rule; nothing is saved half-way.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from companion.colours import parse_colour
 from companion.models import GameNight, Group, Invite, Membership, Player
 
 GROUP_NAME_MAX = Group._meta.get_field("name").max_length or 80
@@ -84,11 +86,32 @@ def _clean_player_name(
             others = others.exclude(pk=exclude.pk)
         clash = others.exists()
     if clash:
-        raise ValidationError(
-            _("There is already a player called “%(name)s” in this group.") % {"name": name},
-            code="unique",
-        )
+        raise _name_taken(name)
     return name
+
+
+def _name_taken(name: str) -> ValidationError:
+    return ValidationError(
+        _("There is already a player called “%(name)s” in this group.") % {"name": name},
+        code="unique",
+    )
+
+
+@contextmanager
+def _unique_player_name(name: str) -> Iterator[None]:
+    """Save a player's name in a savepoint; the database's unique constraint has the last word.
+
+    Two phones adding "Anna" at once both pass :func:`_clean_player_name`; the
+    database refuses the second (``unique_player_name_ci``, case-insensitive),
+    and that phone gets the same message as if the check had caught it.
+    """
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as error:
+        if "unique_player_name_ci" not in str(error):
+            raise
+        raise _name_taken(name) from error
 
 
 def group_create(
@@ -174,19 +197,31 @@ def group_join(
             player.save(update_fields=["user"])
         elif player == NEW_PLAYER:
             name = _clean_player_name(group=group, name=user.get_username())
-            Player.objects.create(group=group, name=name, user=user)
+            with _unique_player_name(name):
+                Player.objects.create(group=group, name=name, user=user)
     return membership
 
 
 def player_add(*, group: Group, name: str) -> Player:
     with transaction.atomic():
-        return Player.objects.create(group=group, name=_clean_player_name(group=group, name=name))
+        name = _clean_player_name(group=group, name=name)
+        with _unique_player_name(name):
+            return Player.objects.create(group=group, name=name)
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    player.name = _clean_player_name(group=player.group, name=name, exclude=player)
+    name = _clean_player_name(group=player.group, name=name, exclude=player)
+    with _unique_player_name(name):
+        Player.objects.filter(pk=player.pk).update(name=name)
+    player.name = name
+    return player
+
+
+def player_recolour(*, player: Player, colour: str) -> Player:
+    """Give ``player`` a ``#rrggbb`` colour, or the default palette's with ``colour=""``."""
+    player.colour = parse_colour(colour)
     with transaction.atomic():
-        player.save(update_fields=["name"])
+        player.save(update_fields=["colour"])
     return player
 
 

@@ -18,6 +18,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
          name="player_rename"),
     path("g/<int:group_id>/roster/<int:player_id>/link/", groups.player_link,
          name="player_link"),
+    path("g/<int:group_id>/roster/<int:player_id>/colour/", groups.player_colour,
+         name="player_colour"),
     path("g/<int:group_id>/nights/new/", groups.night_new, name="night_new"),
     path("g/<int:group_id>/nights/<int:night_id>/", groups.night_detail, name="night_detail"),
     path("g/<int:group_id>/nights/<int:night_id>/edit/", groups.night_edit, name="night_edit"),

@@ -19,11 +19,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from companion.access import get_game_night_for_user, get_group_for_user, get_player_for_user
+from companion.colours import PALETTE, colour_name, player_colours
 from companion.forms.groups import (
     GameNightForm,
     GroupCreateForm,
     GroupRenameForm,
     JoinForm,
+    PlayerColourForm,
     PlayerForm,
     PlayerLinkForm,
 )
@@ -190,6 +192,15 @@ class RosterRow:
     name_value: str
     error: str = ""
     open: bool = False
+    colour: str = ""
+    """The colour the sheet shows: the chosen one or the default palette's."""
+    colour_value: str = ""
+    """What the colour field shows: the colour typed last when it was refused."""
+    colour_error: str = ""
+
+    @property
+    def colour_name(self) -> str:
+        return colour_name(self.colour)
 
 
 def _roster_response(
@@ -200,18 +211,28 @@ def _roster_response(
     failed: Player | None = None,
     failed_name: str = "",
     error: str = "",
+    failed_colour: str | None = None,
+    colour_error: str = "",
 ) -> HttpResponse:
     """The roster page (its ``roster`` partial for htmx); ``failed`` is the player whose
-    edit was refused, shown open with ``failed_name`` and ``error``."""
+    edit was refused, shown open with ``failed_name`` and ``error`` (or the refused
+    ``failed_colour`` and ``colour_error``)."""
+    players = selectors.roster(group)
+    colours = player_colours((p.pk, p.colour) for p in players)
     rows = [
-        RosterRow(player=p, name_value=failed_name, error=error, open=True)
+        RosterRow(player=p, name_value=failed_name, error=error, open=True,
+                  colour=colours[p.pk],
+                  colour_value=colours[p.pk] if failed_colour is None else failed_colour,
+                  colour_error=colour_error)
         if failed is not None and p.pk == failed.pk
-        else RosterRow(player=p, name_value=p.name)
-        for p in selectors.roster(group)
+        else RosterRow(player=p, name_value=p.name, colour=colours[p.pk],
+                       colour_value=colours[p.pk])
+        for p in players
     ]
     context = {
         "group": group,
         "rows": rows,
+        "palette": PALETTE,
         "members": selectors.members(group),
         "add_form": add_form or PlayerForm(),
     }
@@ -270,6 +291,25 @@ def player_link(request: HttpRequest, group_id: int, player_id: int) -> HttpResp
         return _roster_response(request, group, failed=player, failed_name=player.name,
                                 error=" ".join(form.errors.get("user", [])))
     services.player_link(player=player, user=form.cleaned_data["user"])
+    if request.htmx:
+        return _roster_response(request, group)
+    return redirect("roster", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def player_colour(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    """Choose the player's colour for the sheet, table mode and charts ("" = default)."""
+    player = get_player_for_user(request.user, group_id, player_id)
+    group = player.group
+    form = PlayerColourForm(request.POST)
+    if not form.is_valid():
+        return _roster_response(
+            request, group, failed=player, failed_name=player.name,
+            failed_colour=request.POST.get("colour", "")[:40],
+            colour_error=" ".join(form.errors.get("colour", [])),
+        )
+    services.player_recolour(player=player, colour=form.cleaned_data["colour"])
     if request.htmx:
         return _roster_response(request, group)
     return redirect("roster", group_id=group.pk)
