@@ -10,6 +10,7 @@ language (``companion.engine_messages.message_for``).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -17,16 +18,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
 from companion.engine_messages import COLOUR_WORDS, message_for
 from companion.models import Game, Player, Seat
+from companion.parsing import (
+    MAX_POSITIVE,
+    MAX_SMALL,
+    CardNumbersField,
+    WholeNumberField,
+    parse_card_numbers,
+)
 from companion.selectors.sheet import SWATCHES
 from scoring import GAMES, ScoringError
 from scoring.common import rules_for
 
 MAX_SEATS = max(info.max_players for info in GAMES.values())
+CLIENT_KEY = re.compile(r"^[A-Za-z0-9-]{8,64}$")
+"""A phone's key for one send of a deal (a UUID, or random hex where UUIDs are missing)."""
+SEAT_FIELD = re.compile(r"^s\d+-\w+$")
+"""The name of a player's field in the deal form (``s<seat>-<field>``)."""
 
 NUMERIC = {
     "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
@@ -47,9 +60,13 @@ class MatchStartForm(forms.Form):
     game = forms.ChoiceField(
         label=_("Game"), choices=Game.choices, widget=forms.RadioSelect, initial=Game.X_NIMMT
     )
-    first_dealer = forms.TypedChoiceField(
-        label=_("Deals / starts first"), coerce=int, initial=0,
-        choices=[(i, _("Seat %(seat)s") % {"seat": i + 1}) for i in range(MAX_SEATS)],
+    first_player = forms.TypedChoiceField(
+        label=_("Deals / starts first"), coerce=int, required=False, empty_value=None,
+        help_text=_("Empty: the player on seat 1."),
+    )
+    new_player = forms.CharField(
+        label=_("New player (guest)"), required=False, max_length=80,
+        help_text=_("Adds the name to the group's roster and gives them the next free seat."),
     )
     colour_by_first_card = forms.BooleanField(
         label=_("13 only: the first card on an empty target fixes its colour (variant)"),
@@ -66,7 +83,10 @@ class MatchStartForm(forms.Form):
                 required=False, empty_label="—",
             )
             self.fields[name].choices = [("", "—"), *((p.pk, p.name) for p in players)]
-        self.order_fields(["game", *self.seat_names, "first_dealer", "colour_by_first_card"])
+        self.fields["first_player"].choices = [("", "—"), *((p.pk, p.name) for p in players)]
+        self.order_fields([
+            "game", *self.seat_names, "new_player", "first_player", "colour_by_first_card",
+        ])
 
     @property
     def seat_fields(self) -> list[BoundField]:
@@ -92,11 +112,17 @@ class MatchStartForm(forms.Form):
                 GAMES[game].check_players(len(players))
             except ScoringError as err:
                 raise forms.ValidationError(message_for(err), code=err.code) from err
-        dealer = cleaned.get("first_dealer")
-        if dealer is not None and players and dealer >= len(players):
-            self.add_error(
-                "first_dealer", _("Seat %(seat)s is empty.") % {"seat": dealer + 1}
-            )
+        cleaned["first_dealer"] = 0
+        chosen_first = cleaned.get("first_player")
+        if chosen_first is not None:
+            seated = [player.pk for player in players]
+            if chosen_first in seated:
+                cleaned["first_dealer"] = seated.index(chosen_first)
+            else:
+                name = dict(self.fields["first_player"].choices).get(chosen_first, "")
+                self.add_error("first_player", _(
+                    "%(name)s has no seat in this match: choose one of the seated players."
+                ) % {"name": name})
         cleaned["players"] = players
         return cleaned
 
@@ -116,27 +142,79 @@ class MatchStartForm(forms.Form):
 # ------------------------------------------------------------- entries per game
 
 
-def parse_cards(text: str) -> list[int]:
-    """Card numbers typed in one field, separated by anything but digits.
+FIRST_CARD, LAST_CARD = 1, 100
+"""The number cards of X nimmt! and 11 nimmt! (``scoring.number_cards.CARDS``)."""
+
+
+def parse_cards(value: object) -> list[int]:
+    """The card numbers of a card field: its cleaned list, or its raw text read leniently.
+
+    The raw text (shown again while switching modes, or ticked on the grid) gives
+    ``[]`` when it cannot be read; the field itself refuses it with a message
+    (:class:`companion.parsing.CardNumbersField`).
 
     >>> parse_cards("55, 3 17.9")
     [55, 3, 17, 9]
+    >>> parse_cards("55 ²")
+    []
     """
-    return [int(part) for part in re.findall(r"\d+", text or "")]
+    if isinstance(value, list | tuple):
+        return [int(card) for card in value]
+    try:
+        return parse_card_numbers(str(value or ""), minimum=FIRST_CARD, maximum=LAST_CARD,
+                                  max_count=LAST_CARD, allow_duplicates=True)
+    except ValidationError:
+        return []
 
 
-def _count_field(label: Any, **kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label, required=False, min_value=0, max_value=999,
+def _count_field(label: Any, **kwargs: Any) -> WholeNumberField:
+    return WholeNumberField(
+        label=label, required=False, minimum=0, maximum=999,
         widget=forms.NumberInput(attrs=dict(NUMERIC)), **kwargs,
     )
 
 
-def _cards_field(label: Any) -> forms.CharField:
-    return forms.CharField(
-        label=label, required=False, max_length=400,
-        widget=forms.TextInput(attrs=dict(CARDS)),
+def _cards_field(label: Any) -> CardNumbersField:
+    return CardNumbersField(
+        label=label, minimum=FIRST_CARD, maximum=LAST_CARD, max_count=LAST_CARD,
+        max_length=400, widget=forms.TextInput(attrs=dict(CARDS)),
     )
+
+
+def _joined(data: Mapping[str, Any], name: str) -> str:
+    """A field's value from form data; the ticked cards of a card grid as one text."""
+    values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+    return ", ".join(str(value) for value in values if value)
+
+
+class CardGridInput(forms.Widget):
+    """The card grid: one checkbox per card, all named like the typed-numbers field.
+
+    The ticked cards arrive as the same text the card-numbers field gets
+    ("3, 17, 55"), so the server reads and validates both alike. The template
+    draws the grid (``card-grid`` partial); rendered on its own the widget is
+    the hidden text.
+    """
+
+    template_name = "django/forms/widgets/hidden.html"
+    input_type = "hidden"
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> str | None:
+        return _joined(data, name) or None
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return name not in data
+
+
+def _grid_field(label: Any) -> forms.Field:
+    """A card-numbers field entered on the card grid (same field, other widget)."""
+    grid = _cards_field(label)
+    grid.widget = CardGridInput()
+    return grid
+
+
+CARD_MODES = frozenset({"cards", "grid"})
+"""Entry modes that record card numbers (typed, or ticked on the grid)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +233,11 @@ class EntryFormat(ABC):
     """Buttons that add a number to the first field (Freaky: +N per collected row)."""
     colours: Mapping[str, str] = {}
     """A CSS colour per field, for the swatch beside it."""
+    layout: str = "blocks"
+    """How the template lays out the fields: ``blocks`` per player, or ``colours``
+    (a row per field, a column per player: a compact count form)."""
+    count_hint: Any = ""
+    """What exactly to count, said above the fields."""
 
     @abstractmethod
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
@@ -178,6 +261,14 @@ class EntryFormat(ABC):
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         return self.modes[0].key
 
+    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
+        """One player's typed values (by field name) carried into entry ``mode``.
+
+        What can be worked out is filled in (Hornochsen from typed card numbers);
+        nothing typed is dropped: the values of the other mode stay in the form.
+        """
+        return dict(values)
+
     def field_for_error(self, err: ScoringError, mode: str) -> str | None:
         colour = err.params.get("colour")
         if isinstance(colour, str) and colour in self.player_fields(mode):
@@ -191,6 +282,12 @@ class DreiFormat(EntryFormat):
     steppers = frozenset({"orange", "flieder", "hellblau", "rot", "tuerkis", "magenta",
                           "olivgruen"})
     colours = SWATCHES
+    layout = "colours"
+    count_hint = _(
+        "Each player counts the cards they took, per colour: all cards of the colour, "
+        "the open ones and the face-down ones (flipped triples) together. "
+        "Grey cards do not count."
+    )
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
         from scoring.drei_sind_einer_zuviel import COLOURS, INTERIM_BONUSES
@@ -201,6 +298,7 @@ class DreiFormat(EntryFormat):
         fields["interim_bonus"] = forms.TypedChoiceField(
             label=_("Zwischenwertung card"), coerce=int, required=False, empty_value=0,
             choices=[(0, _("none")), *((b, str(b)) for b in INTERIM_BONUSES)],
+            widget=forms.Select(attrs={"class": "form-select"}),
         )
         return fields
 
@@ -221,9 +319,13 @@ class DreiFormat(EntryFormat):
 class XNimmtFormat(EntryFormat):
     """X nimmt!: Hornochsen in hand and in the X-stack, as counts or card numbers."""
 
-    modes = (Mode("counts", _("Hornochsen")), Mode("cards", _("Card numbers")))
+    modes = (Mode("counts", _("Hornochsen")), Mode("cards", _("Card numbers")),
+             Mode("grid", _("Card grid")))
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
+        if mode == "grid":
+            return {"hand_cards": _grid_field(_("Cards in hand")),
+                    "x_stack_cards": _grid_field(_("Cards in the X-stack"))}
         if mode == "cards":
             return {"hand_cards": _cards_field(_("Cards in hand")),
                     "x_stack_cards": _cards_field(_("Cards in the X-stack"))}
@@ -233,13 +335,13 @@ class XNimmtFormat(EntryFormat):
     def entry_data(
         self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
     ) -> dict[str, object]:
-        if mode == "cards":
+        if mode in CARD_MODES:
             return {"hand_cards": parse_cards(values.get("hand_cards") or ""),
                     "x_stack_cards": parse_cards(values.get("x_stack_cards") or "")}
         return {"hand": values.get("hand") or 0, "x_stack": values.get("x_stack") or 0}
 
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        if mode == "cards":
+        if mode in CARD_MODES:
             return {key: ", ".join(str(c) for c in data.get(key) or ())
                     for key in ("hand_cards", "x_stack_cards")}
         from scoring import x_nimmt
@@ -248,6 +350,24 @@ class XNimmtFormat(EntryFormat):
         counted = x_nimmt.entry_from_dict(data).hornochsen() if data else None
         return {"hand": counted.hand if counted else 0,
                 "x_stack": counted.x_stack if counted else 0}
+
+    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
+        """Into counts: the Hornochsen of the typed cards (when they are valid cards)."""
+        converted = dict(values)
+        if mode != "counts":
+            return converted
+        from scoring import x_nimmt
+
+        for count, cards in (("hand", "hand_cards"), ("x_stack", "x_stack_cards")):
+            numbers = parse_cards(values.get(cards) or "")
+            if not numbers:
+                continue
+            try:
+                counted = x_nimmt.entry_from_dict({cards: numbers}).hornochsen()
+            except ScoringError:
+                continue
+            converted[count] = str(counted.hand if count == "hand" else counted.x_stack)
+        return converted
 
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         """Card numbers when they were recorded and no count stands without its cards."""
@@ -262,9 +382,12 @@ class XNimmtFormat(EntryFormat):
 class ElfNimmtFormat(EntryFormat):
     """11 nimmt!: Hornochsen in hand, as a count or card numbers, and who went out."""
 
-    modes = (Mode("counts", _("Hornochsen")), Mode("cards", _("Card numbers")))
+    modes = (Mode("counts", _("Hornochsen")), Mode("cards", _("Card numbers")),
+             Mode("grid", _("Card grid")))
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
+        if mode == "grid":
+            return {"hand_cards": _grid_field(_("Cards in hand"))}
         if mode == "cards":
             return {"hand_cards": _cards_field(_("Cards in hand"))}
         return {"hand": _count_field(_("Hornochsen in hand"))}
@@ -281,7 +404,7 @@ class ElfNimmtFormat(EntryFormat):
     ) -> dict[str, object]:
         out = deal.get("went_out") == seat.number
         data: dict[str, object] = {"went_out": out}
-        if mode == "cards":
+        if mode in CARD_MODES:
             cards = parse_cards(values.get("hand_cards") or "")
             if cards or not out:
                 data["hand_cards"] = cards
@@ -290,7 +413,7 @@ class ElfNimmtFormat(EntryFormat):
         return data
 
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        if mode == "cards":
+        if mode in CARD_MODES:
             return {"hand_cards": ", ".join(str(c) for c in data.get("hand_cards") or ())}
         from scoring import elf_nimmt
 
@@ -302,6 +425,19 @@ class ElfNimmtFormat(EntryFormat):
     ) -> dict[str, Any]:
         out = [seat.number for seat, data in datas.items() if data.get("went_out")]
         return {"went_out": out[0]} if out else {}
+
+    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
+        """Into counts: the Hornochsen of the typed cards (when they are valid cards)."""
+        converted = dict(values)
+        numbers = parse_cards(values.get("hand_cards") or "")
+        if mode != "counts" or not numbers:
+            return converted
+        from scoring import elf_nimmt
+
+        # Not valid cards: the count stays as typed, the cards stay in the form.
+        with contextlib.suppress(ScoringError):
+            converted["hand"] = str(elf_nimmt.entry_from_dict({"hand_cards": numbers}).hornochsen())
+        return converted
 
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         """Card numbers when they were recorded and no count stands without its cards."""
@@ -367,6 +503,49 @@ class EntryField:
     quick_adds: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class GridCard:
+    """One card of the card grid: its number, its Hornochsen and whether it is ticked."""
+
+    number: int
+    hornochsen: int
+    ticked: bool
+    elsewhere: bool
+    """Ticked for another player or pile: shown greyed out."""
+
+
+@dataclass(frozen=True)
+class GridPanel:
+    """The card grid of one player's pile (hand or X-stack)."""
+
+    seat: Seat
+    field: BoundField
+    pile: str
+    cards: tuple[GridCard, ...]
+
+    @property
+    def ticked(self) -> int:
+        return sum(1 for card in self.cards if card.ticked)
+
+
+@dataclass(frozen=True)
+class ColourCell:
+    """One player's field in a row of the count form."""
+
+    seat: Seat
+    field: BoundField
+
+
+@dataclass(frozen=True)
+class ColourRow:
+    """One field (a colour) of the count form across the players."""
+
+    name: str
+    label: Any
+    swatch: str
+    cells: tuple[ColourCell, ...]
+
+
 @dataclass
 class PlayerBlock:
     """One player's part of the deal form, for the template."""
@@ -384,8 +563,14 @@ class DealForm(forms.Form):
     """
 
     mode = forms.CharField(widget=forms.HiddenInput, required=False)
-    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    number = WholeNumberField(widget=forms.HiddenInput, required=False, minimum=0,
+                              maximum=MAX_SMALL)
+    version = WholeNumberField(widget=forms.HiddenInput, required=False, minimum=0,
+                               maximum=MAX_POSITIVE)
+    confirm_empty = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    """Set by the "save it anyway" button of the question about an all-zero deal."""
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False)
+    """The phone's key for this send of the deal (repeats are recorded once)."""
 
     def __init__(
         self, *args: Any, game: str, seats: Sequence[Seat], mode: str | None = None,
@@ -408,6 +593,65 @@ class DealForm(forms.Form):
                 self.fields[self.name_for(seat, name)] = player_field
         self.seat_errors: dict[int, list[str]] = {}
         self.entries: dict[int, dict[str, object]] = {}
+        self.empty_question = ""
+        """Set by the view: the question to ask before an all-zero deal is saved."""
+        self.preview: tuple[Any, ...] = ()
+        """Set by the preview view: each player's score and new total if saved as typed."""
+        self.preview_hint = ""
+        """Set by the preview view: why there is no preview yet (the first problem)."""
+        self.prefilled = False
+        """Values were handed over in the URL (a table helper's result)."""
+        self.kept: list[tuple[str, str]] = (
+            self._kept_values(self.data) if self.is_bound else []
+        )
+        """Player values of the other entry mode, carried along as hidden fields."""
+
+    def _kept_values(self, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return [
+            (name, _joined(data, name))
+            for name in data
+            if SEAT_FIELD.match(name) and name not in self.fields and data.get(name)
+        ]
+
+    @classmethod
+    def switched(
+        cls, data: Mapping[str, Any], *, game: str, seats: Sequence[Seat], mode: str
+    ) -> DealForm:
+        """The form in entry ``mode`` showing what was typed in the other mode (converted
+        where the rules allow; everything else kept as hidden fields)."""
+        fmt = FORMATS[game]
+        values = {
+            name: _joined(data, name)
+            for name in data
+            if SEAT_FIELD.match(name) or name in ("number", "version") or name in
+            fmt.deal_fields(seats, mode)
+        }
+        for seat in seats:
+            prefix = f"s{seat.number}-"
+            own = {
+                name[len(prefix):]: value for name, value in values.items()
+                if name.startswith(prefix)
+            }
+            for name, value in fmt.convert(own, mode).items():
+                values[prefix + name] = value
+        form = cls(game=game, seats=seats, mode=mode, initial=values)
+        form.kept = form._kept_values(values)
+        return form
+
+    @property
+    def is_empty(self) -> bool:
+        """Every number of every player's entry is 0 (and no card listed): nothing recorded."""
+        def blank(value: object) -> bool:
+            if isinstance(value, bool):
+                return True
+            if isinstance(value, int):
+                return value == 0
+            if isinstance(value, Mapping):
+                return all(blank(item) for item in value.values())
+            if isinstance(value, list | tuple):
+                return not value
+            return value is None
+        return bool(self.entries) and all(blank(entry) for entry in self.entries.values())
 
     @staticmethod
     def name_for(seat: Seat, name: str) -> str:
@@ -450,6 +694,53 @@ class DealForm(forms.Form):
     def deal_bound_fields(self) -> list[BoundField]:
         return [self[name] for name in self.deal_field_names]
 
+    @property
+    def layout(self) -> str:
+        """``grid`` (the card grid), ``colours`` (a row per colour) or ``blocks``."""
+        return "grid" if self.mode_key == "grid" else self.format.layout
+
+    def colour_rows(self) -> list[ColourRow]:
+        """The count form by colour: each colour's field for every player."""
+        fields = self.format.player_fields(self.mode_key)
+        return [
+            ColourRow(
+                name=name, label=fields[name].label, swatch=self.format.colours.get(name, ""),
+                cells=tuple(ColourCell(seat, self[self.name_for(seat, name)])
+                            for seat in self.seats),
+            )
+            for name in self.player_field_names
+        ]
+
+    def card_grids(self) -> list[GridPanel]:
+        """The card grid of every player's piles, with the ticked cards of the others."""
+        from scoring.number_cards import CARDS, STANDARD_DECK
+
+        ticked: dict[tuple[int, str], set[int]] = {}
+        for seat in self.seats:
+            for name in self.player_field_names:
+                value = self[self.name_for(seat, name)].value()
+                ticked[seat.number, name] = set(parse_cards(str(value or "")))
+        panels = []
+        for seat in self.seats:
+            for name in self.player_field_names:
+                own = ticked[seat.number, name]
+                others = set().union(*(cards for key, cards in ticked.items()
+                                       if key != (seat.number, name)))
+                panels.append(GridPanel(
+                    seat=seat, field=self[self.name_for(seat, name)], pile=name,
+                    cards=tuple(
+                        GridCard(card, STANDARD_DECK.of(card), card in own,
+                                 card in others and card not in own)
+                        for card in CARDS
+                    ),
+                ))
+        return panels
+
+    def grid_piles(self) -> list[tuple[str, Any]]:
+        """The piles a player ticks cards for (field name, label)."""
+        fields = self.format.player_fields(self.mode_key)
+        return [(name, fields[name].label) for name in self.player_field_names]
+
     def blocks(self) -> list[PlayerBlock]:
         return [
             PlayerBlock(
@@ -486,6 +777,14 @@ class DealForm(forms.Form):
             self.seat_errors.setdefault(seat.number, []).append(message)
             # The message is shown at the player; the form must not count as valid.
             self.add_error(None, forms.ValidationError(message, code="player"))
+
+    def clean_client_key(self) -> str:
+        value = str(self.cleaned_data.get("client_key") or "")
+        if value and not CLIENT_KEY.match(value):
+            self.add_error(None, _("The form was damaged on its way (its key is unreadable). "
+                                   "Reload the page and enter the deal again."))
+            return ""
+        return value
 
     def non_player_errors(self) -> list[str]:
         shown = {m for messages in self.seat_errors.values() for m in messages}

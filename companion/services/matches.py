@@ -1,4 +1,5 @@
-"""Business steps of the score sheet: start, record, edit, delete, undo, finish, reopen.
+"""Business steps of the score sheet: start, record, edit, delete, undo / redo, finish,
+reopen, abandon, delete a match, and the rematch.
 
 Every step is keyword-only and runs inside ``transaction.atomic()``: a deal is
 saved whole or not at all. The scores come from the engine only
@@ -6,6 +7,11 @@ saved whole or not at all. The scores come from the engine only
 ``entry_to_dict`` of what was recorded, ``DealScore.score`` its ``score_deal``,
 and ``Seat.total``/``place``/``is_winner`` the engine's ``match_totals`` and
 ``rank`` after every change (``is_winner`` only once the match is finished).
+
+Every change is logged as a :class:`MatchChange` (who, when, what; for deals
+the entries ``before`` and ``after``). Undo marks a change as undone and redo
+re-applies it: the log never loses an entry, so replaying the changes that are
+not undone, in order, gives the sheet.
 
 Bad input raises :class:`scoring.ScoringError` (the engine's sentence) or
 :class:`django.core.exceptions.ValidationError` (a rule of the sheet, e.g. a
@@ -16,10 +22,11 @@ cases.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -37,6 +44,22 @@ class StaleData(ValidationError):
     """The save was based on a version of the sheet that another phone has changed."""
 
 
+class AlreadyRecorded(Exception):
+    """A deal sent again with the key of a send that was recorded: nothing new was saved.
+
+    Phones send a deal with a key of their own (``client_key``) and send it again
+    when the answer got lost; the repeat is answered as a success.
+    """
+
+    def __init__(self, change: MatchChange) -> None:
+        super().__init__(change.deal_number)
+        self.change = change
+
+
+class ConfirmationNeeded(ValidationError):
+    """The step would replace or empty something: it needs the user's explicit yes."""
+
+
 # ------------------------------------------------------------------------ helpers
 
 
@@ -46,6 +69,10 @@ def _lock(match: Match) -> Match:
 
 
 def _check_open(match: Match) -> None:
+    if match.status == Match.Status.ABANDONED:
+        raise ValidationError(
+            _("This match was abandoned. Resume it to change it."), code="abandoned"
+        )
     if match.status != Match.Status.OPEN:
         raise ValidationError(
             _("This match is finished. Reopen it to change it."), code="finished"
@@ -87,11 +114,45 @@ def _snapshot(deal: Deal) -> dict[str, dict[str, Any]]:
     return {str(score.player_id): score.data for score in deal.scores.all()}
 
 
-def _log(match: Match, kind: str, number: int, before: object, user: Any) -> None:
-    MatchChange.objects.create(
-        match=match, kind=kind, deal_number=number, before=before,
-        created_by=user if user is not None and user.is_authenticated else None,
+def _user(user: Any) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+def _log(
+    match: Match, kind: str, number: int | None, before: object, user: Any,
+    after: object = None, client_key: str | None = None,
+) -> MatchChange:
+    return MatchChange.objects.create(
+        match=match, kind=kind, deal_number=number, before=before, after=after,
+        created_by=_user(user), client_key=client_key or None,
     )
+
+
+DEAL_KINDS = (MatchChange.Kind.RECORD, MatchChange.Kind.EDIT, MatchChange.Kind.DELETE)
+"""The changes of a deal: the ones undo and redo work on."""
+
+
+def undo_target(match: Match) -> MatchChange | None:
+    """The change undo would take back: the newest deal change that is not undone."""
+    return (
+        match.changes.filter(kind__in=DEAL_KINDS, undone_at__isnull=True)
+        .order_by("-id").first()
+    )
+
+
+def redo_target(match: Match, after: MatchChange | None = None) -> MatchChange | None:
+    """The change redo would re-apply: the undone change undone last, if no change since.
+
+    Undone changes pile up at the end of the log; a new change after them ends
+    their chance of a redo (they stay in the log, marked as undone). ``after``
+    is :func:`undo_target`'s answer, when the caller has it already.
+    """
+    if after is None:
+        after = undo_target(match)
+    undone = match.changes.filter(kind__in=DEAL_KINDS, undone_at__isnull=False)
+    if after is not None:
+        undone = undone.filter(id__gt=after.pk)
+    return undone.order_by("id").first()
 
 
 def touch(*, match: Match) -> None:
@@ -147,6 +208,7 @@ def match_start(
     first_dealer: int = 0,
     options: Mapping[str, object] | None = None,
     game_night: GameNight | None = None,
+    user: Any = None,
 ) -> Match:
     """Start a match of ``game`` with ``players`` in seat order.
 
@@ -172,7 +234,7 @@ def match_start(
             game_night = game_night_for_today(group=group)
         match = Match.objects.create(
             group=group, game_night=game_night, game=game, options=dict(options or {}),
-            first_dealer=first_dealer,
+            first_dealer=first_dealer, created_by=_user(user),
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, number=number)
@@ -182,16 +244,57 @@ def match_start(
     return match
 
 
+def _sent_before(
+    match: Match, client_key: str, number: int, entries: Mapping[int, EntryData]
+) -> MatchChange | None:
+    """The change recorded earlier with ``client_key``, if this send repeats it.
+
+    A key names one send of one deal. Sent again with the same deal number and
+    the same entries, it is a repeat (the phone never got the answer). Sent with
+    other values, the key was reused by mistake: refused, nothing is saved, and
+    the phone keeps what was typed (a fresh send gets a fresh key).
+    """
+    earlier = match.changes.filter(client_key=client_key).first()
+    if earlier is None:
+        return None
+    try:
+        data, _scores = _score(match, _seats(match), entries)
+    except (ValidationError, ScoringError):
+        data = None
+    same = (
+        earlier.deal_number == number and data is not None
+        and earlier.after == json.loads(json.dumps({str(pid): d for pid, d in data.items()}))
+    )
+    if not same:
+        raise ValidationError(
+            _("These entries were sent with the key of another send and were not saved. "
+              "Send them again as a new deal."),
+            code="key_reused",
+        )
+    return earlier
+
+
 def deal_record(
-    *, match: Match, number: int, entries: Mapping[int, EntryData], user: Any = None
+    *, match: Match, number: int, entries: Mapping[int, EntryData], user: Any = None,
+    client_key: str | None = None,
 ) -> Deal:
     """Record deal ``number`` (the next one) with an entry per player id.
 
     ``number`` is the deal the form was showing: if another phone has recorded
     that deal meanwhile, :class:`StaleData` is raised.
+
+    ``client_key`` is the phone's key for this send (its offline queue sends a
+    deal again when an answer got lost). A repeat of a recorded send raises
+    :class:`AlreadyRecorded` and records nothing, even if the deal was undone or
+    the match finished since; the key with other values raises
+    :class:`ValidationError` (``key_reused``).
     """
     with transaction.atomic():
         match = _lock(match)
+        if client_key:
+            earlier = _sent_before(match, client_key, number, entries)
+            if earlier is not None:
+                raise AlreadyRecorded(earlier)
         _check_open(match)
         seats = _seats(match)
         count = match.deals.count()
@@ -211,7 +314,8 @@ def deal_record(
         now = timezone.now()
         deal = Deal.objects.create(match=match, number=number, created_at=now, updated_at=now)
         _write_scores(deal, data, scores)
-        _log(match, MatchChange.Kind.RECORD, number, None, user)
+        _log(match, MatchChange.Kind.RECORD, number, None, user, after=_snapshot(deal),
+             client_key=client_key)
         refresh_seats(match=match)
     return deal
 
@@ -248,7 +352,7 @@ def deal_edit(
         deal.updated_at = timezone.now()
         deal.save(update_fields=["version", "updated_at"])
         _write_scores(deal, data, scores)
-        _log(match, MatchChange.Kind.EDIT, number, before, user)
+        _log(match, MatchChange.Kind.EDIT, number, before, user, after=_snapshot(deal))
         refresh_seats(match=match)
     return deal
 
@@ -277,50 +381,105 @@ def deal_delete(*, match: Match, number: int, version: int, user: Any = None) ->
         refresh_seats(match=match)
 
 
-def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
-    """Undo the match's last change (record, edit or delete) and drop it from the log.
+def _stale(change_id: int | None, change: MatchChange, what: str) -> None:
+    if change_id is not None and change.pk != change_id:
+        raise StaleData(what, code="stale")
 
-    ``change_id`` is the last change the user saw; if another phone has changed
-    the sheet since, :class:`StaleData` is raised and nothing is undone.
+
+def _entries_of(snapshot: object) -> dict[int, EntryData]:
+    return {int(key): value for key, value in dict(snapshot or {}).items()}
+
+
+def _put_deal(match: Match, number: int, snapshot: object, *, insert: bool) -> None:
+    """Write ``snapshot`` as deal ``number``: into the existing deal or as a new row."""
+    data, scores = _score(match, _seats(match), _entries_of(snapshot))
+    now = timezone.now()
+    if insert:
+        _shift(match, from_number=number, by=1)
+        deal = Deal.objects.create(match=match, number=number, created_at=now, updated_at=now)
+    else:
+        deal = match.deals.get(number=number)
+        deal.version += 1
+        deal.updated_at = now
+        deal.save(update_fields=["version", "updated_at"])
+    _write_scores(deal, data, scores)
+
+
+def _drop_deal(match: Match, number: int) -> None:
+    match.deals.filter(number=number).delete()
+    _shift(match, from_number=number + 1, by=-1)
+
+
+def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
+    """Take back the match's newest deal change (record, edit or delete).
+
+    The change stays in the log, marked as undone, and can be redone
+    (:func:`match_redo`). ``change_id`` is the change the user saw as the one
+    to undo; if another phone has changed the sheet since, :class:`StaleData`
+    is raised and nothing is undone.
     """
     with transaction.atomic():
         match = _lock(match)
         _check_open(match)
-        change = match.changes.order_by("-id").first()
+        change = undo_target(match)
         if change is None:
             raise ValidationError(_("There is nothing to undo."), code="nothing")
-        if change_id is not None and change.pk != change_id:
-            raise StaleData(
-                _("The sheet was changed on another phone meanwhile; nothing was undone. "
-                  "Here is the current sheet."),
-                code="stale",
-            )
-        seats = _seats(match)
-        before = {int(key): value for key, value in (change.before or {}).items()}
+        _stale(change_id, change, _(
+            "The sheet was changed on another phone meanwhile; nothing was undone. "
+            "Here is the current sheet."
+        ))
+        number = change.deal_number or 0
         if change.kind == MatchChange.Kind.RECORD:
-            match.deals.filter(number=change.deal_number).delete()
-            _shift(match, from_number=change.deal_number + 1, by=-1)
+            _drop_deal(match, number)
         elif change.kind == MatchChange.Kind.EDIT:
-            deal = match.deals.get(number=change.deal_number)
-            data, scores = _score(match, seats, before)
-            deal.version += 1
-            deal.updated_at = timezone.now()
-            deal.save(update_fields=["version", "updated_at"])
-            _write_scores(deal, data, scores)
+            _put_deal(match, number, change.before, insert=False)
         else:
-            _shift(match, from_number=change.deal_number, by=1)
-            data, scores = _score(match, seats, before)
-            now = timezone.now()
-            deal = Deal.objects.create(
-                match=match, number=change.deal_number, created_at=now, updated_at=now
-            )
-            _write_scores(deal, data, scores)
-        change.delete()
+            _put_deal(match, number, change.before, insert=True)
+        change.undone_at = timezone.now()
+        change.undone_by = _user(user)
+        change.save(update_fields=["undone_at", "undone_by"])
         refresh_seats(match=match)
     return change
 
 
-def match_finish(*, match: Match) -> Match:
+def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
+    """Re-apply the change undone last (if nothing was changed since it was undone).
+
+    ``change_id`` is the change the user saw as the one to redo; otherwise
+    :class:`StaleData`, and nothing is changed.
+    """
+    with transaction.atomic():
+        match = _lock(match)
+        _check_open(match)
+        change = redo_target(match)
+        if change is None:
+            raise ValidationError(_("There is nothing to redo."), code="nothing")
+        _stale(change_id, change, _(
+            "The sheet was changed on another phone meanwhile; nothing was redone. "
+            "Here is the current sheet."
+        ))
+        number = change.deal_number or 0
+        if change.kind == MatchChange.Kind.RECORD:
+            needed = deals_needed(match, match.seats.count())
+            if match.deals.count() >= needed:
+                raise ValidationError(
+                    _("The match is complete: all %(needed)s deals are recorded.")
+                    % {"needed": needed},
+                    code="complete",
+                )
+            _put_deal(match, number, change.after, insert=True)
+        elif change.kind == MatchChange.Kind.EDIT:
+            _put_deal(match, number, change.after, insert=False)
+        else:
+            _drop_deal(match, number)
+        change.undone_at = None
+        change.undone_by = None
+        change.save(update_fields=["undone_at", "undone_by"])
+        refresh_seats(match=match)
+    return change
+
+
+def match_finish(*, match: Match, user: Any = None) -> Match:
     """Finish a complete match: the winners are the players on the engine's place 1."""
     with transaction.atomic():
         match = _lock(match)
@@ -337,23 +496,78 @@ def match_finish(*, match: Match) -> Match:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         match.save(update_fields=["status", "finished_at"])
+        _log(match, MatchChange.Kind.FINISH, None, None, user)
         refresh_seats(match=match)
     return match
 
 
-def match_reopen(*, match: Match) -> Match:
-    """Reopen a finished match so that its deals can be corrected."""
+def match_reopen(*, match: Match, user: Any = None) -> Match:
+    """Reopen a finished match so that its deals can be corrected, or resume an abandoned one."""
     with transaction.atomic():
         match = _lock(match)
-        if match.status != Match.Status.FINISHED:
+        if match.status == Match.Status.OPEN:
             raise ValidationError(_("This match is still running."), code="open")
         match.status = Match.Status.OPEN
         match.finished_at = None
         match.save(update_fields=["status", "finished_at"])
+        _log(match, MatchChange.Kind.REOPEN, None, None, user)
         refresh_seats(match=match)
     return match
 
 
+def match_abandon(*, match: Match, user: Any = None) -> Match:
+    """Stop a running match for good: it stays in the history, counts in no statistics."""
+    with transaction.atomic():
+        match = _lock(match)
+        if match.status != Match.Status.OPEN:
+            raise ValidationError(
+                _("Only a running match can be abandoned."), code="not_running"
+            )
+        match.status = Match.Status.ABANDONED
+        match.save(update_fields=["status"])
+        _log(match, MatchChange.Kind.ABANDON, None, None, user)
+        refresh_seats(match=match)
+    return match
+
+
+def can_delete(match: Match, user: Any) -> bool:
+    """Only the group's owner and the one who started the match may delete it."""
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(user.pk in (match.group.owner_id, match.created_by_id))
+
+
+def match_delete(*, match: Match, user: Any) -> None:
+    """Delete the match with its deals and log (the group's owner or its starter only)."""
+    if not can_delete(match, user):
+        raise PermissionDenied(
+            _("Only the group's owner and the one who started the match may delete it.")
+        )
+    with transaction.atomic():
+        _lock(match).delete()
+
+
+def match_rematch(*, match: Match, user: Any = None) -> Match:
+    """Start the same game again with the same players, seats rotated by one.
+
+    Who deals / starts first follows :func:`companion.selectors.sheet.rematch_plan`.
+    The new match goes into today's game night and keeps the game's options
+    (not the finished match's live board).
+    """
+    from companion.selectors.sheet import rematch_plan
+
+    if match.status != Match.Status.FINISHED:
+        raise ValidationError(
+            _("A rematch can be started once the match is finished."), code="not_finished"
+        )
+    plan = rematch_plan(match)
+    options = {
+        key: value for key, value in match.options.items() if not key.startswith("live_")
+    }
+    return match_start(
+        group=match.group, game=match.game, players=[seat.player for seat in plan.seats],
+        first_dealer=plan.first_dealer, options=options, user=user,
+    )
 
 
 # ---------------------------------------------------------------------- live mode
@@ -532,12 +746,35 @@ def live_undo(*, match: Match, revision: int) -> None:
         _live_store(match, "live_turns", turns)
 
 
-def live_save(*, match: Match, revision: int, user: Any = None) -> Deal:
-    """Put the live result on the sheet as the game's deal (recorded or corrected)."""
+def live_save(*, match: Match, revision: int, user: Any = None, confirm: bool = False) -> Deal:
+    """Put the live result on the sheet as the game's deal (recorded or corrected).
+
+    Replacing a result already on the sheet, or putting an empty board (no card
+    taken) on it, needs ``confirm``: otherwise :class:`ConfirmationNeeded`.
+    """
     with transaction.atomic():
         match, seats = _live_change(match, revision)
         entries = live_entries(match, seats)
+        empty = not (live_rows(match) if match.game == "freaky" else live_turns(match))
         existing = match.deals.filter(number=1).first()
+        if not confirm and empty and existing is not None:
+            raise ConfirmationNeeded(
+                _("No card is on the live board: the sheet's result would be replaced "
+                  "by zeros. Replace it anyway?"),
+                code="confirm_replace",
+            )
+        if not confirm and empty:
+            raise ConfirmationNeeded(
+                _("No card is on the live board: the sheet would get a deal of zeros. "
+                  "Put it on the sheet anyway?"),
+                code="confirm_empty",
+            )
+        if not confirm and existing is not None:
+            raise ConfirmationNeeded(
+                _("The sheet already has a result for this game. Replace it with the "
+                  "live board's?"),
+                code="confirm_replace",
+            )
         if existing is None:
             return deal_record(match=match, number=1, entries=entries, user=user)
         return deal_edit(
@@ -546,10 +783,14 @@ def live_save(*, match: Match, revision: int, user: Any = None) -> Deal:
 
 
 __all__ = [
+    "DEAL_KINDS",
     "LIVE_GAMES",
+    "AlreadyRecorded",
+    "ConfirmationNeeded",
     "EntryData",
     "ScoringError",
     "StaleData",
+    "can_delete",
     "deal_delete",
     "deal_edit",
     "deal_record",
@@ -564,10 +805,16 @@ __all__ = [
     "live_take",
     "live_turns",
     "live_undo",
+    "match_abandon",
+    "match_delete",
     "match_finish",
+    "match_redo",
+    "match_rematch",
     "match_reopen",
     "match_start",
     "match_undo",
+    "redo_target",
     "refresh_seats",
     "touch",
+    "undo_target",
 ]

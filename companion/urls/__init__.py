@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("companion.urls.sheet")),
     path("", include("companion.urls.rules")),
     path("", include("companion.urls.history")),
+    path("", include("companion.urls.app")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

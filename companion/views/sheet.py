@@ -1,5 +1,6 @@
-"""Views of the score sheet: start a match, record / edit / delete deals, undo,
-finish, reopen, and the live mode of 3 sind einer zuviel!.
+"""Views of the score sheet: start a match, record / edit / delete deals, undo / redo,
+finish, reopen, abandon, delete, rematch, the match's log, and the live mode of
+3 sind einer zuviel! and Freaky.
 
 Thin: check membership (``companion.access``), parse a form, call a service in
 ``companion.services.matches``, render. With htmx every change answers with the
@@ -10,24 +11,39 @@ a refused change re-renders the whole page with its message.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
+from companion import notices
 from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
 from companion.engine_messages import message_for
-from companion.forms.sheet import DealForm, MatchStartForm
+from companion.forms.sheet import SEAT_FIELD, DealForm, MatchStartForm
 from companion.models import Deal, Match, Player, Seat
-from companion.selectors.sheet import Sheet, live_board_for, sheet_for
+from companion.notices import Notice
+from companion.parsing import MAX_ID, MAX_POSITIVE, MAX_SMALL, id_from, number_from
+from companion.selectors.sheet import (
+    Sheet,
+    deal_preview_for,
+    live_board_for,
+    match_log,
+    rematch_plan,
+    sheet_for,
+)
+from companion.services import groups as group_services
 from companion.services import matches as services
 from scoring import GAMES, ScoringError
 
@@ -38,6 +54,30 @@ TOOLS: dict[str, list[dict[str, Any]]] = {
     "dreizehn": [{"url": reverse_lazy("tool_targets"), "label": gettext_lazy("Targets")}],
 }
 """Per game: the table helpers the sheet links to."""
+
+
+def _match_query(sheet: Sheet) -> dict[str, str]:
+    """The match's players (seat order) and variant, as the rules pages read them."""
+    query = {"players": ",".join(seat.player.name for seat in sheet.seats)}
+    variant = sheet.match.options.get("variant")
+    if isinstance(variant, str) and variant:
+        query["variant"] = variant
+    return query
+
+
+def _tools(sheet: Sheet) -> list[dict[str, Any]]:
+    """The game's table helpers, opened with the match's players and variant and a
+    way back to this sheet (where their result can be taken over)."""
+    query = urlencode({
+        **_match_query(sheet),
+        "back": reverse("match_sheet", args=[sheet.match.group_id, sheet.match.pk]),
+    })
+    return [{**tool, "url": f"{tool['url']}?{query}"} for tool in TOOLS.get(sheet.match.game, [])]
+
+
+def _dispute_url(sheet: Sheet) -> str:
+    """The game's legality check with the match's players and variant filled in."""
+    return f"{reverse('rules_check', args=[sheet.match.game])}?{urlencode(_match_query(sheet))}"
 
 
 def _error_text(err: ValidationError | ScoringError) -> str:
@@ -54,11 +94,9 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """Pick the game, the players in seat order, the first dealer and the options."""
     group = get_group_for_user(request.user, group_id)
     night = None
-    night_id = request.GET.get("night") or request.POST.get("night")
+    night_id = id_from(request.GET, "night") or id_from(request.POST, "night")
     if night_id:
-        if not str(night_id).isdigit():
-            raise Http404
-        night = get_game_night_for_user(request.user, group.pk, int(night_id))
+        night = get_game_night_for_user(request.user, group.pk, night_id)
     roster = list(Player.objects.filter(group=group).order_by("name", "id"))
     initial: dict[str, Any] = {}
     last = (
@@ -72,13 +110,16 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
         for index, player in enumerate(roster[:4]):
             initial[f"seat_{index}"] = player.pk
     form = MatchStartForm(request.POST or None, players=roster, initial=initial)
-    if request.method == "POST" and form.is_valid():
+    added, guest_error = None, ""
+    if request.method == "POST" and "add_player" in request.POST:
+        form, added, guest_error = _add_guest(request, group, roster)
+    elif request.method == "POST" and form.is_valid():
         try:
             match = services.match_start(
                 group=group, game=form.cleaned_data["game"],
                 players=form.cleaned_data["players"],
                 first_dealer=form.cleaned_data["first_dealer"],
-                options=form.options(), game_night=night,
+                options=form.options(), game_night=night, user=request.user,
             )
         except (ValidationError, ScoringError) as err:
             form.add_error(None, _error_text(err))
@@ -86,8 +127,34 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
             return redirect("match_sheet", group_id=group.pk, match_id=match.pk)
     return render(
         request, "companion/sheet/new.html",
-        {"group": group, "form": form, "night": night, "games": list(GAMES.values())},
+        {"group": group, "form": form, "night": night, "games": list(GAMES.values()),
+         "added": added, "guest_error": guest_error},
     )
+
+
+def _add_guest(
+    request: HttpRequest, group: Any, roster: list[Player]
+) -> tuple[MatchStartForm, Player | None, str]:
+    """The start form's "add to the roster" button: a new player on the next free seat.
+
+    Returns the form (as chosen so far, not yet checked: the match is not started),
+    the new player, and the message when the name was refused.
+    """
+    chosen = {
+        name: request.POST.get(name, "") for name in request.POST
+        if name not in ("csrfmiddlewaretoken", "add_player")
+    }
+    try:
+        player = group_services.player_add(group=group, name=request.POST.get("new_player", ""))
+    except ValidationError as err:
+        return MatchStartForm(players=roster, initial=chosen), None, _error_text(err)
+    chosen["new_player"] = ""
+    form = MatchStartForm(players=[*roster, player], initial=chosen)
+    free = next((name for name in form.seat_names if not chosen.get(name)), None)
+    if free is not None:
+        form.initial[free] = player.pk
+    roster = sorted([*roster, player], key=lambda p: (p.name.casefold(), p.pk))
+    return MatchStartForm(players=roster, initial=form.initial), player, ""
 
 
 # ------------------------------------------------------------------------ the sheet
@@ -98,7 +165,9 @@ def _new_deal_form(sheet: Sheet, *, mode: str | None = None, data: Any = None) -
         return None
     form = DealForm(
         data, game=sheet.match.game, seats=sheet.seats, mode=mode,
-        initial={"number": sheet.next_number},
+        # A key per form: the same send arriving twice (a double tap, a lost answer)
+        # is recorded once. The offline queue gives every queued deal a key of its own.
+        initial={"number": sheet.next_number, "client_key": uuid.uuid4().hex},
     )
     return form
 
@@ -116,27 +185,70 @@ def _edit_form(
 
 def _render(
     request: HttpRequest, sheet: Sheet, *, form: DealForm | None = None,
-    editing: Deal | None = None, notice: str = "", partial: str = "sheet", status: int = 200,
+    editing: Deal | None = None, notice: str | Notice = "", partial: str = "sheet",
+    status: int = 200, saved: int | None = None,
 ) -> HttpResponse:
     if form is None and editing is None:
         form = _new_deal_form(sheet, mode=request.GET.get("mode"))
+    if isinstance(notice, str) and notice:
+        notice = notices.warning(notice)
     context = {
         "sheet": sheet, "match": sheet.match, "group": sheet.match.group, "form": form,
-        "editing": editing, "notice": notice,
+        "editing": editing, "notice": notice, "saved": saved,
+        "can_delete": services.can_delete(sheet.match, request.user),
+        "rematch": rematch_plan(sheet.match, sheet.seats) if sheet.is_finished else None,
         "live_available": sheet.match.game in services.LIVE_GAMES,
-        "tools": TOOLS.get(sheet.match.game, []),
+        "tools": _tools(sheet),
+        "dispute_url": _dispute_url(sheet) if sheet.is_open else "",
         "progression": sheet.progression,
         # ?view=table: the sheet opens in table mode (the no-JavaScript way in).
         "table_view": request.GET.get("view") == "table",
+        # The match was read before the sheet: this ETag is never newer than what is shown.
+        "etag": _etag(request, sheet.match.revision),
     }
     if not request.htmx:
-        return render(request, PAGE, context, status=status)
+        response = render(request, PAGE, context, status=status)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
     # The status stays: a refused save answers 409 (422 for bad input) to htmx too;
     # base.html's htmx-config swaps those answers in.
     response = render(request, f"{PAGE}#{partial}", context, status=status)
     if partial == "sheet":
         # Whatever asked (a row's edit link, a mode switch), the whole sheet answers.
         response = reswap(retarget(response, "#sheet"), "outerHTML")
+        response["ETag"] = context["etag"]
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+# ------------------------------------------------------------------ live updates
+#
+# Every phone showing a sheet polls it (htmx, every 2 s while the page is visible,
+# static/js/sync.js) and sends the ETag of the sheet it shows. The ETag is the
+# match's ``revision`` (moved on by every change, ``services.touch``), the
+# language and the user, so an unchanged sheet costs one indexed read and answers
+# 304 without a body, before anything is rendered.
+
+
+def _etag(request: HttpRequest, revision: int) -> str:
+    return f'"{revision}-{get_language()}-{request.user.pk}"'
+
+
+def _unchanged(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse | None:
+    """304 when the poll's ``If-None-Match`` is the sheet's ETag; 404 for outsiders."""
+    revision = (
+        Match.objects.filter(pk=match_id, group_id=group_id, group__memberships__user=request.user)
+        .order_by().values_list("revision", flat=True)[:1]
+    )
+    found = list(revision)
+    if not found:
+        raise Http404
+    etag = _etag(request, found[0])
+    if etag not in parse_etags(request.headers.get("If-None-Match", "")):
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_store=True)
     return response
 
 
@@ -144,19 +256,52 @@ def _back(match: Match) -> HttpResponse:
     return redirect("match_sheet", group_id=match.group_id, match_id=match.pk)
 
 
-def _done(request: HttpRequest, match: Match, message: str = "") -> HttpResponse:
-    """After a successful change: the sheet partial (htmx) or a redirect to the sheet."""
+def _done(
+    request: HttpRequest, match: Match, message: str = "", *, saved: int | None = None
+) -> HttpResponse:
+    """After a successful change: the sheet partial (htmx) or a redirect to the sheet.
+
+    ``saved`` is the number of a deal just recorded or corrected: its row is
+    marked and the notice says what it scored.
+    """
     if request.htmx:
-        return _render(request, sheet_for(match), notice=message)
+        match.refresh_from_db(fields=["revision", "status"])  # the ETag the answer carries
+    sheet = sheet_for(match) if request.htmx or saved else None
+    if sheet is not None and saved:
+        message = _with_scores(sheet, saved, message)
+    if request.htmx and sheet is not None:
+        return _render(request, sheet, notice=notices.success(message), saved=saved)
     if message:
         messages.success(request, message)
+    if saved:
+        request.session["saved_deal"] = [match.pk, saved]
     return _back(match)
+
+
+def _with_scores(sheet: Sheet, number: int, message: str) -> str:
+    """``message`` followed by the deal's scores, e.g. "Deal 2 saved. Scores: Anna 5, Ben 3."."""
+    row = next((row for row in sheet.rows if row.deal.number == number), None)
+    if row is None:
+        return message
+    scores = ", ".join(
+        f"{seat.player.name} {cell.score}"
+        for seat, cell in zip(sheet.seats, row.cells, strict=True)
+    )
+    return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
 @login_required
 def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    if request.htmx and "If-None-Match" in request.headers:
+        not_modified = _unchanged(request, group_id, match_id)
+        if not_modified is not None:
+            return not_modified
     match = get_match_for_user(request.user, group_id, match_id)
-    return _render(request, sheet_for(match))
+    saved = request.session.pop("saved_deal", None) if not request.htmx else None
+    number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None
+    sheet = sheet_for(match)
+    prefilled, notice = _prefilled(request, sheet)
+    return _render(request, sheet, saved=number, form=prefilled, notice=notice)
 
 
 @login_required
@@ -168,12 +313,24 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
         form = _new_deal_form(sheet, mode=request.GET.get("mode"))
         return _render(request, sheet, form=form, partial="deal-form" if form else "sheet")
     sheet = sheet_for(match)
+    switched = _switched(request, sheet)
+    if switched is not None:
+        return _render(request, sheet, form=switched, partial="deal-form")
     form = DealForm(request.POST, game=match.game, seats=sheet.seats)
     if not form.is_valid():
         return _render(request, sheet, form=form, status=422)
+    if _ask_before_empty(match, form):
+        return _render(request, sheet, form=form, status=422)
     number = form.cleaned_data.get("number") or sheet.next_number
     try:
-        services.deal_record(match=match, number=number, entries=form.entries, user=request.user)
+        services.deal_record(
+            match=match, number=number, entries=form.entries, user=request.user,
+            client_key=form.cleaned_data.get("client_key") or None,
+        )
+    except services.AlreadyRecorded as repeat:
+        # The phone sent it again (its answer got lost): it is on the sheet already.
+        return _done(request, match, _("Deal %(number)s was saved already.") % {
+            "number": repeat.change.deal_number})
     except services.StaleData as err:
         sheet = sheet_for(match)
         data = request.POST.copy()
@@ -190,7 +347,109 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     except (ValidationError, ScoringError) as err:
         form.add_error(None, _error_text(err))
         return _render(request, sheet_for(match), form=form, status=422)
-    return _done(request, match, _("Deal %(number)s saved.") % {"number": number})
+    return _done(request, match, _("Deal %(number)s saved.") % {"number": number}, saved=number)
+
+
+def _switched(request: HttpRequest, sheet: Sheet) -> DealForm | None:
+    """A tap on another entry mode: the form in that mode, keeping what was typed."""
+    mode = request.POST.get("switch_mode", "")
+    if not mode:
+        return None
+    return DealForm.switched(request.POST, game=sheet.match.game, seats=sheet.seats, mode=mode)
+
+
+def _ask_before_empty(match: Match, form: DealForm) -> bool:
+    """An all-zero deal is saved only after a "yes": True when the form must ask first."""
+    if not form.is_empty or form.cleaned_data.get("confirm_empty"):
+        return False
+    question = _("Every player has 0 in this deal. Save it like that?")
+    if match.game == "freaky":
+        cards = sum(cards for _player, cards in services.live_rows(match))
+        if cards:
+            question = ngettext(
+                "Every player has 0 in this deal, but the live board holds %(cards)s "
+                "collected card. Save the zeros anyway, or put the live board's result "
+                "on the sheet instead?",
+                "Every player has 0 in this deal, but the live board holds %(cards)s "
+                "collected cards. Save the zeros anyway, or put the live board's result "
+                "on the sheet instead?",
+                cards,
+            ) % {"cards": cards}
+    form.empty_question = question
+    return True
+
+
+@require_POST
+@login_required
+def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """What the deal being typed would score: each player's deal score, new total and
+    place, computed by the engine from the form as it stands. Stores nothing.
+
+    htmx (while typing) gets the ``deal-preview`` partial; without JavaScript the
+    "Preview" button shows the whole sheet with the form as typed and the preview.
+    """
+    match = get_match_for_user(request.user, group_id, match_id)
+    sheet = sheet_for(match)
+    form = DealForm(request.POST, game=match.game, seats=sheet.seats)
+    valid = form.is_valid()
+    number = form.cleaned_data.get("number") or sheet.next_number
+    editing = next((row.deal for row in sheet.rows if row.deal.number == number), None)
+    if valid:
+        try:
+            form.preview = deal_preview_for(sheet, form.entries, number)
+        except ScoringError as err:
+            form.preview_hint = message_for(err)
+    else:
+        errors = [*form.non_player_errors(), *(
+            f"{seat.player.name}: {message}"
+            for seat in sheet.seats for message in form.seat_errors.get(seat.number, [])
+        ), *(str(message) for name, messages_ in form.errors.items() if name != "__all__"
+             for message in messages_)]
+        form.preview_hint = errors[0] if errors else _("Some entries are not readable yet.")
+    if request.htmx:
+        return render(request, f"{PAGE}#deal-preview", {"form": form})
+    if editing is not None and sheet.is_open:
+        return _render(request, sheet, form=form, editing=editing)
+    return _render(request, sheet, form=form if sheet.can_record else None)
+
+
+def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Notice | str]:
+    """The next deal's form with values handed over in the URL (a table helper's
+    "take over into the score sheet", e.g. ``?s0-yellow=3&s1-red=1``).
+
+    Each value is read by its own field like typed input; values that do not fit
+    are left out and named in the notice. The engine checks the whole deal on save.
+    """
+    keys = [key for key in request.GET if SEAT_FIELD.match(key) or key == "went_out"]
+    if not keys:
+        return None, ""
+    if not sheet.can_record:
+        return None, _("The values from the link were not taken over: this match takes "
+                       "no further deal.")
+    blank = _new_deal_form(sheet, mode=request.GET.get("mode"))
+    if blank is None:
+        return None, ""
+    initial: dict[str, Any] = {"number": sheet.next_number}
+    left_out: list[str] = []
+    for key in keys:
+        field = blank.fields.get(key)
+        if field is None:
+            left_out.append(key)
+            continue
+        try:
+            initial[key] = field.clean(field.widget.value_from_datadict(request.GET, {}, key))
+        except ValidationError:
+            left_out.append(key)
+    form = DealForm(game=sheet.match.game, seats=sheet.seats, mode=blank.mode_key,
+                    initial=initial)
+    form.prefilled = True
+    if left_out:
+        return form, _(
+            "Some values from the link do not fit this deal and were left out: %(fields)s."
+        ) % {"fields": ", ".join(sorted(left_out))}
+    return form, notices.success(
+        _("Taken over into the deal form: check the values, then save the deal.")
+    )
 
 
 def _deal(match: Match, number: int) -> Deal:
@@ -207,10 +466,17 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
         notice = _("This match is finished. Reopen it to change it.")
         return _render(request, sheet, notice=notice, status=409)
     if request.method != "POST":
+        # The whole sheet answers: the edit form takes the place of the next deal's form,
+        # which a complete or reopened match does not have.
         form = _edit_form(sheet, deal, mode=request.GET.get("mode"))
-        return _render(request, sheet, form=form, editing=deal, partial="deal-form")
+        return _render(request, sheet, form=form, editing=deal)
+    switched = _switched(request, sheet)
+    if switched is not None:
+        return _render(request, sheet, form=switched, editing=deal, partial="deal-form")
     form = DealForm(request.POST, game=match.game, seats=sheet.seats)
     if not form.is_valid():
+        return _render(request, sheet, form=form, editing=deal, status=422)
+    if _ask_before_empty(match, form):
         return _render(request, sheet, form=form, editing=deal, status=422)
     version = form.cleaned_data.get("version") or 0
     try:
@@ -227,19 +493,27 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
     except (ValidationError, ScoringError) as err:
         form.add_error(None, _error_text(err))
         return _render(request, sheet_for(match), form=form, editing=deal, status=422)
-    return _done(request, match, _("Deal %(number)s corrected.") % {"number": number})
+    return _done(
+        request, match, _("Deal %(number)s corrected.") % {"number": number}, saved=number
+    )
 
 
 def _version(request: HttpRequest) -> int:
-    value = request.POST.get("version", "")
-    return int(value) if value.isdigit() else 0
+    return number_from(request.POST, "version", minimum=0, maximum=MAX_POSITIVE, default=0)
 
 
 @require_POST
 @login_required
 def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
-    _deal(match, number)
+    deal = _deal(match, number)
+    if request.POST.get("confirm") != "yes":
+        sheet = sheet_for(match)
+        notice = _("Delete deal %(number)s? Tap “Delete for good” to confirm.") % {
+            "number": number}
+        form = _edit_form(sheet, deal) if sheet.is_open else None
+        return _render(request, sheet, form=form, editing=deal if form else None,
+                       notice=notice, status=409)
     try:
         services.deal_delete(
             match=match, number=number, version=_version(request), user=request.user
@@ -253,10 +527,10 @@ def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int)
 @login_required
 def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
-    raw = request.POST.get("change", "")
     try:
         change = services.match_undo(
-            match=match, change_id=int(raw) if raw.isdigit() else None, user=request.user
+            match=match, change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
+            user=request.user,
         )
     except (ValidationError, ScoringError) as err:
         return _render(request, sheet_for(match), notice=_error_text(err), status=409)
@@ -267,10 +541,26 @@ def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 @require_POST
 @login_required
+def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    match = get_match_for_user(request.user, group_id, match_id)
+    try:
+        change = services.match_redo(
+            match=match, change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
+            user=request.user,
+        )
+    except (ValidationError, ScoringError) as err:
+        return _render(request, sheet_for(match), notice=_error_text(err), status=409)
+    return _done(request, match, _("Redone: %(change)s deal %(number)s.") % {
+        "change": change.get_kind_display(), "number": change.deal_number,
+    })
+
+
+@require_POST
+@login_required
 def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
-        services.match_finish(match=match)
+        services.match_finish(match=match, user=request.user)
     except (ValidationError, ScoringError) as err:
         return _render(request, sheet_for(match), notice=_error_text(err), status=409)
     match.refresh_from_db()
@@ -282,11 +572,75 @@ def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 def match_reopen(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
-        services.match_reopen(match=match)
+        was_abandoned = match.status == Match.Status.ABANDONED
+        services.match_reopen(match=match, user=request.user)
     except ValidationError as err:
         return _render(request, sheet_for(match), notice=_error_text(err), status=409)
     match.refresh_from_db()
+    if was_abandoned:
+        return _done(request, match, _("Match resumed: it is running again."))
     return _done(request, match, _("Match reopened: you can correct it now."))
+
+
+@require_POST
+@login_required
+def match_abandon(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """Stop a running match: kept in the history as abandoned, left out of the statistics."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    try:
+        services.match_abandon(match=match, user=request.user)
+    except ValidationError as err:
+        return _render(request, sheet_for(match), notice=_error_text(err), status=409)
+    match.refresh_from_db()
+    return _done(request, match, _(
+        "Match abandoned. It stays in the history and counts in no statistics."
+    ))
+
+
+@require_POST
+@login_required
+def match_delete(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """Delete a match for good (the group's owner or the one who started it)."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    if not services.can_delete(match, request.user):
+        raise PermissionDenied(
+            _("Only the group's owner and the one who started the match may delete it.")
+        )
+    if request.POST.get("confirm") != "yes":
+        notice = _("Delete the match for good? Tap “Delete for good” to confirm.")
+        return _render(request, sheet_for(match), notice=notice, status=409)
+    title = match.get_game_display()
+    services.match_delete(match=match, user=request.user)
+    messages.success(request, _("The match of %(game)s was deleted.") % {"game": title})
+    target = reverse("group_home", args=[match.group_id])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+@require_POST
+@login_required
+def match_rematch(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """Start the rematch of a finished match in one tap and land on its sheet."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    try:
+        new = services.match_rematch(match=match, user=request.user)
+    except (ValidationError, ScoringError) as err:
+        return _render(request, sheet_for(match), notice=_error_text(err), status=409)
+    messages.success(request, _("Rematch started."))
+    target = reverse("match_sheet", args=[new.group_id, new.pk])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+@login_required
+def match_changes(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """The match's log ("Verlauf"): every change, who made it and when, undone ones marked."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    return render(request, "companion/sheet/log.html", {
+        "match": match, "group": match.group, "entries": match_log(match),
+    })
 
 
 # ---------------------------------------------------------------------- live mode
@@ -299,9 +653,12 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     if match.game not in services.LIVE_GAMES:
         raise Http404
     notice = ""
+    question = ""
     if request.method == "POST":
         try:
             saved = _live_step(request, match)
+        except services.ConfirmationNeeded as err:
+            question = _error_text(err)
         except (ValidationError, ScoringError) as err:
             notice = _error_text(err)
         else:
@@ -311,7 +668,8 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
                 return redirect("match_live", group_id=match.group_id, match_id=match.pk)
         match.refresh_from_db()
     context = {"match": match, "group": match.group, "board": live_board_for(match),
-               "notice": notice}
+               "notice": notice, "question": question,
+               "closed": match.status != Match.Status.OPEN}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
     status = 409 if notice else 200
     return render(request, template, context, status=status)
@@ -319,29 +677,32 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 def _live_step(request: HttpRequest, match: Match) -> bool:
     """Apply one live step from the POST data; True when the result went onto the sheet."""
-    raw = request.POST.get("revision", "")
-    revision = int(raw) if raw.isdigit() else -1
+    revision = number_from(request.POST, "revision", minimum=0, maximum=MAX_POSITIVE,
+                           default=-1)
     action = request.POST.get("action", "take")
     if action == "save":
-        services.live_save(match=match, revision=revision, user=request.user)
+        services.live_save(
+            match=match, revision=revision, user=request.user,
+            confirm=request.POST.get("confirm") == "yes",
+        )
         return True
     if action == "end":
         services.live_end_turn(match=match, revision=revision)
     elif action == "collect":
-        raw_cards = request.POST.get("cards", "")
-        if not raw_cards.isdigit():
+        cards = number_from(request.POST, "cards", minimum=1, maximum=MAX_SMALL)
+        if cards is None:
             raise ValidationError(_("How many cards did the row have?"), code="cards")
-        raw_player = request.POST.get("player", "")
         services.live_collect(
-            match=match, player_id=int(raw_player) if raw_player.isdigit() else 0,
-            cards=int(raw_cards), revision=revision,
+            match=match, player_id=number_from(request.POST, "player", minimum=1,
+                                               maximum=MAX_ID, default=0),
+            cards=cards, revision=revision,
         )
     elif action == "undo":
         services.live_undo(match=match, revision=revision)
     else:
-        raw_player = request.POST.get("player", "")
         services.live_take(
-            match=match, player_id=int(raw_player) if raw_player.isdigit() else 0,
+            match=match, player_id=number_from(request.POST, "player", minimum=1,
+                                               maximum=MAX_ID, default=0),
             colour=request.POST.get("colour", ""), revision=revision,
         )
     return False

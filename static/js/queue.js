@@ -1,0 +1,295 @@
+/* Offline queue of the score sheet and the live mode: a deal (or a live tap) that cannot
+   be sent is kept in localStorage per match and shown as a row "waiting for network". It
+   is sent by itself when the network is back and on the next page load, in order, with the
+   deal number it was typed for and its own key (the server records a repeat once), or a
+   live tap with the revision it was based on. A refused send turns into an error row with
+   the server's message and what was typed; only the user discards it. */
+(function () {
+  "use strict";
+  var K = window.Kartenrunde = window.Kartenrunde || {};
+  var match = location.pathname.match(/^\/g\/\d+\/matches\/(\d+)\//);
+  if (!match || !window.localStorage) { return; }
+  var STORE = "kartenrunde:queue:" + match[1];
+  var flushing = false;
+  var timer = null;
+
+  function load() { try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; } }
+  function store(items) {
+    try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { return false; }
+    render();
+    return true;
+  }
+  function update(id, changes) {
+    store(load().map(function (item) { return item.id === id ? Object.assign(item, changes) : item; }));
+  }
+  function remove(id) { store(load().filter(function (item) { return item.id !== id; })); }
+  function field(item, name) {
+    var pair = item.fields.filter(function (f) { return f[0] === name; })[0];
+    return pair ? pair[1] : "";
+  }
+  function setField(item, name, value) {
+    item.fields = item.fields.filter(function (f) { return f[0] !== name; }).concat([[name, String(value)]]);
+  }
+  function text(node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; }
+
+  /* What was typed, per player, in the words of the form: "Anna: Hornochsen 5, X-Reihe 9". */
+  function summary(form) {
+    var lines = [], byName = {};
+    form.querySelectorAll("input, select, textarea").forEach(function (el) {
+      if (!el.name || /^(hidden|submit|button)$/.test(el.type) || el.closest(".stale-form")) { return; }
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) { return; }
+      var value = (el.value || "").trim();
+      if (!value || (value === "0" && el.type !== "radio")) { return; }
+      var block = el.closest(".player-block, .compact-row, fieldset");
+      var who = text(block && block.querySelector("legend, .fw-bold"));
+      var label = text(el.id && form.querySelector('label[for="' + el.id + '"]'));
+      if (who && label.indexOf(who + ":") === 0) { label = label.slice(who.length + 1).trim(); }
+      var part = el.type === "radio" || el.type === "checkbox" ? label : (label ? label + " " : "") + value;
+      if (!(who in byName)) { byName[who] = []; lines.push(who); }
+      byName[who].push(part);
+    });
+    return lines.map(function (who) { return (who ? who + ": " : "") + byName[who].join(", "); });
+  }
+
+  function add(item) {
+    var items = load();
+    item.seq = items.reduce(function (top, i) { return Math.max(top, i.seq || 0); }, 0) + 1;
+    items.push(item);
+    return store(items);
+  }
+
+  function dealItem(form, state, message) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken" && typeof value === "string") { fields.push([name, value]); }
+    });
+    var item = { kind: "deal", url: form.action, fields: fields, lines: summary(form), state: state, message: message || "" };
+    item.number = parseInt(field(item, "number"), 10) || 0;
+    item.id = field(item, "client_key") || K.newKey();
+    setField(item, "client_key", item.id);
+    return item;
+  }
+
+  function nextForm(form, number) {
+    form.reset();
+    form.dataset.dirty = "";
+    form.querySelector("[name=number]").value = String(number + 1);
+    form.querySelector("[name=client_key]").value = K.newKey();
+    var heading = document.querySelector("#deal-form h2");
+    if (heading) { heading.textContent = K.t("deal", { number: number + 1 }); }
+  }
+
+  /* Called by net.js for a failed htmx request: true when the queue took it over. */
+  function takeFailed(event) {
+    if (event.type === "htmx:responseError") { return false; }
+    var elt = event.detail.elt;
+    var form = elt.tagName === "FORM" ? elt : elt.closest("form");
+    if (!form) { return false; }
+    if (form.closest("#deal-form") && form.querySelector("[name=client_key]")) {
+      var item = dealItem(form, "pending");
+      if (!add(item)) { return false; }
+      nextForm(form, item.number);
+      K.toast(K.t("queued", { number: item.number }), { level: "warning" });
+      return true;
+    }
+    if (form.closest("#board")) {
+      var fields = [];
+      new FormData(form).forEach(function (value, name) { if (name !== "csrfmiddlewaretoken") { fields.push([name, String(value)]); } });
+      var button = form.querySelector("button");
+      var label = (button && button.getAttribute("aria-label")) || text(button);
+      if (!add({ kind: "live", id: K.newKey(), url: form.action, fields: fields, revision: field({ fields: fields }, "revision"), lines: [label], state: "pending" })) { return false; }
+      K.toast(K.t("queuedTap"), { level: "warning" });
+      return true;
+    }
+    return false;
+  }
+
+  /* Offline already: not even tried, straight into the queue. */
+  document.addEventListener("htmx:confirm", function (event) {
+    if (navigator.onLine !== false || event.detail.verb !== "post") { return; }
+    if (takeFailed(event)) { event.preventDefault(); }
+  });
+
+  function refusal(html, item, status) {
+    if (item.kind === "deal" && status === 409) { return K.t("recordedElsewhere", { number: item.number }); }
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var found = Array.prototype.map.call(doc.querySelectorAll("#form-errors, .invalid-feedback, #deal-form [role=alert], #notice"), text);
+    found = found.filter(function (line, i) { return line && found.indexOf(line) === i; });
+    return found.length ? found.join(" ") : K.t("refusedDeal", { number: item.number });
+  }
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(flush, 15000);
+  }
+
+  function send(item, revision) {
+    var body = new URLSearchParams();
+    item.fields.forEach(function (f) { body.append(f[0], f[1]); });
+    if (revision !== null) { body.set("revision", revision); }
+    if (K.changed) { K.changed(); }
+    return fetch(item.url, { method: "POST", body: body, credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRFToken": K.csrf() } });
+  }
+
+  function flush() {
+    if (flushing || navigator.onLine === false) { return Promise.resolve(); }
+    var items = load().filter(function (i) { return i.state === "pending" || i.state === "sending"; });
+    items.sort(function (a, b) { return (a.kind === "deal" && b.kind === "deal" ? a.number - b.number : 0) || a.seq - b.seq; });
+    if (!items.length) { return Promise.resolve(); }
+    flushing = true;
+    var saved = false, board = null, basedOn = null, revision = null, broken = false;
+    function step(index) {
+      if (index >= items.length) { return Promise.resolve(); }
+      var item = items[index];
+      if (item.kind === "live" && broken) {
+        update(item.id, { state: "error", message: K.t("tapChainBroken") });
+        return step(index + 1);
+      }
+      var chained = item.kind === "live" && basedOn !== null && item.revision === basedOn ? revision : null;
+      update(item.id, { state: "sending" });
+      return send(item, chained).then(function (response) {
+        if (response.redirected && /\/accounts\/login\//.test(new URL(response.url).pathname)) {
+          update(item.id, { state: "pending" });
+          K.toast(K.t("loggedOut"), { action: function () { location.reload(); }, actionLabel: K.t("reload") });
+          return null;
+        }
+        return response.text().then(function (html) {
+          K.online(true);
+          if (response.ok) {
+            remove(item.id);
+            saved = true;
+            if (item.kind === "live") {
+              board = html;
+              basedOn = item.revision;
+              var rev = new DOMParser().parseFromString(html, "text/html").querySelector("input[name=revision]");
+              revision = rev ? rev.value : null;
+            }
+            return step(index + 1);
+          }
+          if (response.status >= 500) {
+            update(item.id, { state: "pending", message: K.t("server") });
+            later();
+            return null;
+          }
+          update(item.id, { state: "error", message: refusal(html, item, response.status) });
+          if (item.kind === "live") { broken = true; board = html.indexOf('id="board"') >= 0 ? html : board; }
+          return step(index + 1);
+        });
+      }, function () {
+        update(item.id, { state: "pending" });
+        K.online(false);
+        later();
+        return null;
+      });
+    }
+    return step(0).then(function () {
+      flushing = false;
+      if (board && document.getElementById("board")) { htmx.swap("#board", board, { swapStyle: "outerHTML" }); }
+      if (saved && K.refreshSheet) { K.refreshSheet(); }
+    }, function (err) { flushing = false; console.error(err); });
+  }
+
+  function resend(item) {
+    if (item.kind === "deal") {
+      var sheet = document.getElementById("sheet");
+      var waiting = load().filter(function (i) { return i.kind === "deal" && i.state !== "error"; }).length;
+      item.number = (parseInt(sheet && sheet.dataset.next, 10) || item.number) + waiting;
+      setField(item, "number", item.number);
+      item.id = K.newKey();  // a new send: a new key
+      setField(item, "client_key", item.id);
+    } else {
+      var current = document.querySelector("#board input[name=revision]");
+      if (current) { item.revision = current.value; setField(item, "revision", current.value); }
+    }
+    item.state = "pending";
+    item.message = "";
+    return item;
+  }
+
+  function button(label, style, onClick) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn btn-sm " + style;
+    b.textContent = label;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function row(item) {
+    var card = document.createElement("div");
+    card.className = "card mb-2 queue-row " + (item.state === "error" ? "border-danger" : "border-warning");
+    card.dataset.state = item.state;
+    var body = document.createElement("div");
+    body.className = "card-body p-2";
+    var head = document.createElement("div");
+    head.className = "d-flex gap-2 align-items-center";
+    var title = document.createElement("strong");
+    title.textContent = item.kind === "deal" ? K.t("deal", { number: item.number }) : K.t("liveTaps");
+    var badge = document.createElement("span");
+    badge.className = "badge ms-auto " + (item.state === "error" ? "text-bg-danger" : "text-bg-warning");
+    badge.textContent = K.t(item.state === "error" ? "notSaved" : item.state === "sending" ? "sending" : "waiting");
+    head.appendChild(title);
+    head.appendChild(badge);
+    body.appendChild(head);
+    var list = document.createElement("ul");
+    list.className = "list-unstyled small mb-0 queue-entries";
+    item.lines.forEach(function (line) {
+      var li = document.createElement("li");
+      li.textContent = line;
+      list.appendChild(li);
+    });
+    body.appendChild(list);
+    if (item.message) {
+      var message = document.createElement("div");
+      message.className = "small mt-1 " + (item.state === "error" ? "text-danger" : "text-body-secondary");
+      if (item.state === "error") { message.setAttribute("role", "alert"); }
+      message.textContent = item.message;
+      body.appendChild(message);
+    }
+    if (item.state === "error") {
+      var actions = document.createElement("div");
+      actions.className = "d-flex gap-2 mt-2 flex-wrap";
+      actions.appendChild(button(item.kind === "deal" ? K.t("asNext") : K.t("retry"), "btn-primary", function () {
+        var items = load().filter(function (i) { return i.id !== item.id; });
+        var again = resend(item);
+        again.seq = items.reduce(function (top, i) { return Math.max(top, i.seq || 0); }, 0) + 1;
+        items.push(again);
+        store(items);
+        flush();
+      }));
+      actions.appendChild(button(K.t("discard"), "btn-outline-danger", function () { remove(item.id); }));
+      body.appendChild(actions);
+    }
+    card.appendChild(body);
+    return card;
+  }
+
+  function render() {
+    var items = load();
+    var box = document.getElementById("net-queue");
+    if (!items.length) { if (box) { box.remove(); } return; }
+    if (!box) {
+      box = document.createElement("section");
+      box.id = "net-queue";
+      box.setAttribute("aria-live", "polite");
+    }
+    var anchor = document.getElementById("deal-form") || document.querySelector("#sheet .sheet-scroll, #sheet table") || document.getElementById("board");
+    if (anchor && box.nextElementSibling !== anchor) { anchor.parentNode.insertBefore(box, anchor); }
+    if (!anchor && document.getElementById("sheet") && !box.parentNode) { document.getElementById("sheet").appendChild(box); }
+    box.textContent = "";
+    items.forEach(function (item) { box.appendChild(row(item)); });
+  }
+
+  K.queue = {
+    takeFailed: takeFailed,
+    flush: flush,
+    keep: function (form, message) { add(dealItem(form, "error", message)); },
+  };
+  document.addEventListener("htmx:afterSettle", render);
+  window.addEventListener("online", flush);
+  window.addEventListener("storage", function (event) { if (event.key === STORE) { render(); } });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { render(); flush(); });
+  } else { render(); flush(); }
+})();

@@ -1,0 +1,107 @@
+/* Live score sheet: #sheet-poll (in the sheet partial) asks for the sheet every 2 s while
+   the page is visible, sending the ETag of the sheet it shows: an unchanged sheet answers
+   304 without a body. A new sheet is swapped in, but a deal form that is in use (typed
+   into, focused, or correcting a deal) stays as it is, and says so when its deal number
+   was recorded on another phone meanwhile. */
+(function () {
+  "use strict";
+  var K = window.Kartenrunde = window.Kartenrunde || {};
+  var changes = 0;  // saves started on this page: a poll that began before one is outdated
+
+  K.changed = function () { changes += 1; };
+  K.pollDue = function () {
+    return document.visibilityState === "visible" && navigator.onLine !== false &&
+      !document.querySelector(".htmx-request");
+  };
+  K.refreshSheet = function () {
+    var poll = document.getElementById("sheet-poll");
+    if (poll) { htmx.trigger(poll, "kr:refresh"); }
+  };
+
+  function dealForm() { return document.querySelector("#deal-form form"); }
+  function numberOf(form) { return parseInt((form.querySelector("[name=number]") || {}).value, 10); }
+  function isNewDeal(form) { return !!form.querySelector("[name=client_key]"); }
+  function inUse(form) {
+    return form.dataset.dirty === "1" || form.contains(document.activeElement) || !isNewDeal(form);
+  }
+  function markDirty(event) {
+    var form = event.target.closest && event.target.closest("#deal-form form");
+    if (form && event.target.type !== "hidden") { form.dataset.dirty = "1"; }
+  }
+  document.addEventListener("input", markDirty);
+  document.addEventListener("change", markDirty);
+
+  function fillKeys() {
+    document.querySelectorAll("#deal-form [name=client_key]").forEach(function (input) {
+      if (!input.value) { input.value = K.newKey(); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", fillKeys);
+  document.addEventListener("htmx:load", fillKeys);
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var cfg = event.detail;
+    if (cfg.verb !== "get") { K.changed(); return; }
+    if (cfg.elt.id !== "sheet-poll") { return; }
+    var sheet = document.getElementById("sheet");
+    if (sheet && sheet.dataset.etag) { cfg.headers["If-None-Match"] = sheet.dataset.etag; }
+    var form = dealForm();
+    var mode = form && form.querySelector("[name=mode]");
+    if (mode && mode.value) { cfg.parameters.mode = mode.value; }  // a fresh form in the same entry mode
+    cfg.elt.dataset.changes = String(changes);
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
+    if (elt.id !== "sheet-poll" || !event.detail.shouldSwap) { return; }
+    if (elt.dataset.changes !== String(changes)) {  // a save answered meanwhile: its sheet is newer
+      event.detail.shouldSwap = false;
+      return;
+    }
+    var form = dealForm();
+    if (!form || !inUse(form)) { return; }
+    var html = event.detail.serverResponse;
+    if (html.indexOf('id="deal-form"') >= 0) {
+      event.detail.serverResponse = html.replace('id="deal-form"', 'id="deal-form" data-hx-preserve="true"');
+    } else if (form.dataset.dirty === "1" && isNewDeal(form) && K.queue) {
+      K.queue.keep(form, K.t("recordedElsewhere", { number: numberOf(form) }));  // no form any more: nothing typed is lost
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var sheet = document.getElementById("sheet");
+    var form = dealForm();
+    if (!sheet || !form || !isNewDeal(form)) { return; }
+    var next = parseInt(sheet.dataset.next, 10);
+    var number = numberOf(form);
+    var old = form.querySelector(".stale-form");
+    if (old && (number === next || form.dataset.dirty !== "1")) { old.remove(); }
+    if (!(number < next) || form.querySelector(".stale-form")) { return; }
+    var notice = document.createElement("div");
+    notice.className = "alert alert-warning py-2 stale-form d-flex flex-wrap gap-2 align-items-center";
+    notice.setAttribute("role", "alert");
+    var text = document.createElement("span");
+    text.textContent = K.t("staleForm", { number: number });
+    var use = document.createElement("button");
+    use.type = "button";
+    use.className = "btn btn-sm btn-warning";
+    use.textContent = K.t("useForNext", { number: next });
+    use.addEventListener("click", function () {
+      var now = parseInt(document.getElementById("sheet").dataset.next, 10);
+      form.querySelector("[name=number]").value = String(now);
+      var heading = document.querySelector("#deal-form h2");
+      if (heading) { heading.textContent = K.t("deal", { number: now }); }
+      notice.remove();
+    });
+    notice.appendChild(text);
+    notice.appendChild(use);
+    form.insertBefore(notice, form.firstElementChild);
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (event.detail.elt.id === "sheet-poll" && xhr && (xhr.status === 304 || xhr.status === 200) && K.queue) {
+      K.queue.flush();  // the server answers: send what waits
+    }
+  });
+})();

@@ -1,0 +1,55 @@
+/* Service worker of Kartenrunde (served by companion.views.app at /sw.js, scope "/").
+   Static files: from the cache, refreshed in the background (stale-while-revalidate; hashed
+   names change with their content). Pages: from the network, stored; offline, the stored
+   copy (a score sheet opened before opens without the network), else a short offline page.
+   htmx requests, polls and posts are never answered from the cache. */
+"use strict";
+const STATIC = "kartenrunde-static";
+const PAGES = "kartenrunde-pages";
+const STATIC_PREFIX = {{ static_prefix|safe }};
+const SHELL = {{ shell|safe }};
+const OFFLINE_PAGE = {{ offline_page|safe }};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+function fromCacheThenRefresh(request) {
+  return caches.open(STATIC).then((cache) => cache.match(request).then((stored) => {
+    const fresh = fetch(request).then((response) => {
+      if (response.ok) { cache.put(request, response.clone()); }
+      return response;
+    });
+    if (stored) {
+      fresh.catch(() => null);
+      return stored;
+    }
+    return fresh;
+  }));
+}
+
+function pageFromNetwork(request) {
+  return fetch(request).then((response) => {
+    if (response.ok && !response.redirected && response.type === "basic") {
+      const copy = response.clone();
+      caches.open(PAGES).then((cache) => cache.put(request, copy));
+    }
+    return response;
+  }).catch(() => caches.open(PAGES).then((cache) => cache.match(request, { ignoreVary: true })).then((stored) =>
+    stored || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } })));
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (url.pathname.startsWith(STATIC_PREFIX)) {
+    event.respondWith(fromCacheThenRefresh(request));
+  } else if (request.mode === "navigate") {
+    event.respondWith(pageFromNetwork(request));
+  }
+});
