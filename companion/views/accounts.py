@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -34,7 +36,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(_next_url(request) or "home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:
+            # Someone took the name between the form's check and the insert.
+            form.add_error("username", User._meta.get_field("username").error_messages["unique"])
+            return render(
+                request, "registration/signup.html", {"form": form, "next": _next_url(request)}
+            )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         next_url = _next_url(request)
         if next_url:

@@ -68,7 +68,9 @@ def test_a_stale_edit_through_htmx_answers_409_with_the_current_data(
 
 @pytest.mark.django_db
 def test_a_stale_delete_through_htmx_answers_409(anna_client: Client, match: Match) -> None:
-    response = anna_client.post(url("deal_delete", match, number=1), {"version": 1}, **HX)
+    response = anna_client.post(
+        url("deal_delete", match, number=1), {"version": 1, "confirm": "yes"}, **HX
+    )
     assert response.status_code == 409
     assert "Deal 1 was changed on another phone meanwhile" in response.content.decode()
     assert Deal.objects.count() == 1
