@@ -35,6 +35,9 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
 
 ALLOWED_HOSTS = env.as_list("DJANGO_ALLOWED_HOSTS", ("127.0.0.1", "localhost", "[::1]"))
 CSRF_TRUSTED_ORIGINS = env.as_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# Set by `manage.py serve` (`make run`): the machine's URLs on the local network,
+# which invite links and QR codes use instead of 127.0.0.1 (companion/sharing.py).
+LAN_URLS = env.as_list("KARTENRUNDE_LAN_URLS")
 
 # Behind a proxy that terminates TLS and sets X-Forwarded-Proto (see README "Host it").
 if env.flag("DJANGO_HTTPS"):
@@ -140,7 +143,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 # collectstatic writes each file under a name with its content hash plus .br and
 # .gz copies; WhiteNoise serves those with "Cache-Control: immutable" for a year.
 STORAGES = {

@@ -33,6 +33,7 @@ from companion.models import Group, Invite, Membership, Player
 from companion.selectors import groups as selectors
 from companion.selectors.history import group_history
 from companion.services import groups as services
+from companion.sharing import share_url
 
 
 def _get_owned_group(request: HttpRequest, group_id: int) -> Group:
@@ -96,7 +97,7 @@ def _settings_context(request: HttpRequest, group: Group, **extra: object) -> di
         "is_owner": is_owner,
         "members": selectors.members(group),
         "invites": [
-            (invite, request.build_absolute_uri(reverse("group_join", args=[invite.token])))
+            (invite, share_url(request, reverse("group_join", args=[invite.token])))
             for invite in invites
         ],
         "rename_form": GroupRenameForm(initial={"name": group.name}),

@@ -1,0 +1,22 @@
+"""gunicorn settings for Kartenrunde (`gunicorn companion.wsgi` in this folder reads them).
+
+Threads suit the app: requests wait on the database, not on the CPU. Every
+number can be changed from the environment; see README "Host it".
+"""
+
+import os
+
+wsgi_app = "companion.wsgi:application"
+bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+# A worker is replaced now and then, so a slow leak can never grow for long.
+max_requests = 2000
+max_requests_jitter = 200
+# Errors to stderr (the app's LOGGING does the same); one line per request only on demand.
+errorlog = "-"
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
