@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from django.db.models import Prefetch
 
+from companion.breakdown import WhyLine, explain
+from companion.colours import ink_for, player_colours
 from companion.engine_messages import COLOUR_WORDS
-from companion.models import Deal, DealScore, Match, MatchChange, Seat
+from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
 from companion.selectors.history import Progression
 from scoring import GAMES, GameInfo
 from scoring.common import rules_for
@@ -29,6 +31,8 @@ class Cell:
     score: int
     total: int
     data: dict[str, Any]
+    why: tuple[WhyLine, ...] = ()
+    """Why the score is what it is: the engine's parts in words (``companion.breakdown``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,21 @@ class Standing:
     place: int
     seat: Seat
     total: int
+    colour: str = ""
+    """The player's colour (``companion.colours``)."""
+
+    @property
+    def ink(self) -> str:
+        """Black or white, whichever reads on :attr:`colour`."""
+        return ink_for(self.colour) if self.colour else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A column head of the sheet: a seat and its player's colour."""
+
+    seat: Seat
+    colour: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +85,17 @@ class Sheet:
     deals_needed: int
     next_turn: Turn
     last_change: MatchChange | None
+    """The change undo would take back (the newest deal change not undone)."""
     winners: list[Seat] = field(default_factory=list)
+    colours: dict[int, str] = field(default_factory=dict)
+    """Player id → the player's colour (``companion.colours.player_colours``)."""
+    redo_change: MatchChange | None = None
+    """The change redo would re-apply, if any."""
+
+    @property
+    def heads(self) -> list[Head]:
+        """The column heads in seat order, each with its player's colour."""
+        return [Head(seat, self.colours.get(seat.player_id, "")) for seat in self.seats]
 
     @property
     def deals_recorded(self) -> int:
@@ -85,6 +114,14 @@ class Sheet:
         return self.match.status == Match.Status.OPEN
 
     @property
+    def is_abandoned(self) -> bool:
+        return self.match.status == Match.Status.ABANDONED
+
+    @property
+    def is_finished(self) -> bool:
+        return self.match.status == Match.Status.FINISHED
+
+    @property
     def can_record(self) -> bool:
         return self.is_open and not self.complete
 
@@ -98,6 +135,7 @@ class Sheet:
                 (seat.player.name, tuple(row.cells[index].total for row in self.rows))
                 for index, seat in enumerate(self.seats)
             ),
+            colours=tuple(self.colours.get(seat.player_id, "") for seat in self.seats),
         )
 
     @property
@@ -153,6 +191,71 @@ def turn_for(match: Match, seats: list[Seat], rows: list[Row], index: int) -> Tu
     return rule(match, seats, rows, index)
 
 
+# ------------------------------------------------------------------- the rematch
+
+RematchRule = Literal["continue-dealing", "most-minus-starts", "rotate-one"]
+"""Why the rematch's first dealer / starter is who it is:
+
+- ``continue-dealing``: 13 passes the deal clockwise; the next match goes on from
+  the last deal's dealer.
+- ``most-minus-starts``: 11 nimmt!: the player with the most minus points in the
+  last deal starts the next one (the engine's ``next_starter``).
+- ``rotate-one``: the rules say nothing about the next match: the first dealer /
+  starter moves one seat clockwise.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class RematchPlan:
+    """The seats of a rematch (rotated by one) and who deals / starts its first deal."""
+
+    seats: tuple[Seat, ...]
+    """The finished match's seats in the rematch's seat order."""
+    first_dealer: int
+    """Index into :attr:`seats`."""
+    rule: RematchRule
+    deals: bool
+    """True when the first player deals (13); False when they start."""
+
+    @property
+    def opener(self) -> Seat:
+        return self.seats[self.first_dealer]
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.player.name for seat in self.seats]
+
+
+def rematch_plan(match: Match, seats: list[Seat] | None = None) -> RematchPlan:
+    """Same players, seats rotated by one (seat 2 becomes seat 1, seat 1 the last
+    seat; clockwise order at the table unchanged), the opener by the game's rule."""
+    if seats is None:
+        seats = list(match.seats.select_related("player").order_by("number"))
+    count = len(seats)
+    rule: RematchRule = "rotate-one"
+    opener = (match.first_dealer + 1) % count
+    if match.game == "dreizehn":
+        from scoring import dreizehn
+
+        last = dreizehn.dealer(count, match.first_dealer, dreizehn.deal_count(count) - 1)
+        opener, rule = (last + 1) % count, "continue-dealing"
+    elif match.game == "elf-nimmt":
+        from scoring import elf_nimmt
+
+        deal = match.deals.order_by("-number").prefetch_related("scores").first()
+        if deal is not None:
+            scores = {score.player_id: score.score for score in deal.scores.all()}
+            by_name = {seat.player.name: scores.get(seat.player_id, 0) for seat in seats}
+            name = elf_nimmt.next_starter(by_name, [seat.player.name for seat in seats])
+            opener = next(i for i, seat in enumerate(seats) if seat.player.name == name)
+            rule = "most-minus-starts"
+    rotated = tuple(seats[1:] + seats[:1])
+    return RematchPlan(
+        seats=rotated, first_dealer=(opener - 1) % count, rule=rule,
+        deals=match.game == "dreizehn",
+    )
+
+
 # ------------------------------------------------------------------------ the sheet
 
 
@@ -169,30 +272,64 @@ def sheet_for(match: Match) -> Sheet:
     running = [0] * len(seats)
     position = {seat.player_id: index for index, seat in enumerate(seats)}
     rows: list[Row] = []
+    signed = not GAMES[match.game].lower_is_better
     for index, deal in enumerate(deals):
         scores: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(seats)
         for score in deal.scores.all():
             if score.player_id in position:
                 scores[position[score.player_id]] = (score.score, score.data)
+        why = explain(match.game, {
+            seat.player.name: data for seat, (_, data) in zip(seats, scores, strict=True)
+        }, signed=signed)
         cells = []
         for seat_index, (score_value, data) in enumerate(scores):
             running[seat_index] += score_value
-            cells.append(Cell(score=score_value, total=running[seat_index], data=data))
+            cells.append(Cell(score=score_value, total=running[seat_index], data=data,
+                              why=why.get(seats[seat_index].player.name, ())))
         turn = turn_for(match, seats, rows, index)
         rows.append(Row(deal=deal, cells=tuple(cells), dealer=turn.dealer, starter=turn.starter))
     needed = rules_for(match.game).deal_count(len(seats))
+    colours = player_colours(
+        Player.objects.filter(group_id=match.group_id).values_list("id", "colour")
+    )
     standings = sorted(
-        (Standing(place=seat.place or 1, seat=seat, total=seat.total) for seat in seats),
-        key=lambda standing: (standing.place, standing.seat.player.name),
+        (
+            Standing(place=seat.place or 1, seat=seat, total=seat.total,
+                     colour=colours.get(seat.player_id, ""))
+            for seat in seats
+        ),
+        key=lambda standing: (
+            standing.place, standing.seat.player.name.casefold(), standing.seat.player.name
+        ),
     )
     next_turn = turn_for(match, seats, rows, len(rows)) if len(rows) < needed else Turn()
-    last_change = match.changes.order_by("-id").only("id", "kind", "deal_number").first()
+    from companion.services.matches import redo_target, undo_target
+
+    last_change = undo_target(match)
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed, next_turn=next_turn, last_change=last_change,
+        redo_change=redo_target(match, last_change),
     )
     sheet.winners = [seat for seat in seats if seat.is_winner]
+    sheet.colours = colours
     return sheet
+
+
+# ------------------------------------------------------------------- the match's log
+
+
+def match_log(match: Match) -> list[MatchChange]:
+    """Every change of the match, newest first, with who made it and who undid it
+    (one query, however long the log)."""
+    return list(
+        match.changes.select_related("created_by", "undone_by")
+        .only(
+            "id", "kind", "deal_number", "created_at", "undone_at",
+            "created_by__username", "undone_by__username",
+        )
+        .order_by("-id")
+    )
 
 
 # ------------------------------------------------------------------------ live mode
@@ -210,6 +347,11 @@ class LiveColour:
     def open_marks(self) -> str:
         """One dot per open card, e.g. "●●"."""
         return "●" * self.open
+
+    @property
+    def ink(self) -> str:
+        """The label's colour on :attr:`swatch`: black or white, whichever reads (AA)."""
+        return ink_for(self.swatch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,4 +463,51 @@ def colours_board_for(match: Match) -> LiveBoard:
         stack=state.stack, cards=sum(len(turn[1]) for turn in turns),
         turn_open=last is not None and not last[2],
         deal_recorded=match.deals.filter(number=1).exists(),
+    )
+
+
+# --------------------------------------------------------- preview of a typed deal
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewRow:
+    """One player's score in the typed deal and their total and place after it."""
+
+    seat: Seat
+    score: int
+    total: int
+    place: int
+
+
+def deal_preview_for(
+    sheet: Sheet, entries: dict[int, dict[str, object]], number: int
+) -> tuple[PreviewRow, ...]:
+    """What saving ``entries`` (engine entry dicts by player id) as deal ``number``
+    would give each player: the engine's deal score, the new total and place.
+
+    A deal already on the sheet (a correction) replaces its old scores in the totals.
+    Nothing is stored. Raises :class:`scoring.ScoringError` for entries the engine
+    refuses.
+    """
+    from scoring import rank
+
+    rules = rules_for(sheet.match.game)
+    names = {seat.player_id: seat.player.name for seat in sheet.seats}
+    scores = rules.score_deal({
+        names[player_id]: rules.entry_from_dict(data) for player_id, data in entries.items()
+    })
+    old = next((row for row in sheet.rows if row.deal.number == number), None)
+    totals = {}
+    for index, seat in enumerate(sheet.seats):
+        before = sheet.rows[-1].cells[index].total if sheet.rows else 0
+        if old is not None:
+            before -= old.cells[index].score
+        totals[seat.player.name] = before + scores[seat.player.name]
+    places = {
+        name: place for place, name, _ in rank(totals, lower_is_better=sheet.info.lower_is_better)
+    }
+    return tuple(
+        PreviewRow(seat=seat, score=scores[seat.player.name], total=totals[seat.player.name],
+                   place=places[seat.player.name])
+        for seat in sheet.seats
     )

@@ -689,7 +689,12 @@ def _live_step(request: HttpRequest, match: Match) -> bool:
     if action == "end":
         services.live_end_turn(match=match, revision=revision)
     elif action == "collect":
-        cards = number_from(request.POST, "cards", minimum=1, maximum=MAX_SMALL)
+        try:
+            cards = number_from(request.POST, "cards", minimum=1, maximum=MAX_SMALL)
+        except ValidationError as err:
+            if err.code != "not_a_number":
+                raise
+            cards = None
         if cards is None:
             raise ValidationError(_("How many cards did the row have?"), code="cards")
         services.live_collect(

@@ -209,8 +209,12 @@ def test_editing_a_deal_with_htmx_updates_the_totals(
 ) -> None:
     match = start(group, players, "dreizehn")
     record(match, players, {"red": 1}, {}, {})
-    form = anna_client.get(url("deal_edit", match, number=1), **HX).content.decode()
-    assert form.lstrip().startswith('<section class="card mb-2 border-primary" id="deal-form">')
+    # The whole sheet answers (a complete match has no next deal's form to take the place of).
+    answer = anna_client.get(url("deal_edit", match, number=1), **HX)
+    form = answer.content.decode()
+    assert answer["HX-Retarget"] == "#sheet"
+    assert form.lstrip().startswith('<div id="sheet"')
+    assert 'id="deal-form" tabindex="-1" data-focus>' in form
     assert 'name="s0-red" value="1"' in form
     response = anna_client.post(url("deal_edit", match, number=1), {
         "version": 1, "s0-red": "2", "s1-blue": "1", "s2-blue": "1",
@@ -239,7 +243,7 @@ def test_deleting_and_undoing_a_deal(
 ) -> None:
     match = start(group, players, "x-nimmt")
     record(match, players, {"hand": 5}, {}, {})
-    response = anna_client.post(url("deal_delete", match, number=1), {"version": 1})
+    response = anna_client.post(url("deal_delete", match, number=1), {"version": 1, "confirm": "yes"})
     assert response.status_code == 302
     assert not Deal.objects.exists()
     change = match.changes.order_by("-id").first()

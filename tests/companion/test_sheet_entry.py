@@ -1,0 +1,471 @@
+"""Fewer taps on the score sheet: the score preview, the per-deal breakdown, the card
+grid, the 3 sind einer zuviel! count form, and the table helpers that belong to the match."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from companion.models import Deal, DealScore, Group, Match, MatchChange, Player
+from companion.services import matches as services
+
+HX = {"HTTP_HX_REQUEST": "true"}
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+def start(group: Group, players: list[Player], game: str, **kwargs: Any) -> Match:
+    return services.match_start(group=group, game=game, players=players, **kwargs)
+
+
+def url(name: str, match: Match, **kwargs: Any) -> str:
+    return reverse(name, kwargs={"group_id": match.group_id, "match_id": match.pk, **kwargs})
+
+
+def record(match: Match, players: list[Player], *datas: dict[str, Any]) -> Deal:
+    return services.deal_record(
+        match=match, number=match.deals.count() + 1,
+        entries={p.pk: d for p, d in zip(players, datas, strict=True)},
+    )
+
+
+def text(html: str) -> str:
+    """The page's text with tags removed and white space collapsed."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def stored(match: Match) -> tuple[int, int, int, int]:
+    match.refresh_from_db()
+    return (Deal.objects.filter(match=match).count(), DealScore.objects.count(),
+            MatchChange.objects.filter(match=match).count(), match.revision)
+
+
+# ------------------------------------------------------------------------ preview
+
+
+@pytest.mark.django_db
+def test_the_preview_shows_each_players_deal_score_new_total_and_place(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    record(match, players, {"hand": 5}, {"hand": 1}, {"hand": 2})
+    response = anna_client.post(url("deal_preview", match), {
+        "mode": "counts", "number": 2, "s0-hand": "1", "s0-x_stack": "2",
+        "s1-hand": "10", "s2-hand": "",
+    }, **HX, **EN)
+    assert response.status_code == 200
+    rows = re.findall(
+        r'<tr><th scope="row" class="text-start text-truncate">(\w+)</th>'
+        r"<td>(\d+)</td><td class=\"fw-bold\">(\d+)</td><td>(\d)\.</td></tr>",
+        response.content.decode(),
+    )
+    # Anna 5 + (1 + 2×2) = 10, Ben 1 + 10 = 11, Cem 2 + 0 = 2.
+    assert rows == [("Anna", "5", "10", "2"), ("Ben", "10", "11", "3"), ("Cem", "0", "2", "1")]
+
+
+@pytest.mark.django_db
+def test_the_preview_stores_nothing(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    before = stored(match)
+    anna_client.post(url("deal_preview", match), {
+        "number": 1, "s0-collected": "12", "s1-collected": "4", "s2-collected": "5",
+    }, **HX)
+    anna_client.post(url("deal_preview", match), {
+        "number": 1, "s0-collected": "12", "s1-collected": "4", "s2-collected": "5",
+    })
+    assert stored(match) == before
+    assert [s.total for s in match.seats.all()] == [0, 0, 0]
+
+
+@pytest.mark.django_db
+def test_a_correction_previews_the_totals_with_the_old_deal_replaced(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    record(match, players, {"collected": 12}, {"collected": 4}, {"collected": 0})
+    response = anna_client.post(url("deal_preview", match), {
+        "number": 1, "s0-collected": "8", "s1-collected": "", "s2-collected": "9",
+    }, **HX, **EN)
+    html = response.content.decode()
+    assert '<td>8</td><td class="fw-bold">8</td><td>2.</td>' in html
+    assert '<td>9</td><td class="fw-bold">9</td><td>1.</td>' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "data", "hint"), [
+    ("x-nimmt", {"mode": "counts", "s0-hand": "abc"}, "Enter a whole number"),
+    ("x-nimmt", {"mode": "cards", "s0-hand_cards": "7", "s1-x_stack_cards": "7"},
+     "Card 7 appears more than once in this deal (Anna and Ben)."),
+    ("elf-nimmt", {"mode": "counts", "s0-hand": "3", "s1-hand": "4", "s2-hand": "5"},
+     "Exactly one player goes out and ends the deal; here nobody did."),
+    ("freaky", {"s0-collected": "3"}, "Anna: 3 collected cards is impossible"),
+    ("x-nimmt", {"mode": "nonsense", "number": "x", "s9-hand": "5"}, None),
+])
+def test_unreadable_or_impossible_input_gets_a_quiet_hint_never_an_error_page(
+    anna_client: Client, group: Group, players: list[Player], game: str,
+    data: dict[str, str], hint: str | None,
+) -> None:
+    match = start(group, players, game)
+    response = anna_client.post(url("deal_preview", match), data, **HX, **EN)
+    html = response.content.decode()
+    assert response.status_code == 200
+    if hint is None:
+        assert 'id="deal-preview"' in html
+    else:
+        assert "No preview yet:" in html
+        assert hint in html.replace("&#x27;", "'")
+    assert stored(match)[0] == 0
+
+
+@pytest.mark.django_db
+def test_the_preview_needs_a_member_and_a_post(
+    anna_client: Client, outsider_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    assert outsider_client.post(url("deal_preview", match), {}, **HX).status_code == 404
+    assert anna_client.get(url("deal_preview", match)).status_code == 405
+
+
+@pytest.mark.django_db
+def test_without_javascript_the_preview_button_shows_the_page_with_the_form_as_typed(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    response = anna_client.post(url("deal_preview", match), {
+        "number": 1, "s0-collected": "12", "s1-collected": "4", "s2-collected": "",
+    }, **EN)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html
+    assert 'name="s0-collected" value="12"' in html
+    assert '<td>12</td><td class="fw-bold">12</td><td>1.</td>' in html
+
+
+@pytest.mark.django_db
+def test_the_deal_form_asks_for_a_preview_while_typing(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    html = anna_client.get(url("match_sheet", match)).content.decode()
+    assert f'hx-post="{url("deal_preview", match)}"' in html
+    assert 'hx-trigger="input delay:300ms from:closest form, change delay:300ms from:closest form"' \
+        in html
+
+
+# ---------------------------------------------------------------------- breakdown
+
+
+def breakdowns(html: str) -> list[str]:
+    return [text(body) for body in re.findall(
+        r'<div class="why-body shadow" role="note">(.*?)</div>\s*</details>', html, re.S)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "datas", "expected"), [
+    ("x-nimmt", [{"hand": 5, "x_stack": 9}, {"hand_cards": [55, 3]}, {}], [
+        "5 Hornochsen in hand 5 2 × 9 Hornochsen in the X-stack 18 Deal 1 = 23",
+        "8 Hornochsen in hand cards (Hornochsen): 3 (1), 55 (7) 8 "
+        "2 × 0 Hornochsen in the X-stack 0 Deal 1 = 8",
+        "0 Hornochsen in hand 0 2 × 0 Hornochsen in the X-stack 0 Deal 1 = 0",
+    ]),
+    ("elf-nimmt", [{"hand_cards": [10, 55]}, {"went_out": True}, {"hand": 1}], [
+        "10 Hornochsen in hand cards (Hornochsen): 10 (3), 55 (7) 10 Deal 1 = 10",
+        "went out: no cards left 0 Deal 1 = 0",
+        "1 Hornochse in hand 1 Deal 1 = 1",
+    ]),
+    ("drei-sind-einer-zuviel", [{"taken": {"rot": 4, "orange": 2}}, {"taken": {}},
+                                {"taken": {"hellblau": 1}}], [
+        "orange: 2 open cards +5 red: 1 open card +1 "
+        "red: 1 triple flipped (3 cards face down) −3 "
+        "2 colours open at the end (bonus from 6) 0 Deal 1 = 3",
+        "0 colours open at the end (bonus from 6) 0 Deal 1 = 0",
+        "light blue: 1 open card +1 1 colour open at the end (bonus from 6) 0 Deal 1 = 1",
+    ]),
+    ("dreizehn", [{"blue": 5, "green": 3}, {"blue": 5, "red": 2}, {"green": 1}], [
+        "green: 3 cards, the most: spared 0 "
+        "blue: 5 cards (tied for the most: nobody is spared) 5 Deal 1 = 5",
+        "blue: 5 cards (tied for the most: nobody is spared) 5 2 × 2 red 4s 4 Deal 1 = 9",
+        "green: 1 card 1 Deal 1 = 1",
+    ]),
+    ("freaky", [{"collected": 12}, {"collected": 0}, {"collected": 4}], [
+        "12 cards collected +12 Deal 1 = 12",
+        "0 cards collected 0 Deal 1 = 0",
+        "4 cards collected +4 Deal 1 = 4",
+    ]),
+])
+def test_tapping_a_deals_score_shows_why_it_is_that_number(
+    anna_client: Client, group: Group, players: list[Player], game: str,
+    datas: list[dict[str, Any]], expected: list[str],
+) -> None:
+    match = start(group, players, game)
+    record(match, players, *datas)
+    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    assert breakdowns(html) == expected
+    # The htmx partial (a saved deal, the poll) carries the same breakdowns.
+    partial = anna_client.get(url("match_sheet", match), **HX, **EN).content.decode()
+    assert breakdowns(partial) == expected
+
+
+@pytest.mark.django_db
+def test_the_breakdown_speaks_german(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    record(match, players, {"hand": 5, "x_stack": 9}, {"hand": 1}, {})
+    html = anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert breakdowns(html)[0] == (
+        "5 Hornochsen auf der Hand 5 2 × 9 Hornochsen im X-Stapel 18 Durchgang 1 = 23"
+    )
+
+
+@pytest.mark.django_db
+def test_the_breakdown_adds_no_query_per_deal(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    counts = []
+    for deals in (1, 6):
+        match = start(group, players, "dreizehn")
+        for _ in range(deals):
+            record(match, players, {"yellow": 2, "red": 1}, {"yellow": 1}, {"blue": 3})
+        with CaptureQueriesContext(connection) as queries:
+            html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+        assert len(breakdowns(html)) == 3 * deals
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+# ---------------------------------------------------------------------- card grid
+
+
+def grid_post(client: Client, match: Match, data: dict[str, Any]) -> Any:
+    return client.post(url("deal_new", match), data, **HX, **EN)
+
+
+@pytest.mark.django_db
+def test_the_card_grid_records_what_typed_card_numbers_record(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    typed_match = start(group, players, "x-nimmt")
+    grid_match = start(group, players, "x-nimmt")
+    grid_post(anna_client, typed_match, {
+        "mode": "cards", "number": 1, "s0-hand_cards": "3, 55", "s0-x_stack_cards": "10",
+        "s1-hand_cards": "", "s1-x_stack_cards": "11, 22", "s2-hand_cards": "99",
+    })
+    grid_post(anna_client, grid_match, {
+        "mode": "grid", "number": 1, "s0-hand_cards": ["3", "55"], "s0-x_stack_cards": ["10"],
+        "s1-x_stack_cards": ["11", "22"], "s2-hand_cards": ["99"],
+    })
+
+    def recorded(match: Match) -> list[tuple[str, int, dict[str, Any]]]:
+        return [(s.player.name, s.score, s.data) for s in
+                DealScore.objects.filter(deal__match=match).order_by("player__name")]
+
+    assert recorded(grid_match) == recorded(typed_match)
+    assert recorded(grid_match) == [
+        ("Anna", 14, {"hand": 0, "x_stack": 0, "hand_cards": [3, 55], "x_stack_cards": [10]}),
+        ("Ben", 20, {"hand": 0, "x_stack": 0, "hand_cards": [], "x_stack_cards": [11, 22]}),
+        ("Cem", 5, {"hand": 0, "x_stack": 0, "hand_cards": [99], "x_stack_cards": []}),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_card_grid_is_refused_like_typed_numbers(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    typed = grid_post(anna_client, match, {
+        "mode": "cards", "number": 1, "s0-hand_cards": "7", "s1-x_stack_cards": "7",
+    })
+    grid = grid_post(anna_client, match, {
+        "mode": "grid", "number": 1, "s0-hand_cards": ["7"], "s1-x_stack_cards": ["7"],
+    })
+    message = "Card 7 appears more than once in this deal (Anna and Ben)."
+    assert (typed.status_code, grid.status_code) == (422, 422)
+    assert message in typed.content.decode()
+    assert message in grid.content.decode()
+    assert not Deal.objects.filter(match=match).exists()
+
+
+@pytest.mark.django_db
+def test_the_card_grid_of_11_nimmt_records_the_hands(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "elf-nimmt")
+    response = grid_post(anna_client, match, {
+        "mode": "grid", "number": 1, "went_out": "1",
+        "s0-hand_cards": ["55", "10"], "s2-hand_cards": ["1"],
+    })
+    assert response.status_code == 200
+    assert [(s.player.name, s.score) for s in DealScore.objects.order_by("player__name")] == [
+        ("Anna", 10), ("Ben", 0), ("Cem", 1)]
+
+
+@pytest.mark.django_db
+def test_the_card_grid_shows_every_card_with_its_hornochsen_and_greys_the_others_cards(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    response = grid_post(anna_client, match, {
+        "mode": "grid", "number": 1, "s0-hand_cards": ["55"], "s1-hand_cards": ["55", "1"],
+    })
+    html = response.content.decode()
+    assert response.status_code == 422  # card 55 twice
+    assert html.count('class="grid-box" name="s0-hand_cards"') == 100
+    assert html.count('class="grid-box" name="s2-x_stack_cards"') == 100
+    assert ('name="s0-hand_cards" value="55" id="id_s0-hand_cards-55" checked>'
+            '<label class="grid-card h7" for="id_s0-hand_cards-55"><span class="n">55</span>'
+            '<span class="o" aria-label="7 Hornochsen">7</span>') in html
+    # Card 1 is Ben's: greyed out in Anna's and Cem's grids.
+    assert 'class="grid-card h1 taken" for="id_s0-hand_cards-1"' in html
+    assert 'class="grid-card h1" for="id_s1-hand_cards-1"' in html
+
+
+@pytest.mark.django_db
+def test_switching_from_the_grid_to_typed_numbers_keeps_the_ticked_cards(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    response = anna_client.post(url("deal_new", match), {
+        "mode": "grid", "number": 1, "switch_mode": "cards",
+        "s0-hand_cards": ["3", "55"], "s1-x_stack_cards": ["11"],
+    }, **HX)
+    html = response.content.decode()
+    assert 'name="s0-hand_cards" value="3, 55"' in html
+    assert 'name="s1-x_stack_cards" value="11"' in html
+
+
+# ----------------------------------------------------------- 3 sind einer zuviel!
+
+
+@pytest.mark.django_db
+def test_the_3_sind_count_form_is_a_row_per_colour_and_says_what_to_count(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "drei-sind-einer-zuviel")
+    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    assert ("Each player counts the cards they took, per colour: all cards of the colour, "
+            "the open ones and the face-down ones (flipped triples) together. "
+            "Grey cards do not count.") in html
+    table = re.search(r'<table class="table table-sm align-middle colour-table mb-2">(.*?)</table>',
+                      html, re.S)
+    assert table is not None
+    rows = re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)
+    assert len(rows) == 1 + 8  # the players, then seven colours and the bonus card
+    assert [text(cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", rows[0], re.S)] == [
+        "Colour", "Anna", "Ben", "Cem"]
+    assert text(rows[4]).startswith("red")
+    assert re.findall(r'name="(s\d-rot)"', rows[4]) == ["s0-rot", "s1-rot", "s2-rot"]
+
+
+# ---------------------------------------------------------- helpers of the match
+
+
+@pytest.mark.django_db
+def test_the_sheet_opens_the_helper_and_the_check_with_the_matchs_players_and_variant(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "dreizehn", options={"variant": "first-card"})
+    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    back = f"%2Fg%2F{group.pk}%2Fmatches%2F{match.pk}%2F"
+    assert (f'href="/tools/targets/?players=Anna%2CBen%2CCem&amp;variant=first-card'
+            f'&amp;back={back}"') in html
+    assert ('id="dispute" href="/rules/dreizehn/check/?players=Anna%2CBen%2CCem'
+            '&amp;variant=first-card"') in html
+    check = anna_client.get("/rules/dreizehn/check/?players=Anna%2CBen%2CCem"
+                            "&variant=first-card").content.decode()
+    assert re.search(r'type="checkbox" name="play-variant"[^>]* checked>', check)
+
+
+@pytest.mark.django_db
+def test_a_finished_sheet_has_no_dispute_button(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    record(match, players, {"collected": 12}, {"collected": 4}, {})
+    services.match_finish(match=match)
+    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    assert 'id="dispute"' not in html
+
+
+@pytest.mark.django_db
+def test_the_target_helper_hands_its_tally_to_the_deal_form(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "dreizehn")
+    back = url("match_sheet", match)
+    tool = anna_client.get("/tools/targets/", {
+        "players": "Anna,Ben,Cem", "back": back, "taken": "2.1.0.1_0.0.3.0_1.0.0.0",
+    }, **EN).content.decode()
+    link = re.search(r'id="take-over" href="([^"]+)"', tool)
+    assert link is not None
+    target = link.group(1).replace("&amp;", "&")
+    assert target == (
+        f"{back}?s0-yellow=2&s0-green=1&s0-blue=0&s0-red=1&s1-yellow=0&s1-green=0"
+        "&s1-blue=3&s1-red=0&s2-yellow=1&s2-green=0&s2-blue=0&s2-red=0#deal-form"
+    )
+    sheet = anna_client.get(target.split("#")[0], **EN).content.decode()
+    assert "Taken over into the deal form: check the values, then save the deal." in sheet
+    assert 'name="s0-yellow" value="2"' in sheet
+    assert 'name="s0-red" value="1"' in sheet
+    assert 'name="s1-blue" value="3"' in sheet
+    assert not Deal.objects.filter(match=match).exists()
+
+
+@pytest.mark.django_db
+def test_values_that_do_not_fit_are_left_out_with_a_message(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "dreizehn")
+    response = anna_client.get(url("match_sheet", match), {
+        "s0-yellow": "2", "s1-green": "-4", "s2-purple": "1", "s9-red": "1", "s0-blue": "x",
+    }, **EN)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert ("Some values from the link do not fit this deal and were left out: "
+            "s0-blue, s1-green, s2-purple, s9-red.") in html
+    assert 'name="s0-yellow" value="2"' in html
+    assert 'name="s1-green" value="-4"' not in html
+
+
+@pytest.mark.django_db
+def test_a_helper_cannot_send_the_sheet_elsewhere(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    for back in ("https://example.com/", "//example.com/", "/rules/", "/g/1/matches/x/"):
+        tool = anna_client.get("/tools/targets/", {
+            "players": "Anna,Ben,Cem", "back": back}).content.decode()
+        assert 'id="take-over"' not in tool
+        assert "example.com" not in tool
+
+
+@pytest.mark.django_db
+def test_the_bull_card_tracker_keeps_the_way_back_to_the_sheet(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "elf-nimmt")
+    back = url("match_sheet", match)
+    response = anna_client.get("/tools/bulls/", {
+        "players": "Anna,Ben,Cem", "back": back, "take": "1"})
+    assert response.status_code == 302
+    assert f"back={back.replace('/', '%2F')}" in response["Location"]
+    page = anna_client.get(response["Location"], **EN).content.decode()
+    assert f'href="{back}#deal-form">Back to the score sheet</a>' in page
+
+
+@pytest.mark.django_db
+def test_a_finished_match_takes_nothing_over(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    record(match, players, {"collected": 12}, {"collected": 4}, {})
+    response = anna_client.get(url("match_sheet", match), {"s0-collected": "5"}, **EN)
+    assert response.status_code == 200
+    assert ("The values from the link were not taken over: this match takes no further deal."
+            in response.content.decode())
