@@ -359,7 +359,7 @@ def test_the_3_sind_count_form_is_a_row_per_colour_and_says_what_to_count(
     rows = re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)
     assert len(rows) == 1 + 8  # the players, then seven colours and the bonus card
     assert [text(cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", rows[0], re.S)] == [
-        "Colour", "Anna", "Ben", "Cem"]
+        "Card colour", "Anna", "Ben", "Cem"]
     assert text(rows[4]).startswith("red")
     assert re.findall(r'name="(s\d-rot)"', rows[4]) == ["s0-rot", "s1-rot", "s2-rot"]
 
@@ -442,7 +442,8 @@ def test_a_helper_cannot_send_the_sheet_elsewhere(
         tool = anna_client.get("/tools/targets/", {
             "players": "Anna,Ben,Cem", "back": back}).content.decode()
         assert 'id="take-over"' not in tool
-        assert "example.com" not in tool
+        assert 'name="back"' not in tool
+        assert "Back to the score sheet" not in tool
 
 
 @pytest.mark.django_db
