@@ -134,15 +134,19 @@ def rank(
     """Standings as ``(place, player, total)``, best first.
 
     Tied players share a place and the next place is skipped (1, 1, 3);
-    players with equal totals are listed by name.
+    players with equal totals are listed by name, ignoring case.
 
     >>> rank({"Anna": 20, "Ben": 31, "Cem": 20}, lower_is_better=False)
     ((1, 'Ben', 31), (2, 'Anna', 20), (2, 'Cem', 20))
+    >>> rank({"Eva": 5, "anna": 5}, lower_is_better=True)
+    ((1, 'anna', 5), (1, 'Eva', 5))
     >>> rank({}, lower_is_better=True)
     ()
     """
     sign = 1 if lower_is_better else -1
-    ordered = sorted(totals.items(), key=lambda item: (sign * item[1], item[0]))
+    ordered = sorted(
+        totals.items(), key=lambda item: (sign * item[1], item[0].casefold(), item[0])
+    )
     standings: list[tuple[int, str, int]] = []
     for index, (player, total) in enumerate(ordered):
         if standings and standings[-1][2] == total:

@@ -296,7 +296,8 @@ class DreiFormat(EntryFormat):
             colour: _count_field(COLOUR_WORDS[colour]) for colour in COLOURS
         }
         fields["interim_bonus"] = forms.TypedChoiceField(
-            label=_("Zwischenwertung card"), coerce=int, required=False, empty_value=0,
+            label=_("Interim scoring card (Zwischenwertung)"), coerce=int, required=False,
+            empty_value=0,
             choices=[(0, _("none")), *((b, str(b)) for b in INTERIM_BONUSES)],
             widget=forms.Select(attrs={"class": "form-select"}),
         )

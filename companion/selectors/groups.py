@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Prefetch, QuerySet
 from django.db.models.functions import Lower
 
 from companion.models import GameNight, Group, Invite, Match, Membership, Player, Seat
+from scoring import ScoringError
+from scoring.common import rules_for
 
 RECENT_NIGHTS = 5
 
@@ -35,14 +39,69 @@ def _matches_with_seats() -> QuerySet[Match]:
     )
 
 
-def running_matches(group: Group) -> list[Match]:
-    """The group's unfinished matches, newest first, with their seats."""
-    return list(
-        _matches_with_seats()
-        .filter(group=group, status=Match.Status.OPEN)
-        .select_related("game_night")
+@dataclass(frozen=True, slots=True)
+class RunningMatch:
+    """A running match for "Weiterspielen": its game, players, progress and leaders."""
+
+    match: Match
+    seats: list[Seat]
+    deals_recorded: int
+    deals_needed: int | None
+    """None when the seats do not make a valid table for the game (nothing to count)."""
+    leaders: list[Seat]
+    """The players on place 1 (several on a tie); empty before the first deal."""
+
+    @property
+    def current_deal(self) -> int:
+        """The deal being played (the last one once all are recorded)."""
+        if self.deals_needed is None:
+            return self.deals_recorded + 1
+        return min(self.deals_recorded + 1, self.deals_needed)
+
+    @property
+    def complete(self) -> bool:
+        return self.deals_needed is not None and self.deals_recorded >= self.deals_needed
+
+    @property
+    def leader_names(self) -> list[str]:
+        return [seat.player.name for seat in self.leaders]
+
+
+def _running(matches: QuerySet[Match]) -> list[RunningMatch]:
+    """The running matches of ``matches``, newest first (two queries, however many)."""
+    found = (
+        matches.filter(status=Match.Status.OPEN)
+        .select_related("group", "game_night")
+        .annotate(deal_count=Count("deals"))
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list")
+        )
         .order_by("-created_at", "-id")
     )
+    running = []
+    for match in found:
+        seats = sorted(match.seat_list, key=lambda seat: seat.number)
+        try:
+            needed: int | None = rules_for(match.game).deal_count(len(seats))
+        except ScoringError:
+            needed = None
+        deals = int(match.deal_count)
+        leaders = sorted(
+            (seat for seat in seats if seat.place == 1),
+            key=lambda seat: (seat.player.name.casefold(), seat.number),
+        ) if deals else []
+        running.append(RunningMatch(match, seats, deals, needed, leaders))
+    return running
+
+
+def running_matches(group: Group) -> list[RunningMatch]:
+    """The group's running matches, newest first, with their seats, progress and leaders."""
+    return _running(Match.objects.filter(group=group))
+
+
+def running_matches_for_user(user: AbstractBaseUser) -> list[RunningMatch]:
+    """The running matches of all the user's groups, newest first (for the start page)."""
+    return _running(Match.objects.filter(group__memberships__user=user))
 
 
 def night_matches(night: GameNight) -> list[Match]:

@@ -685,7 +685,7 @@ def _drei_figures(data: DealData) -> tuple[Figure, ...]:
     # The cards go out in the order 10, 7, 5, 3, so a match with any bonus won has its 10.
     figures = [
         Figure(
-            str(_("Matches in which the Zwischenwertung was won")),
+            str(_("Matches in which an interim scoring card (Zwischenwertung) was won")),
             _ratio(sum(item.count for item in data.entries if item.entry.interim_bonus == 10),
                    data.matches),
             "percent",
@@ -698,7 +698,7 @@ def _drei_figures(data: DealData) -> tuple[Figure, ...]:
 
         figures.append(
             Figure(
-                str(_("Zwischenwertung %(card)d won")) % {"card": card},
+                str(_("Interim scoring card (Zwischenwertung) %(card)d won")) % {"card": card},
                 _total(data, holds),
                 "count",
                 tuple(line for line in _per_player(data, holds, lambda _n: 1) if line[1]),

@@ -309,7 +309,7 @@ def sheet_for(match: Match) -> Sheet:
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed, next_turn=next_turn, last_change=last_change,
-        redo_change=redo_target(match, last_change),
+        redo_change=redo_target(match, last_change, known=True),
     )
     sheet.winners = [seat for seat in seats if seat.is_winner]
     sheet.colours = colours

@@ -31,6 +31,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Player, Seat
 from scoring import GAMES, ScoringError, error, rank
@@ -140,14 +141,16 @@ def undo_target(match: Match) -> MatchChange | None:
     )
 
 
-def redo_target(match: Match, after: MatchChange | None = None) -> MatchChange | None:
+def redo_target(
+    match: Match, after: MatchChange | None = None, *, known: bool = False
+) -> MatchChange | None:
     """The change redo would re-apply: the undone change undone last, if no change since.
 
     Undone changes pile up at the end of the log; a new change after them ends
-    their chance of a redo (they stay in the log, marked as undone). ``after``
-    is :func:`undo_target`'s answer, when the caller has it already.
+    their chance of a redo (they stay in the log, marked as undone). With
+    ``known``, ``after`` is :func:`undo_target`'s answer the caller has already.
     """
-    if after is None:
+    if not known:
         after = undo_target(match)
     undone = match.changes.filter(kind__in=DEAL_KINDS, undone_at__isnull=False)
     if after is not None:
@@ -307,7 +310,9 @@ def deal_record(
         needed = deals_needed(match, len(seats))
         if count >= needed:
             raise ValidationError(
-                _("The match is complete: all %(needed)s deals are recorded.") % {"needed": needed},
+                ngettext("The match is complete: its %(needed)s deal is recorded.",
+                         "The match is complete: all %(needed)s deals are recorded.",
+                         needed) % {"needed": needed},
                 code="complete",
             )
         data, scores = _score(match, seats, entries)
@@ -463,8 +468,9 @@ def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) 
             needed = deals_needed(match, match.seats.count())
             if match.deals.count() >= needed:
                 raise ValidationError(
-                    _("The match is complete: all %(needed)s deals are recorded.")
-                    % {"needed": needed},
+                    ngettext("The match is complete: its %(needed)s deal is recorded.",
+                             "The match is complete: all %(needed)s deals are recorded.",
+                             needed) % {"needed": needed},
                     code="complete",
                 )
             _put_deal(match, number, change.after, insert=True)
@@ -489,8 +495,11 @@ def match_finish(*, match: Match, user: Any = None) -> Match:
         recorded = match.deals.count()
         if recorded < needed:
             raise ValidationError(
-                _("The match is not complete yet: %(recorded)s of %(needed)s deals recorded.")
-                % {"recorded": recorded, "needed": needed},
+                ngettext(
+                    "The match is not complete yet: %(recorded)s of %(needed)s deal recorded.",
+                    "The match is not complete yet: %(recorded)s of %(needed)s deals recorded.",
+                    needed,
+                ) % {"recorded": recorded, "needed": needed},
                 code="incomplete",
             )
         match.status = Match.Status.FINISHED

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from companion.selectors.groups import groups_for_user
+from companion.selectors.groups import groups_for_user, running_matches_for_user
 from scoring import GAMES
 
 
@@ -14,4 +14,5 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {"games": list(GAMES.values())}
     if request.user.is_authenticated:
         context["groups"] = list(groups_for_user(request.user))
+        context["running"] = running_matches_for_user(request.user)
     return render(request, "companion/home.html", context)

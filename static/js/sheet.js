@@ -1,4 +1,6 @@
-/* Score sheet: − / + / +N buttons beside number fields. The form works without this. */
+/* Score sheet: − / + / +N buttons beside number fields; after an htmx answer, the part
+   that answers (the saved message, a question, the form to correct) is scrolled into view
+   and focused. The pages work without this. */
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -11,5 +13,18 @@
     var value = (parseInt(input.value, 10) || 0) + parseInt(button.getAttribute("data-step"), 10);
     input.value = Math.max(0, value);
     input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+})();
+
+(function () {
+  "use strict";
+  /* Marked by the server with data-focus: the notice after a save, a question, the edit form. */
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var root = event.detail && event.detail.elt;
+    if (!root || !root.querySelector) { return; }
+    var target = root.matches && root.matches("[data-focus]") ? root : root.querySelector("[data-focus]");
+    if (!target) { return; }
+    target.scrollIntoView({ block: "start", behavior: "smooth" });
+    target.focus({ preventScroll: true });
   });
 })();

@@ -45,5 +45,5 @@ def test_the_home_page_runs_one_query_for_the_groups(
     for n in range(5):
         extra = Group.objects.create(name=f"Runde {n}", owner=group.owner)
         extra.memberships.create(user=group.owner, role="owner")
-    with django_assert_max_num_queries(3):  # session, user, groups
+    with django_assert_max_num_queries(4):  # session, user, groups, running matches
         anna_client.get("/")

@@ -243,7 +243,9 @@ def test_deleting_and_undoing_a_deal(
 ) -> None:
     match = start(group, players, "x-nimmt")
     record(match, players, {"hand": 5}, {}, {})
-    response = anna_client.post(url("deal_delete", match, number=1), {"version": 1, "confirm": "yes"})
+    response = anna_client.post(
+        url("deal_delete", match, number=1), {"version": 1, "confirm": "yes"}
+    )
     assert response.status_code == 302
     assert not Deal.objects.exists()
     change = match.changes.order_by("-id").first()
@@ -453,8 +455,9 @@ def sheet_with(group: Group, players: list[Player], deals: int) -> Match:
     return match
 
 
-QUERIES = 9
-"""Session, user, group, match, seats, deals, scores, the roster's colours, last change."""
+QUERIES = 10
+"""Session, user, group, match, seats, deals, scores, the roster's colours, the change to
+undo and the change to redo."""
 
 
 @pytest.mark.django_db
