@@ -4,7 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE := companion.settings
 
-.PHONY: run test check lint typecheck pytest test-postgres messages bench
+.PHONY: run dev prepare test check lint typecheck pytest test-postgres messages bench
+
+# `make run` listens on every interface so the phones at the table can join;
+# HOST=127.0.0.1 keeps it to this computer, PORT= picks another port.
+HOST ?= 0.0.0.0
+PORT ?= 8000
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +24,20 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 
-run: $(VENV)/.installed
+# The database up to date (the cache table too), demo data in an empty one.
+prepare: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
 	$(PY) manage.py seed_demo --if-empty
-	$(PY) manage.py runserver 127.0.0.1:8000
+
+# The production stack: gunicorn, WhiteNoise, DEBUG off (manage.py serve prints URL + QR code).
+run: prepare
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py serve --host "$(HOST)" --port "$(PORT)"
+
+# Development: runserver with DEBUG on and auto-reload, on this computer only by default.
+dev: prepare
+	DJANGO_DEBUG=1 $(PY) manage.py runserver "$(if $(filter file,$(origin HOST)),127.0.0.1,$(HOST)):$(PORT)"
 
 test: $(VENV)/.installed-dev
 	$(PY) manage.py check --fail-level WARNING

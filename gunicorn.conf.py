@@ -20,3 +20,6 @@ max_requests_jitter = 200
 # Errors to stderr (the app's LOGGING does the same); one line per request only on demand.
 errorlog = "-"
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
+# No runtime control socket: nothing uses it, and several servers on one machine
+# would share its default path.
+control_socket_disable = True
