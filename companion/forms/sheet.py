@@ -298,7 +298,7 @@ class DreiFormat(EntryFormat):
         fields["interim_bonus"] = forms.TypedChoiceField(
             label=_("Interim scoring card (Zwischenwertung)"), coerce=int, required=False,
             empty_value=0,
-            choices=[(0, _("none")), *((b, str(b)) for b in INTERIM_BONUSES)],
+            choices=[(0, "–"), *((b, str(b)) for b in INTERIM_BONUSES)],
             widget=forms.Select(attrs={"class": "form-select"}),
         )
         return fields

@@ -33,6 +33,8 @@ class Cell:
     data: dict[str, Any]
     why: tuple[WhyLine, ...] = ()
     """Why the score is what it is: the engine's parts in words (``companion.breakdown``)."""
+    name: str = ""
+    """The player's name (for the breakdown's heading)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +287,8 @@ def sheet_for(match: Match) -> Sheet:
         for seat_index, (score_value, data) in enumerate(scores):
             running[seat_index] += score_value
             cells.append(Cell(score=score_value, total=running[seat_index], data=data,
-                              why=why.get(seats[seat_index].player.name, ())))
+                              why=why.get(seats[seat_index].player.name, ()),
+                              name=seats[seat_index].player.name))
         turn = turn_for(match, seats, rows, index)
         rows.append(Row(deal=deal, cells=tuple(cells), dealer=turn.dealer, starter=turn.starter))
     needed = rules_for(match.game).deal_count(len(seats))

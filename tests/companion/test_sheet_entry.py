@@ -170,34 +170,34 @@ def breakdowns(html: str) -> list[str]:
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "datas", "expected"), [
     ("x-nimmt", [{"hand": 5, "x_stack": 9}, {"hand_cards": [55, 3]}, {}], [
-        "5 Hornochsen in hand 5 2 × 9 Hornochsen in the X-stack 18 Deal 1 = 23",
+        "5 Hornochsen in hand 5 2 × 9 Hornochsen in the X-stack 18 Anna · Deal 1 = 23",
         "8 Hornochsen in hand cards (Hornochsen): 3 (1), 55 (7) 8 "
-        "2 × 0 Hornochsen in the X-stack 0 Deal 1 = 8",
-        "0 Hornochsen in hand 0 2 × 0 Hornochsen in the X-stack 0 Deal 1 = 0",
+        "2 × 0 Hornochsen in the X-stack 0 Ben · Deal 1 = 8",
+        "0 Hornochsen in hand 0 2 × 0 Hornochsen in the X-stack 0 Cem · Deal 1 = 0",
     ]),
     ("elf-nimmt", [{"hand_cards": [10, 55]}, {"went_out": True}, {"hand": 1}], [
-        "10 Hornochsen in hand cards (Hornochsen): 10 (3), 55 (7) 10 Deal 1 = 10",
-        "went out: no cards left 0 Deal 1 = 0",
-        "1 Hornochse in hand 1 Deal 1 = 1",
+        "10 Hornochsen in hand cards (Hornochsen): 10 (3), 55 (7) 10 Anna · Deal 1 = 10",
+        "went out: no cards left 0 Ben · Deal 1 = 0",
+        "1 Hornochse in hand 1 Cem · Deal 1 = 1",
     ]),
     ("drei-sind-einer-zuviel", [{"taken": {"rot": 4, "orange": 2}}, {"taken": {}},
                                 {"taken": {"hellblau": 1}}], [
         "orange: 2 open cards +5 red: 1 open card +1 "
         "red: 1 triple flipped (3 cards face down) −3 "
-        "2 colours open at the end (bonus from 6) 0 Deal 1 = 3",
-        "0 colours open at the end (bonus from 6) 0 Deal 1 = 0",
-        "light blue: 1 open card +1 1 colour open at the end (bonus from 6) 0 Deal 1 = 1",
+        "2 colours open at the end (bonus from 6) 0 Anna · Deal 1 = 3",
+        "0 colours open at the end (bonus from 6) 0 Ben · Deal 1 = 0",
+        "light blue: 1 open card +1 1 colour open at the end (bonus from 6) 0 Cem · Deal 1 = 1",
     ]),
     ("dreizehn", [{"blue": 5, "green": 3}, {"blue": 5, "red": 2}, {"green": 1}], [
         "green: 3 cards, the most: spared 0 "
-        "blue: 5 cards (tied for the most: nobody is spared) 5 Deal 1 = 5",
-        "blue: 5 cards (tied for the most: nobody is spared) 5 2 × 2 red 4s 4 Deal 1 = 9",
-        "green: 1 card 1 Deal 1 = 1",
+        "blue: 5 cards (tied for the most: nobody is spared) 5 Anna · Deal 1 = 5",
+        "blue: 5 cards (tied for the most: nobody is spared) 5 2 × 2 red 4s 4 Ben · Deal 1 = 9",
+        "green: 1 card 1 Cem · Deal 1 = 1",
     ]),
     ("freaky", [{"collected": 12}, {"collected": 0}, {"collected": 4}], [
-        "12 cards collected +12 Deal 1 = 12",
-        "0 cards collected 0 Deal 1 = 0",
-        "4 cards collected +4 Deal 1 = 4",
+        "12 cards collected +12 Anna · Deal 1 = 12",
+        "0 cards collected 0 Ben · Deal 1 = 0",
+        "4 cards collected +4 Cem · Deal 1 = 4",
     ]),
 ])
 def test_tapping_a_deals_score_shows_why_it_is_that_number(
@@ -221,7 +221,7 @@ def test_the_breakdown_speaks_german(
     record(match, players, {"hand": 5, "x_stack": 9}, {"hand": 1}, {})
     html = anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert breakdowns(html)[0] == (
-        "5 Hornochsen auf der Hand 5 2 × 9 Hornochsen im X-Stapel 18 Durchgang 1 = 23"
+        "5 Hornochsen auf der Hand 5 2 × 9 Hornochsen im X-Stapel 18 Anna · Durchgang 1 = 23"
     )
 
 
