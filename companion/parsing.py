@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, overload
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -275,6 +275,18 @@ class CardNumbersField(forms.Field):
 # ------------------------------------------------------------------------------ views
 
 
+@overload
+def number_from(
+    data: Mapping[str, Any], key: str, *, minimum: int, maximum: int, default: int
+) -> int: ...
+
+
+@overload
+def number_from(
+    data: Mapping[str, Any], key: str, *, minimum: int, maximum: int, default: None = None
+) -> int | None: ...
+
+
 def number_from(
     data: Mapping[str, Any], key: str, *, minimum: int, maximum: int,
     default: int | None = None,
@@ -313,6 +325,55 @@ def id_from(data: Mapping[str, Any], key: str) -> int | None:
         raise Http404(f"{key} is not an id") from err
 
 
+# ------------------------------------------------------------------------------ names
+
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co"})
+"""Control, formatting (zero-width, bidi), surrogate and private-use characters."""
+
+
+def clean_name(value: str, *, max_length: int) -> str:
+    """A name as the app keeps it: one way to write it, nothing invisible, trimmed.
+
+    NFKC-normalised (fullwidth "Ａｎｎａ" is "Anna", the ligature "ﬁ" is "fi"),
+    without control characters, zero-width characters and bidi controls
+    (which could make a name look like another one, or reverse the text around
+    it), white space runs as one space, trimmed. Empty after that, or longer
+    than ``max_length``: a :class:`ValidationError` (codes ``required`` and
+    ``max_length``).
+
+    >>> clean_name("  Ａｎｎａ\u200b ", max_length=40)
+    'Anna'
+    >>> clean_name("Ben\u202e  Cem", max_length=40)
+    'Ben Cem'
+    """
+    text = unicodedata.normalize("NFKC", value)
+    text = "".join(
+        " " if ch.isspace() else ch for ch in text
+        if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE
+    )
+    text = " ".join(text.split())
+    if not text:
+        raise ValidationError(_("Please enter a name."), code="required")
+    if len(text) > max_length:
+        raise ValidationError(
+            ngettext_lazy("A name has at most %(max)d character.",
+                          "A name has at most %(max)d characters.", "max"),
+            code="max_length", params={"max": max_length},
+        )
+    return text
+
+
+def name_key(value: str) -> str:
+    """What two names must not share in one group: their cleaned, case-folded form.
+
+    >>> name_key("ＡＮＮＡ") == name_key("anna")
+    True
+    """
+    text = unicodedata.normalize("NFKC", value)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in _INVISIBLE)
+    return " ".join(text.split()).casefold()
+
+
 def contains_nul(values: Iterable[str]) -> bool:
     """Whether any of ``values`` holds a NUL character."""
     return any("\x00" in value for value in values)
@@ -324,8 +385,10 @@ __all__ = [
     "MAX_SMALL",
     "CardNumbersField",
     "WholeNumberField",
+    "clean_name",
     "contains_nul",
     "id_from",
+    "name_key",
     "number_from",
     "parse_card_numbers",
     "parse_whole_number",

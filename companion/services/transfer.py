@@ -25,12 +25,14 @@ import datetime as dt
 import functools
 import io
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
@@ -47,6 +49,15 @@ from companion.models import (
     Player,
     Seat,
 )
+from companion.parsing import (
+    MAX_ID,
+    MAX_POSITIVE,
+    MAX_SMALL,
+    clean_name,
+    name_key,
+    parse_whole_number,
+)
+from companion.services.groups import GROUP_NAME_MAX, PLAYER_NAME_MAX
 from scoring import GAMES, ScoringError, rank
 from scoring.common import rules_for
 
@@ -157,7 +168,8 @@ def group_export(group: Group) -> dict[str, Any]:
     history = _load(group)
     keys = {player.pk: f"p{index}" for index, player in enumerate(history.players, start=1)}
 
-    def before(value: Any) -> Any:
+    def by_key(value: Any) -> Any:
+        """A log entry's ``{player_id: entry}`` with the document's player keys."""
         if not isinstance(value, dict):
             return value
         return {keys.get(int(pid), pid) if str(pid).isdigit() else pid: data
@@ -192,7 +204,9 @@ def group_export(group: Group) -> dict[str, Any]:
             ],
             "changes": [
                 {"kind": change.kind, "deal_number": change.deal_number,
-                 "before": before(change.before), "created_at": _stamp(change.created_at)}
+                 "before": by_key(change.before), "after": by_key(change.after),
+                 "created_at": _stamp(change.created_at),
+                 "undone_at": _stamp(change.undone_at), "client_key": change.client_key}
                 for change in history.changes.get(match.pk, [])
             ],
         }
@@ -255,6 +269,77 @@ def group_export_csv(group: Group) -> str:
 
 # --- Import: reading and checking -----------------------------------------------------------
 
+MAX_DEPTH = 16
+"""How deeply lists and objects may nest (a real export nests about 12 levels)."""
+
+MAX_NOTES = 10_000
+"""Characters of a game night's notes."""
+
+MAX_KEY = 20
+"""Characters of a player's key in the document (``p1``, ``p2``, ...)."""
+
+EARLIEST = dt.date(1900, 1, 1)
+LATEST = dt.date(2999, 12, 31)
+"""Dates and times outside these are refused: every database and Python can store them,
+converted to any time zone."""
+
+CLIENT_KEY = re.compile(r"[A-Za-z0-9-]{8,64}")
+"""An idempotency key as phones send them (``companion.forms.sheet.CLIENT_KEY``)."""
+
+LIVE_OPTIONS = {"drei-sind-einer-zuviel": "live_turns", "freaky": "live_rows"}
+"""Per game with a live mode: the option that holds its live record."""
+
+
+def _pointer(path: Sequence[str | int]) -> str:
+    """A place in the file as a JSON Pointer (RFC 6901), e.g. ``/game_nights/0/place``."""
+    return "/" + "/".join(str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def _check_values(document: Any) -> None:
+    """Every value of the document is one the database and the engine can take.
+
+    Text without NUL and without lone surrogates, no fractional numbers,
+    integers within 64 bits, at most :data:`MAX_DEPTH` levels of nesting.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        problem = ""
+        if len(path) > MAX_DEPTH:
+            problem = _("the file nests more than %(depth)d levels deep here.") % {
+                "depth": MAX_DEPTH}
+        elif isinstance(value, str) or (isinstance(value, dict) and value):
+            texts = [value] if isinstance(value, str) else list(value)
+            for text in texts:
+                if "\x00" in text:
+                    problem = _("text with a NUL character.")
+                elif not _encodable(text):
+                    problem = _("text that is not valid Unicode (a lone surrogate).")
+                if problem:
+                    break
+        elif isinstance(value, float):
+            problem = _("a fractional number (%(value)s); only whole numbers are allowed.") % {
+                "value": repr(value)[:20]}
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ID:
+            problem = _("a number too large to store.")
+        if problem:
+            raise TransferError(
+                _("At %(place)s in the file: %(problem)s")
+                % {"place": _pointer(path) if path else "/", "problem": problem}
+            )
+        if isinstance(value, dict):
+            stack.extend((item, (*path, key)) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index)) for index, item in enumerate(value))
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
 
 class _Reader:
     """Typed access to a part of the document; every failure names where it happened."""
@@ -277,6 +362,10 @@ class _Reader:
         if key not in self.value:
             raise self.fail(_("“%(key)s” is missing.") % {"key": key})
         return self.value[key]
+
+    def has(self, key: str) -> bool:
+        """Whether the part has ``key`` (fields added in later releases may be missing)."""
+        return key in self.value
 
     def obj(self, key: str, where: str) -> _Reader:
         value = self._get(key)
@@ -306,15 +395,31 @@ class _Reader:
                             % {"key": key, "max": max_length})
         return value
 
-    def integer(self, key: str, *, minimum: int | None = None, null: bool = False) -> Any:
+    def name(self, key: str, *, max_length: int) -> str:
+        """A name, cleaned the way the app cleans typed names (:func:`clean_name`)."""
+        value = self.text(key)
+        try:
+            return clean_name(value, max_length=max_length)
+        except ValidationError as err:
+            raise self.fail(
+                _("“%(key)s”: %(problem)s") % {"key": key, "problem": " ".join(err.messages)}
+            ) from err
+
+    def integer(
+        self, key: str, *, minimum: int, maximum: int, null: bool = False
+    ) -> Any:
         value = self._get(key)
         if value is None and null:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail(_("“%(key)s” must be a whole number.") % {"key": key})
-        if minimum is not None and value < minimum:
-            raise self.fail(_("“%(key)s” must be at least %(min)d.") % {"key": key, "min": minimum})
-        return value
+        try:
+            return parse_whole_number(value, minimum=minimum, maximum=maximum)
+        except ValidationError as err:
+            raise self.fail(
+                _("“%(key)s” must be between %(min)d and %(max)d.")
+                % {"key": key, "min": minimum, "max": maximum}
+            ) from err
 
     def boolean(self, key: str) -> bool:
         value = self._get(key)
@@ -326,9 +431,14 @@ class _Reader:
         value = self._get(key)
         if value is None and null:
             return None
-        parsed = parse_datetime(value) if isinstance(value, str) else None
+        try:
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None
         if parsed is None or parsed.tzinfo is None:
             raise self.fail(_("“%(key)s” must be a date and time with time zone.") % {"key": key})
+        if not EARLIEST <= parsed.date() <= LATEST:
+            raise self.fail(self._out_of_years(key))
         return parsed
 
     def date(self, key: str) -> dt.date:
@@ -339,7 +449,14 @@ class _Reader:
             parsed = None
         if parsed is None:
             raise self.fail(_("“%(key)s” must be a date (YYYY-MM-DD).") % {"key": key})
+        if not EARLIEST <= parsed <= LATEST:
+            raise self.fail(self._out_of_years(key))
         return parsed
+
+    @staticmethod
+    def _out_of_years(key: str) -> str:
+        return _("“%(key)s” must lie between the years %(first)d and %(last)d.") % {
+            "key": key, "first": EARLIEST.year, "last": LATEST.year}
 
     def choice(self, key: str, choices: Sequence[str]) -> str:
         value = self._get(key)
@@ -372,7 +489,15 @@ class _MatchPlan:
     match: Match
     seats: list[tuple[Seat, str]]
     deals: list[tuple[Deal, list[tuple[DealScore, str]]]]
-    changes: list[tuple[MatchChange, Any]]
+    changes: list[tuple[MatchChange, Any, Any]]
+    """Each change with its ``before`` and ``after`` by player key."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise TransferError(
+        _("This file holds “%(value)s”, which is not a number Kartenrunde can store.")
+        % {"value": name}
+    )
 
 
 def _parse(content: bytes | str) -> Any:
@@ -384,7 +509,9 @@ def _parse(content: bytes | str) -> Any:
                 _("This file is not a Kartenrunde export: it is not text.")
             ) from exc
     try:
-        return json.loads(content)
+        return json.loads(content, parse_constant=_refuse_constant)
+    except TransferError:
+        raise
     except json.JSONDecodeError as exc:
         raise TransferError(
             _("This file is damaged or not JSON (line %(line)d, column %(column)d).")
@@ -392,6 +519,11 @@ def _parse(content: bytes | str) -> Any:
         ) from exc
     except RecursionError as exc:
         raise TransferError(_("This file is damaged or not JSON.")) from exc
+    except ValueError as exc:
+        # Python refuses to read integers of more than 4,300 digits.
+        raise TransferError(
+            _("This file holds a number too long to be read: it is damaged.")
+        ) from exc
 
 
 def _check_header(document: Any) -> _Reader:
@@ -411,7 +543,140 @@ def _check_header(document: Any) -> _Reader:
         )
     if version < 1:
         raise TransferError(_("This export has no valid version number."))
+    _check_values(document)
     return _Reader(document, _("The file"))
+
+
+def _check_options(
+    reader: _Reader, game: str, status: str, keys: Sequence[str], names: Mapping[str, str]
+) -> dict[str, Any]:
+    """The match's options: the 13 variant, and the live record the engine must accept."""
+    options = dict(reader.mapping("options"))
+    live = LIVE_OPTIONS.get(game)
+    for name, value in options.items():
+        if name == "variant" and game == "dreizehn":
+            from scoring.dreizehn import Variant
+
+            if value not in {variant.value for variant in Variant}:
+                raise reader.fail(_("the 13 variant “%(value)s” is unknown.")
+                                  % {"value": str(value)[:40]})
+        elif name == "live_rev":
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                0 <= value <= MAX_POSITIVE
+            ):
+                raise reader.fail(_("the live counter is not a whole number of changes."))
+        elif name.startswith("live_") and name != live:
+            raise reader.fail(_("a match of this game has no live record “%(name)s”.")
+                              % {"name": name[:40]})
+        elif name != live and not (
+            value is None or isinstance(value, bool | int)
+            or (isinstance(value, str) and len(value) <= 200)
+        ):
+            raise reader.fail(_("the option “%(name)s” has a value Kartenrunde does not know.")
+                              % {"name": name[:40]})
+    if live is None or live not in options:
+        return options
+    items = options[live]
+    if status != Match.Status.OPEN and items:
+        raise reader.fail(_("only a running match can have a live record."))
+    if not isinstance(items, list) or len(items) > 1000:
+        raise reader.fail(_("the live record “%(name)s” is not a list of steps.") % {"name": live})
+    try:
+        if game == "freaky":
+            collected = dict.fromkeys(keys, 0)
+            for item in items:
+                if not (isinstance(item, list) and len(item) == 2 and item[0] in collected
+                        and not isinstance(item[1], bool) and isinstance(item[1], int)
+                        and 1 <= item[1] <= MAX_SMALL):
+                    raise reader.fail(_("the live record “%(name)s” names a player who is not "
+                                        "seated, or a row that cannot be.") % {"name": live})
+                collected[item[0]] += item[1]
+            from scoring import freaky
+
+            freaky.validate_deal({names[key]: freaky.entry_from_dict({"collected": count})
+                                  for key, count in collected.items()})
+        else:
+            turns = []
+            for item in items:
+                if not (isinstance(item, list) and len(item) == 3 and item[0] in keys
+                        and isinstance(item[1], list) and len(item[1]) <= 20
+                        and all(isinstance(colour, str) for colour in item[1])
+                        and isinstance(item[2], bool)):
+                    raise reader.fail(_("the live record “%(name)s” names a player who is not "
+                                        "seated, or a turn that cannot be.") % {"name": live})
+                turns.append((names[item[0]], list(item[1])))
+            from scoring import drei_sind_einer_zuviel
+
+            drei_sind_einer_zuviel.live_replay([names[key] for key in keys], turns)
+    except ScoringError as err:
+        raise reader.fail(message_for(err)) from err
+    return options
+
+
+def _entries_by_key(
+    reader: _Reader, key: str, keys: Sequence[str], game: str
+) -> Any:
+    """A log entry's ``before`` or ``after``: null, or a valid entry per seated player key."""
+    value = reader.mapping(key, null=True) if reader.has(key) else None
+    if value is None:
+        return None
+    rules = rules_for(game)
+    for player, data in value.items():
+        if player not in keys or not isinstance(data, dict):
+            raise reader.fail(_("“%(key)s” names a player who is not seated.") % {"key": key})
+        try:
+            rules.entry_from_dict(data)
+        except ScoringError as err:
+            raise reader.fail(message_for(err)) from err
+    return value
+
+
+def _check_changes(
+    reader: _Reader, game: str, keys: Sequence[str], deals: int
+) -> list[tuple[MatchChange, Any, Any]]:
+    """The match's log: kinds, deal numbers that fit the deals, entries the engine reads."""
+    deal_kinds = {MatchChange.Kind.RECORD, MatchChange.Kind.EDIT, MatchChange.Kind.DELETE}
+    changes: list[tuple[MatchChange, Any, Any]] = []
+    client_keys: set[str] = set()
+    readers = reader.items(
+        "changes", lambda i: _("%(match)s, change %(n)d") % {"match": reader.where, "n": i + 1}
+    )
+    for change_reader in readers:
+        kind = change_reader.choice("kind", [k for k, _l in MatchChange.Kind.choices])
+        number = change_reader.integer("deal_number", minimum=1, maximum=MAX_SMALL, null=True)
+        if kind in deal_kinds and number is None:
+            raise change_reader.fail(_("a change of a deal needs the deal's number."))
+        if kind not in deal_kinds and number is not None:
+            raise change_reader.fail(_("a change of the match names no deal."))
+        client_key = None
+        if change_reader.has("client_key") and change_reader.value["client_key"] is not None:
+            client_key = change_reader.text("client_key", max_length=64)
+            if not CLIENT_KEY.fullmatch(client_key) or client_key in client_keys:
+                raise change_reader.fail(_("the change's key is malformed or used twice."))
+            client_keys.add(client_key)
+        undone_at = (change_reader.stamp("undone_at", null=True)
+                     if change_reader.has("undone_at") else None)
+        changes.append((
+            MatchChange(kind=kind, deal_number=number, created_at=change_reader.stamp("created_at"),
+                        undone_at=undone_at, client_key=client_key),
+            _entries_by_key(change_reader, "before", keys, game),
+            _entries_by_key(change_reader, "after", keys, game),
+        ))
+    # The change undo would take back (the newest deal change not undone; the log is
+    # newest first) must fit the deals there are.
+    target = next(
+        (index for index, (change, _b, _a) in enumerate(changes)
+         if change.kind in deal_kinds and change.undone_at is None), None,
+    )
+    if target is not None:
+        change = changes[target][0]
+        limit = deals + 1 if change.kind == MatchChange.Kind.DELETE else deals
+        if change.deal_number is not None and change.deal_number > limit:
+            raise readers[target].fail(
+                _("the change names deal %(number)d, but the match has %(deals)d deals.")
+                % {"number": change.deal_number, "deals": deals}
+            )
+    return changes
 
 
 def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
@@ -420,12 +685,13 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
     status = reader.choice("status", [value for value, _label in Match.Status.choices])
     match = Match(
         game=game,
-        options=reader.mapping("options"),
-        first_dealer=reader.integer("first_dealer", minimum=0),
+        first_dealer=reader.integer("first_dealer", minimum=0, maximum=MAX_SMALL),
         status=status,
         created_at=reader.stamp("created_at"),
         finished_at=reader.stamp("finished_at", null=True),
     )
+    if status == Match.Status.FINISHED and match.finished_at is None:
+        raise reader.fail(_("a finished match needs the time it was finished."))
     seats: list[tuple[Seat, str]] = []
     for seat_reader in reader.items("seats", lambda i: _("%(match)s, seat %(n)d")
                                     % {"match": reader.where, "n": i + 1}):
@@ -433,9 +699,9 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
         seats.append((
             Seat(
                 player=players[key],
-                number=seat_reader.integer("number", minimum=0),
-                total=seat_reader.integer("total"),
-                place=seat_reader.integer("place", minimum=1, null=True),
+                number=seat_reader.integer("number", minimum=0, maximum=MAX_SMALL),
+                total=seat_reader.integer("total", minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE),
+                place=seat_reader.integer("place", minimum=1, maximum=MAX_SMALL, null=True),
                 is_winner=seat_reader.boolean("is_winner"),
             ),
             key,
@@ -447,43 +713,45 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
     keys = [key for _seat, key in seats]
     if len(set(keys)) != len(keys):
         raise reader.fail(_("a player has more than one seat."))
-    if len({seat.number for seat, _key in seats}) != len(seats):
-        raise reader.fail(_("two seats have the same number."))
+    if sorted(seat.number for seat, _key in seats) != list(range(len(seats))):
+        raise reader.fail(_("the seats must be numbered 0, 1, 2, … without gaps."))
     if match.first_dealer >= len(seats):
         raise reader.fail(_("the first dealer is not one of the seats."))
-    for name in PLAYER_LISTS:
-        items = match.options.get(name, [])
-        if not isinstance(items, list) or not all(
-            isinstance(item, list) and item and item[0] in keys for item in items
-        ):
-            raise reader.fail(
-                _("the live record “%(name)s” names a player who is not seated.") % {"name": name}
-            )
     name_of = {key: players[key].name for key in keys}
+    match.options = _check_options(reader, game, status, keys, name_of)
     rules = rules_for(game)
     deals: list[tuple[Deal, list[tuple[DealScore, str]]]] = []
     totals = dict.fromkeys(keys, 0)
     deal_readers = reader.items(
         "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": reader.where, "n": i + 1}
     )
-    if len(deal_readers) > rules.deal_count(len(seats)):
+    needed = rules.deal_count(len(seats))
+    if len(deal_readers) > needed:
         raise reader.fail(
             _("it has %(deals)d deals, but a match of %(game)s with %(players)d players has "
               "%(needed)d.")
             % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
-               "needed": rules.deal_count(len(seats))}
+               "needed": needed}
         )
-    numbers = set()
-    for deal_reader in deal_readers:
+    if status == Match.Status.FINISHED and len(deal_readers) < needed:
+        raise reader.fail(
+            _("it is finished with %(deals)d deals, but a match of %(game)s with %(players)d "
+              "players has %(needed)d.")
+            % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
+               "needed": needed}
+        )
+    for index, deal_reader in enumerate(deal_readers, start=1):
         deal = Deal(
-            number=deal_reader.integer("number", minimum=1),
-            version=deal_reader.integer("version", minimum=1),
+            number=deal_reader.integer("number", minimum=1, maximum=MAX_SMALL),
+            version=deal_reader.integer("version", minimum=1, maximum=MAX_POSITIVE),
             created_at=deal_reader.stamp("created_at"),
             updated_at=deal_reader.stamp("updated_at"),
         )
-        if deal.number in numbers:
-            raise deal_reader.fail(_("two deals have the same number."))
-        numbers.add(deal.number)
+        if deal.number != index:
+            raise deal_reader.fail(
+                _("the deals must be numbered 1, 2, 3, … in order; this one should be "
+                  "%(expected)d.") % {"expected": index}
+            )
         recorded: dict[str, tuple[Any, int]] = {}
         for score_reader in deal_reader.items(
             "scores", lambda i, parent=deal_reader: _("%(deal)s, entry %(n)d")
@@ -496,12 +764,15 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
                 entry = rules.entry_from_dict(score_reader.mapping("data"))
             except ScoringError as err:
                 raise score_reader.fail(message_for(err)) from err
-            recorded[key] = (entry, score_reader.integer("score"))
+            recorded[key] = (
+                entry, score_reader.integer("score", minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE)
+            )
         if set(recorded) != set(keys):
             raise deal_reader.fail(_("every seated player needs exactly one entry."))
         try:
-            scores = rules.score_deal({name_of[key]: entry for key, (entry, _s) in
-                                       recorded.items()})
+            parsed = {name_of[key]: entry for key, (entry, _s) in recorded.items()}
+            rules.validate_deal(parsed)
+            scores = rules.score_deal(parsed)
         except ScoringError as err:
             raise deal_reader.fail(message_for(err)) from err
         rows = []
@@ -532,23 +803,7 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
                 _("%(player)s's place or win does not follow from the totals.")
                 % {"player": name_of[key]}
             )
-    changes: list[tuple[MatchChange, Any]] = []
-    for change_reader in reader.items(
-        "changes", lambda i: _("%(match)s, change %(n)d") % {"match": reader.where, "n": i + 1}
-    ):
-        before = change_reader.mapping("before", null=True)
-        if before is not None:
-            for key, data in before.items():
-                if key not in players or not isinstance(data, dict):
-                    raise change_reader.fail(_("“before” names an unknown player."))
-        changes.append((
-            MatchChange(
-                kind=change_reader.choice("kind", [k for k, _l in MatchChange.Kind.choices]),
-                deal_number=change_reader.integer("deal_number", minimum=0),
-                created_at=change_reader.stamp("created_at"),
-            ),
-            before,
-        ))
+    changes = _check_changes(reader, game, keys, len(deals))
     return _MatchPlan(match, seats, deals, changes)
 
 
@@ -556,26 +811,29 @@ def _check(document: Any) -> _Plan:
     root = _check_header(document)
     group_reader = root.obj("group", _("The group"))
     group = Group(
-        name=group_reader.text("name", max_length=80, blank=False),
+        name=group_reader.name("name", max_length=GROUP_NAME_MAX),
         created_at=group_reader.stamp("created_at"),
     )
     players: dict[str, Player] = {}
-    names: set[str] = set()
+    names: dict[str, str] = {}
     for reader in root.items("players", lambda i: _("Player %(n)d") % {"n": i + 1}):
-        key = reader.text("key", blank=False)
-        name = reader.text("name", max_length=40, blank=False)
+        key = reader.text("key", max_length=MAX_KEY, blank=False)
+        name = reader.name("name", max_length=PLAYER_NAME_MAX)
         if key in players:
             raise reader.fail(_("the key “%(key)s” is used twice.") % {"key": key})
-        if name in names:
-            raise reader.fail(_("the name “%(name)s” is used twice.") % {"name": name})
-        names.add(name)
+        if name_key(name) in names:
+            raise reader.fail(
+                _("the name “%(name)s” is used twice (as “%(other)s”).")
+                % {"name": name, "other": names[name_key(name)]}
+            )
+        names[name_key(name)] = name
         players[key] = Player(name=name, created_at=reader.stamp("created_at"))
     nights = []
     for night_reader in root.items("game_nights", lambda i: _("Game night %(n)d") % {"n": i + 1}):
         night = GameNight(
             date=night_reader.date("date"),
             place=night_reader.text("place", max_length=100),
-            notes=night_reader.text("notes"),
+            notes=night_reader.text("notes", max_length=MAX_NOTES),
             created_at=night_reader.stamp("created_at"),
         )
         matches = [
@@ -590,6 +848,13 @@ def _check(document: Any) -> _Plan:
 
 
 # --- Import: writing ------------------------------------------------------------------------
+
+
+def _by_id(entries: Any, players: Mapping[str, Player]) -> Any:
+    """A log entry's ``{player key: entry}`` with the new players' ids."""
+    if entries is None:
+        return None
+    return {str(players[key].pk): data for key, data in entries.items()}
 
 
 def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
@@ -637,12 +902,10 @@ def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
                     score.deal = deal
                     score.player = plan.players[key]
                     scores.append(score)
-            for change, before in item.changes:
+            for change, before, after in item.changes:
                 change.match = item.match
-                if before is not None:
-                    change.before = {
-                        str(plan.players[key].pk): data for key, data in before.items()
-                    }
+                change.before = _by_id(before, plan.players)
+                change.after = _by_id(after, plan.players)
                 changes.append(change)
         DealScore.objects.bulk_create(scores)
         MatchChange.objects.bulk_create(changes)

@@ -1,0 +1,46 @@
+"""Middleware of the app: requests with a NUL character are refused before any view.
+
+PostgreSQL refuses a NUL character in text, so a NUL that reached a query
+(a name typed into a form, a GET parameter a page filters by, a URL segment
+looked up in the database) would end as a server error. No person types a NUL;
+a request that carries one, in its path, its query string or its form data
+(names or values), gets a short page that says the input cannot be read
+(400), and no view runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+NUL = "\x00"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    if NUL in request.path_info:
+        return True
+    if any(NUL in key or any(NUL in v for v in values) for key, values in request.GET.lists()):
+        return True
+    if request.method == "POST" and request.content_type in FORM_TYPES:
+        for key, values in request.POST.lists():
+            if NUL in key or any(NUL in v for v in values):
+                return True
+        for key, files in request.FILES.lists():
+            if NUL in key or any(NUL in (upload.name or "") for upload in files):
+                return True
+    return False
+
+
+class RefuseNulMiddleware:
+    """Answer 400 with an explanation to any request with a NUL character in its input."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _has_nul(request):
+            return render(request, "400.html", {"nul": True}, status=400)
+        return self.get_response(request)
