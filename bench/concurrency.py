@@ -103,8 +103,11 @@ def prepare(threads: int) -> dict[str, Any]:
     import django
     from django.core.management import call_command
 
+    os.environ["DJANGO_STATIC_ROOT"] = tempfile.mkdtemp(prefix="kartenrunde-bench-static-")
     django.setup()
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
     from django.contrib.auth.models import User
     from django.db import connections
