@@ -565,6 +565,7 @@ def match_rematch(*, match: Match, user: Any = None) -> Match:
     """
     from companion.selectors.sheet import rematch_plan
 
+    match = Match.objects.select_related("group").get(pk=match.pk)
     if match.status != Match.Status.FINISHED:
         raise ValidationError(
             _("A rematch can be started once the match is finished."), code="not_finished"
