@@ -458,6 +458,10 @@ def test_the_bull_card_tracker_keeps_the_way_back_to_the_sheet(
     assert f"back={back.replace('/', '%2F')}" in response["Location"]
     page = anna_client.get(response["Location"], **EN).content.decode()
     assert f'href="{back}#deal-form">Back to the score sheet</a>' in page
+    # When the deal is over, one tap on who went out takes that into the deal form.
+    assert f'<a class="btn btn-success went-out" href="{back}?went_out=2#deal-form">Cem</a>' in page
+    sheet = anna_client.get(back, {"went_out": "2"}, **EN).content.decode()
+    assert re.search(r'name="went_out" id="[^"]+" value="2" checked', sheet)
 
 
 @pytest.mark.django_db
