@@ -16,6 +16,10 @@
     Object.keys(values || {}).forEach(function (name) { text = text.replace("%(" + name + ")s", values[name]); });
     return text;
   };
+  /* The element that made the request (after HX-Retarget, detail.elt is the target). */
+  K.source = function (event) {
+    return (event.detail.requestConfig && event.detail.requestConfig.elt) || event.detail.elt;
+  };
   K.csrf = function () {
     try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
   };
@@ -96,7 +100,7 @@
 
   /* How to send the same request again: the same button of the same form, or the same link. */
   function retryOf(detail) {
-    var elt = detail.elt;
+    var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
     var cfg = detail.requestConfig || {};
     var submitter = cfg.triggeringEvent && cfg.triggeringEvent.submitter;
     return function () {
@@ -117,7 +121,7 @@
     setBusy(elt, cfg.triggeringEvent && cfg.triggeringEvent.submitter, true);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var elt = event.detail.elt;
+    var elt = K.source(event);
     if (!isPoll(elt)) { setBusy(elt, null, false); }
     var xhr = event.detail.xhr;
     if (xhr && xhr.status > 0) { K.online(true); }
@@ -144,7 +148,7 @@
   });
 
   function failed(event, key, values) {
-    var elt = event.detail.elt;
+    var elt = K.source(event);
     if (isPoll(elt)) { K.online(false); return; }
     if (K.queue && K.queue.takeFailed(event)) { return; }  // an offline deal or live tap: queued instead
     K.toast(K.t(key, values), { action: retryOf(event.detail) });
@@ -194,6 +198,7 @@
   };
   window.addEventListener("offline", function () { K.online(false); });
   window.addEventListener("online", function () { K.online(true); });
+  document.addEventListener("DOMContentLoaded", function () { if (navigator.onLine === false) { K.online(false); } });
 
   /* ---- service worker: only in a secure context (HTTPS or localhost) ---- */
   var PAGES = "kartenrunde-pages";

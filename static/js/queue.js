@@ -12,6 +12,7 @@
   var STORE = "kartenrunde:queue:" + match[1];
   var flushing = false;
   var timer = null;
+  var nextHint = 0;  // the next deal number in the server's last answer
 
   function load() { try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; } }
   function store(items) {
@@ -82,7 +83,7 @@
   /* Called by net.js for a failed htmx request: true when the queue took it over. */
   function takeFailed(event) {
     if (event.type === "htmx:responseError") { return false; }
-    var elt = event.detail.elt;
+    var elt = K.source(event);
     var form = elt.tagName === "FORM" ? elt : elt.closest("form");
     if (!form) { return false; }
     if (form.closest("#deal-form") && form.querySelector("[name=client_key]")) {
@@ -138,7 +139,7 @@
     items.sort(function (a, b) { return (a.kind === "deal" && b.kind === "deal" ? a.number - b.number : 0) || a.seq - b.seq; });
     if (!items.length) { return Promise.resolve(); }
     flushing = true;
-    var saved = false, board = null, basedOn = null, revision = null, broken = false;
+    var saved = false, answered = false, board = null, basedOn = null, revision = null, broken = false;
     function step(index) {
       if (index >= items.length) { return Promise.resolve(); }
       var item = items[index];
@@ -173,6 +174,9 @@
             return null;
           }
           update(item.id, { state: "error", message: refusal(html, item, response.status) });
+          var sheet = new DOMParser().parseFromString(html, "text/html").getElementById("sheet");
+          if (sheet) { nextHint = parseInt(sheet.dataset.next, 10) || nextHint; }
+          answered = true;
           if (item.kind === "live") { broken = true; board = html.indexOf('id="board"') >= 0 ? html : board; }
           return step(index + 1);
         });
@@ -186,7 +190,7 @@
     return step(0).then(function () {
       flushing = false;
       if (board && document.getElementById("board")) { htmx.swap("#board", board, { swapStyle: "outerHTML" }); }
-      if (saved && K.refreshSheet) { K.refreshSheet(); }
+      if ((saved || answered) && K.refreshSheet) { K.refreshSheet(); }
     }, function (err) { flushing = false; console.error(err); });
   }
 
@@ -194,7 +198,7 @@
     if (item.kind === "deal") {
       var sheet = document.getElementById("sheet");
       var waiting = load().filter(function (i) { return i.kind === "deal" && i.state !== "error"; }).length;
-      item.number = (parseInt(sheet && sheet.dataset.next, 10) || item.number) + waiting;
+      item.number = Math.max(parseInt(sheet && sheet.dataset.next, 10) || 0, nextHint, 1) + waiting;
       setField(item, "number", item.number);
       item.id = K.newKey();  // a new send: a new key
       setField(item, "client_key", item.id);

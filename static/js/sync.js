@@ -52,7 +52,7 @@
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var elt = event.detail.elt;
+    var elt = K.source(event);
     if (elt.id !== "sheet-poll" || !event.detail.shouldSwap) { return; }
     if (elt.dataset.changes !== String(changes)) {  // a save answered meanwhile: its sheet is newer
       event.detail.shouldSwap = false;
@@ -100,7 +100,7 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (event.detail.elt.id === "sheet-poll" && xhr && (xhr.status === 304 || xhr.status === 200) && K.queue) {
+    if (K.source(event).id === "sheet-poll" && xhr && (xhr.status === 304 || xhr.status === 200) && K.queue) {
       K.queue.flush();  // the server answers: send what waits
     }
   });

@@ -1,0 +1,284 @@
+"""Never lose a deal, in a real browser: deals entered without network wait in a queue and
+are saved exactly once; refused ones come back with what was typed; a server error says
+so and keeps the form; a second phone sees the new deal within 3 seconds without losing
+its half-typed form; the app installs (manifest, icons, service worker) and a sheet
+opened once opens offline."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+
+from companion.models import Group, Match, Membership, Player
+from companion.services import matches
+from tests.e2e.scenes import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SAVE = re.compile("^(Save deal|Durchgang speichern)$")
+
+
+@dataclass
+class Table:
+    user: User
+    players: list[Player]
+    match: Match
+    url: str
+
+
+@pytest.fixture
+def table(live_server: Any) -> Table:
+    user = User.objects.create_user("anna", password="kartenrunde-anna-1")
+    group = Group.objects.create(name="Donnerstagsrunde", owner=user)
+    Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+    players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
+    match = matches.match_start(group=group, game="x-nimmt", players=players)
+    return Table(user, players, match, f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
+
+
+def open_sheet(page: Page, table: Table, language: str = "en") -> None:
+    page.set_extra_http_headers({"Accept-Language": language})
+    log_in(page, table.url, table.user)
+    page.goto(table.url)
+    expect(page.locator("#deal-form h2")).to_have_text(re.compile("Deal 1|Durchgang 1"))
+
+
+def fill(page: Page, values: dict[str, str]) -> None:
+    form = page.locator("#deal-form form")
+    for name, value in values.items():
+        form.locator(f'input[name="{name}"]').fill(value)
+
+
+OURS = {"s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-hand": "1"}
+"""Anna 5 in hand and 9 in the X-stack (5 + 2×9 = 23), Ben 3, Cem 1."""
+
+
+def totals(match: Match) -> list[int]:
+    return [seat.total for seat in match.seats.order_by("number")]
+
+
+def test_a_deal_entered_offline_waits_survives_a_reload_and_is_saved_exactly_once(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table)
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    page.context.set_offline(True)
+    fill(page, OURS)
+    page.get_by_role("button", name=SAVE).click()
+
+    row = page.locator("#net-queue .queue-row")
+    expect(row).to_contain_text("Deal 1")
+    expect(row).to_contain_text("waiting for network")
+    expect(row).to_contain_text("Anna: Hornochsen in hand 5, Hornochsen in the X-stack 9")
+    expect(page.locator("#deal-form h2")).to_have_text("Deal 2")  # the next deal can be typed
+    assert table.match.deals.count() == 0
+
+    page.reload()  # offline: the service worker's copy of the sheet
+    expect(page.locator("#net-queue .queue-row")).to_contain_text("waiting for network")
+    assert table.match.deals.count() == 0
+
+    page.context.set_offline(False)
+    expect(page.locator("#net-queue")).to_have_count(0)
+    expect(page.locator("#deal-1")).to_be_visible(timeout=5000)
+    page.reload()
+    expect(page.locator("#deal-1")).to_be_visible()
+    assert table.match.deals.count() == 1
+    assert totals(table.match) == [23, 3, 1]
+
+
+def test_a_deal_whose_answer_got_lost_is_sent_again_and_recorded_once(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table)
+
+    def lose_the_answer(route: Route) -> None:
+        route.fetch()  # the server records the deal ...
+        route.abort("connectionreset")  # ... and the phone never hears of it
+
+    page.route("**/deals/new/", lose_the_answer)
+    fill(page, OURS)
+    page.get_by_role("button", name=SAVE).click()
+    expect(page.locator("#net-queue .queue-row")).to_contain_text("waiting for network")
+    assert table.match.deals.count() == 1
+    page.unroute("**/deals/new/")
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # the network is back
+    expect(page.locator("#net-queue")).to_have_count(0)
+    expect(page.locator("#deal-1")).to_be_visible(timeout=5000)
+    assert table.match.deals.count() == 1
+    assert totals(table.match) == [23, 3, 1]
+
+
+def test_a_deal_that_became_stale_offline_comes_back_as_an_error_with_the_typed_entries(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table, "de")
+    page.context.set_offline(True)
+    fill(page, OURS)
+    page.get_by_role("button", name=SAVE).click()
+    expect(page.locator("#net-queue .queue-row")).to_contain_text("wartet auf Netz")
+
+    anna, ben, cem = table.players  # meanwhile another phone records deal 1
+    matches.deal_record(match=table.match, number=1, entries={
+        anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
+    page.context.set_offline(False)
+
+    row = page.locator("#net-queue .queue-row")
+    expect(row).to_contain_text("nicht gespeichert")
+    expect(row.get_by_role("alert")).to_have_text(
+        "Durchgang 1 wurde inzwischen auf einem anderen Handy eingetragen: "
+        "diese Eingaben wurden nicht gespeichert.")
+    expect(row).to_contain_text("Anna: Hornochsen auf der Hand 5, ")
+    assert table.match.deals.count() == 1
+
+    row.get_by_role("button", name="Als nächsten Durchgang eintragen").click()
+    expect(page.locator("#net-queue")).to_have_count(0)
+    expect(page.locator("#deal-2")).to_be_visible(timeout=5000)
+    assert totals(table.match) == [24, 4, 2]
+
+
+def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table)
+    page.context.set_offline(True)
+    fill(page, OURS)
+    page.get_by_role("button", name=SAVE).click()
+    anna, ben, cem = table.players
+    matches.deal_record(match=table.match, number=1, entries={
+        anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
+    page.context.set_offline(False)
+    row = page.locator("#net-queue .queue-row")
+    expect(row).to_contain_text("not saved")
+    page.reload()
+    expect(row).to_contain_text("not saved")  # still there after a reload
+    row.get_by_role("button", name="Discard").click()
+    expect(page.locator("#net-queue")).to_have_count(0)
+    page.reload()
+    expect(page.locator("#net-queue")).to_have_count(0)
+    assert table.match.deals.count() == 1
+
+
+def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table)
+    page.route("**/deals/new/", lambda route: route.fulfill(status=500, body="boom"))
+    fill(page, OURS)
+    page.get_by_role("button", name=SAVE).click()
+
+    toast = page.locator("#net-toast")
+    expect(toast).to_contain_text("The server had a problem and saved nothing.")
+    for name, value in OURS.items():
+        expect(page.locator(f'#deal-form input[name="{name}"]')).to_have_value(value)
+    expect(page.get_by_role("button", name=SAVE)).to_be_enabled()
+    assert table.match.deals.count() == 0
+
+    page.unroute("**/deals/new/")
+    toast.get_by_role("button", name="Try again").click()
+    expect(page.locator("#deal-1")).to_be_visible()
+    expect(toast).to_be_hidden()
+    assert totals(table.match) == [23, 3, 1]
+
+
+@pytest.fixture
+def second(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[BrowserContext]:
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
+
+
+def test_a_deal_saved_on_one_phone_appears_on_the_other_which_keeps_its_half_typed_form(
+    table: Table, page: Page, second: BrowserContext
+) -> None:
+    other = second.new_page()
+    open_sheet(page, table)
+    open_sheet(other, table)
+    other.locator('#deal-form input[name="s0-hand"]').fill("7")
+    other.locator('#deal-form input[name="s1-hand"]').fill("2")
+
+    fill(page, OURS)
+    page.get_by_role("button", name=SAVE).click()
+    expect(page.locator("#deal-1")).to_be_visible()
+
+    expect(other.locator("#deal-1")).to_be_visible(timeout=3000)
+    expect(other.locator("#standings")).to_contain_text("23")
+    expect(other.locator('#deal-form input[name="s0-hand"]')).to_have_value("7")
+    expect(other.locator('#deal-form input[name="s1-hand"]')).to_have_value("2")
+    notice = other.locator("#deal-form .stale-form")
+    expect(notice).to_contain_text(
+        "Deal 1 was recorded on another phone. Your entries are still here.")
+    notice.get_by_role("button", name="Use them for deal 2").click()
+    other.get_by_role("button", name=SAVE).click()
+    expect(other.locator("#deal-2")).to_be_visible()
+    expect(page.locator("#deal-2")).to_be_visible(timeout=3000)
+    assert totals(table.match) == [30, 5, 1]
+
+
+def test_the_app_installs_and_a_sheet_opened_once_opens_offline(
+    table: Table, page: Page, live_server: Any
+) -> None:
+    open_sheet(page, table)
+    manifest = json.loads(page.request.get(live_server.url + "/manifest.webmanifest",
+                                           headers={"Accept-Language": "en"}).text())
+    assert manifest["name"] == "Kartenrunde: score sheets for the card table"
+    assert (manifest["short_name"], manifest["display"]) == ("Kartenrunde", "standalone")
+    sizes = page.evaluate("""icons => Promise.all(icons.map(icon => new Promise((ok, fail) => {
+        const image = new Image();
+        image.onload = () => ok(image.naturalWidth + "x" + image.naturalHeight);
+        image.onerror = fail;
+        image.src = icon.src;
+    })))""", manifest["icons"])
+    assert sizes == ["192x192", "512x512", "512x512"]
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == live_server.url + "/"
+
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    anna, ben, cem = table.players  # recorded after the visit: only the network knows it
+    matches.deal_record(match=table.match, number=1, entries={
+        anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    expect(page.locator("#deal-form h2")).to_have_text("Deal 1")  # the stored copy
+    expect(page.locator("#net-status")).to_have_text("Offline: this sheet may be out of date.",
+                                                     timeout=5000)
+
+
+def test_the_keep_screen_on_toggle_takes_the_wake_lock(table: Table, page: Page) -> None:
+    open_sheet(page, table, "de")
+    toggle = page.get_by_role("button", name="Bildschirm anlassen")
+    expect(toggle).to_be_visible()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+
+
+def test_live_taps_made_offline_are_replayed_in_order(
+    table: Table, page: Page, live_server: Any
+) -> None:
+    drei = matches.match_start(group=table.match.group, game="drei-sind-einer-zuviel",
+                               players=table.players)
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    log_in(page, live_server.url, table.user)
+    page.goto(f"{live_server.url}/g/{drei.group_id}/matches/{drei.pk}/live/")
+    taps = page.locator("#board form:has(button.live-colour)")
+    colours = [taps.nth(i).locator("input[name=colour]").get_attribute("value") for i in (0, 1)]
+    page.context.set_offline(True)
+    taps.nth(0).locator("button").click()
+    taps.nth(1).locator("button").click()
+    expect(page.locator("#net-queue li")).to_have_count(2)
+    expect(page.locator("#net-queue")).to_contain_text("waiting for network")
+    assert matches.live_turns(Match.objects.get(pk=drei.pk)) == []
+    page.context.set_offline(False)
+    expect(page.locator("#net-queue")).to_have_count(0)
+    expect(page.locator("#board")).to_contain_text("2 cards taken")
+    assert [turn[1] for turn in matches.live_turns(Match.objects.get(pk=drei.pk))] == [colours]
