@@ -97,6 +97,10 @@
     if (spinning && on) { spinning.classList.add("is-busy"); } else if (spinning) { spinning.classList.remove("is-busy"); }
   }
   function isPoll(elt) { return elt && elt.id === "sheet-poll"; }
+  /* Requests the user made (a form, a button, a link), not background ones (the poll, a
+     score preview while typing): only those show busy and speak up when they fail. */
+  function byUser(elt) { return !!elt && /^(FORM|BUTTON|A)$/.test(elt.tagName) && !isPoll(elt); }
+  K.byUser = byUser;
 
   /* How to send the same request again: the same button of the same form, or the same link. */
   function retryOf(detail) {
@@ -112,17 +116,17 @@
   document.addEventListener("htmx:confirm", function (event) {
     var elt = event.detail.elt;
     var holder = busyButtons(elt).holder;
-    if (holder.getAttribute("aria-busy") === "true" && !isPoll(elt)) { event.preventDefault(); }
+    if (holder.getAttribute("aria-busy") === "true" && byUser(elt)) { event.preventDefault(); }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    if (isPoll(elt)) { return; }
+    if (!byUser(elt)) { return; }
     var cfg = event.detail.requestConfig || {};
     setBusy(elt, cfg.triggeringEvent && cfg.triggeringEvent.submitter, true);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = K.source(event);
-    if (!isPoll(elt)) { setBusy(elt, null, false); }
+    if (byUser(elt)) { setBusy(elt, null, false); }
     var xhr = event.detail.xhr;
     if (xhr && xhr.status > 0) { K.online(true); }
   });
@@ -149,7 +153,7 @@
 
   function failed(event, key, values) {
     var elt = K.source(event);
-    if (isPoll(elt)) { K.online(false); return; }
+    if (!byUser(elt)) { return; }
     if (K.queue && K.queue.takeFailed(event)) { return; }  // an offline deal or live tap: queued instead
     K.toast(K.t(key, values), { action: retryOf(event.detail) });
   }

@@ -83,9 +83,8 @@
   /* Called by net.js for a failed htmx request: true when the queue took it over. */
   function takeFailed(event) {
     if (event.type === "htmx:responseError") { return false; }
-    var elt = K.source(event);
-    var form = elt.tagName === "FORM" ? elt : elt.closest("form");
-    if (!form) { return false; }
+    var form = K.source(event);
+    if (form.tagName !== "FORM") { return false; }  // a deal or a tap is sent by its form
     if (form.closest("#deal-form") && form.querySelector("[name=client_key]")) {
       var item = dealItem(form, "pending");
       if (!add(item)) { return false; }

@@ -41,7 +41,7 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     var cfg = event.detail;
-    if (cfg.verb !== "get") { K.changed(); return; }
+    if (cfg.verb !== "get") { if (K.byUser(cfg.elt)) { K.changed(); } return; }
     if (cfg.elt.id !== "sheet-poll") { return; }
     var sheet = document.getElementById("sheet");
     if (sheet && sheet.dataset.etag) { cfg.headers["If-None-Match"] = sheet.dataset.etag; }
