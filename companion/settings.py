@@ -9,6 +9,7 @@ behind a proxy).
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "template_partials",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a refused login (companion/logins.py) into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "companion.urls"
@@ -135,6 +139,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes, companion/logins.py): 10 wrong passwords for one
+# user name from one address pause that pair for 15 minutes, on our login page
+# and the admin's. Failures are counted in the database, shared by all processes.
+AUTHENTICATION_BACKENDS = [
+    "companion.logins.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures only: no record of every successful login
+AXES_LOCKOUT_CALLABLE = "companion.logins.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "companion.logins.client_ip"
+# Behind the HTTPS proxy the client's address is the last X-Forwarded-For entry.
+LOGIN_THROTTLE_BEHIND_PROXY = env.flag("DJANGO_HTTPS")
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

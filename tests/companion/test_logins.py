@@ -1,0 +1,122 @@
+"""Login throttling: 10 wrong passwords for one name from one address pause it for 15 minutes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from axes.models import AccessAttempt
+from django.contrib.auth.models import User
+from django.test import Client, RequestFactory
+
+from companion.logins import client_ip
+
+PASSWORD = "kartenrunde-zoe-1"
+
+
+@pytest.fixture
+def zoe(db: None, settings: Any) -> User:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast
+    User.objects.create_user("ben", password="kartenrunde-ben-1")
+    return User.objects.create_user("zoe", password=PASSWORD, is_staff=True, is_superuser=True)
+
+
+def log_in(
+    client: Client, password: str, *, username: str = "zoe", url: str = "/accounts/login/",
+    address: str = "127.0.0.1", language: str = "en",
+) -> Any:
+    return client.post(
+        url, {"username": username, "password": password},
+        REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+
+def fail_ten_times(client: Client, **kwargs: Any) -> list[int]:
+    return [log_in(client, "wrong", **kwargs).status_code for _ in range(10)]
+
+
+def test_the_tenth_wrong_password_pauses_logins_and_says_for_how_long(
+    client: Client, zoe: User
+) -> None:
+    assert fail_ten_times(client) == [200] * 9 + [429]
+    response = log_in(client, PASSWORD)
+    html = response.content.decode()
+    assert response.status_code == 429
+    assert "The password for “zoe” was wrong 10 times in a row from this address." in html
+    assert "please try again in 15 minutes." in html
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_pause_is_explained_in_german_by_default(client: Client, zoe: User) -> None:
+    fail_ten_times(client)
+    html = log_in(client, PASSWORD, language="de").content.decode()
+    assert "Zu viele Anmeldeversuche" in html
+    assert "Das Passwort für „zoe“ war 10-mal hintereinander falsch" in html
+    assert "bitte versuch es in 15 Minuten wieder." in html
+
+
+def test_nine_wrong_passwords_still_let_the_right_one_in(client: Client, zoe: User) -> None:
+    for _ in range(9):
+        log_in(client, "wrong")
+    assert log_in(client, PASSWORD).status_code == 302
+    assert client.session["_auth_user_id"] == str(zoe.pk)
+
+
+def test_another_name_from_the_same_address_still_logs_in(client: Client, zoe: User) -> None:
+    fail_ten_times(client)
+    response = log_in(client, "kartenrunde-ben-1", username="ben")
+    assert response.status_code == 302
+
+
+def test_the_same_name_from_another_address_still_logs_in(client: Client, zoe: User) -> None:
+    fail_ten_times(client, address="192.0.2.7")
+    assert log_in(client, PASSWORD, address="192.0.2.8").status_code == 302
+
+
+def test_the_admin_login_is_paused_as_well(client: Client, zoe: User) -> None:
+    assert fail_ten_times(client, url="/admin/login/") == [200] * 9 + [429]
+    response = log_in(client, PASSWORD, url="/admin/login/")
+    assert response.status_code == 429
+    assert "Too many login attempts" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_failures_on_the_admin_login_count_for_the_app_login_too(
+    client: Client, zoe: User
+) -> None:
+    for _ in range(5):
+        log_in(client, "wrong", url="/admin/login/")
+    statuses = [log_in(client, "wrong").status_code for _ in range(5)]
+    assert statuses == [200] * 4 + [429]
+
+
+def test_after_fifteen_minutes_the_right_password_works_again(client: Client, zoe: User) -> None:
+    fail_ten_times(client)
+    AccessAttempt.objects.update(
+        attempt_time=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=14)
+    )
+    assert log_in(client, PASSWORD).status_code == 429
+    AccessAttempt.objects.update(
+        attempt_time=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=15, seconds=1)
+    )
+    assert log_in(client, PASSWORD).status_code == 302
+
+
+def test_the_test_clients_login_still_works(client: Client, zoe: User) -> None:
+    assert client.login(username="zoe", password=PASSWORD)
+
+
+@pytest.mark.parametrize(("behind_proxy", "expected"), [
+    (False, "203.0.113.5"),
+    (True, "198.51.100.9"),
+])
+def test_the_address_is_the_proxys_last_forwarded_entry_only_behind_the_https_proxy(
+    settings: Any, behind_proxy: bool, expected: str
+) -> None:
+    settings.LOGIN_THROTTLE_BEHIND_PROXY = behind_proxy
+    request = RequestFactory().post(
+        "/accounts/login/", REMOTE_ADDR="203.0.113.5",
+        HTTP_X_FORWARDED_FOR="10.9.9.9, 198.51.100.9",
+    )
+    assert client_ip(request) == expected
