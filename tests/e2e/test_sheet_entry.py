@@ -194,3 +194,23 @@ def test_the_target_helpers_tally_goes_into_the_deal_form_with_one_tap(
     expect(page.locator("#deal-preview tr", has_text="Cem")).to_contain_text("2")
     save(Taps(), page)
     assert scores(match) == {"Anna": 0, "Ben": 2, "Cem": 2}
+
+
+def test_offline_the_preview_stays_quiet_and_queues_nothing(live_server: Any, page: Page) -> None:
+    match = table("x-nimmt", page, live_server.url)
+    form = page.locator("#deal-form")
+    form.locator('input[name="s1-hand"]').fill("8")
+    expect(page.locator("#deal-preview tr", has_text="Ben")).to_contain_text("8")
+    page.context.set_offline(True)
+    form.locator('input[name="s2-hand"]').fill("5")
+    expect(page.locator(".deal-preview-box")).to_have_text(
+        "No preview right now: the server cannot be reached.")
+    # Typing offline is not a save: the form keeps what was typed and nothing is queued.
+    expect(form.locator('input[name="s1-hand"]')).to_have_value("8")
+    expect(form.locator('input[name="s2-hand"]')).to_have_value("5")
+    queued = page.evaluate(f"localStorage.getItem('kartenrunde:queue:{match.pk}') || '[]'")
+    assert queued == "[]"
+    page.context.set_offline(False)
+    form.locator('input[name="s3-hand"]').fill("2")
+    expect(page.locator("#deal-preview tr", has_text="Dora")).to_contain_text("2")
+    assert not Deal.objects.filter(match=match).exists()

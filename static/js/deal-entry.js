@@ -1,0 +1,76 @@
+/* Score sheet, entering a deal. The sheet works without this file; it only smooths three things:
+   - Card grid (X nimmt!, 11 nimmt!): a card ticked for one player is greyed out and locked in
+     every other player's grid (the server refuses a card twice in a deal all the same).
+   - Score breakdowns (<details class="why">): opening one closes any other open one.
+   - The score preview (.deal-preview-box) is a look-ahead, not a change: offline it is not sent,
+     and a failed preview never reaches the error toasts or the offline queue (net.js, queue.js),
+     which would otherwise take the deal form for a deal to be saved. */
+(function () {
+  "use strict";
+
+  function sync(form, value) {
+    var boxes = form.querySelectorAll('.grid-box[value="' + value + '"]');
+    var owner = null;
+    boxes.forEach(function (box) { if (box.checked) { owner = box; } });
+    boxes.forEach(function (box) {
+      var other = owner !== null && box !== owner && !box.checked;
+      box.disabled = other;
+      if (box.nextElementSibling) { box.nextElementSibling.classList.toggle("taken", other); }
+    });
+  }
+
+  function lock(root) {
+    if (!root.querySelectorAll) { return; }
+    root.querySelectorAll(".grid-card.taken").forEach(function (label) {
+      var box = label.previousElementSibling;
+      if (box && !box.checked) { box.disabled = true; }
+    });
+  }
+  if (window.htmx) { window.htmx.onLoad(lock); }
+
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.classList || !box.classList.contains("grid-box") || !box.form) { return; }
+    sync(box.form, box.value);
+  });
+
+  function isPreview(event) {
+    var elt = (event.detail && event.detail.requestConfig && event.detail.requestConfig.elt) ||
+      (event.detail && event.detail.elt);
+    return !!(elt && elt.classList && elt.classList.contains("deal-preview-box"));
+  }
+  function quietly(event) {
+    if (!isPreview(event)) { return; }
+    event.stopImmediatePropagation();  // window, capture phase: before net.js and queue.js see it
+    var box = event.detail.requestConfig ? event.detail.requestConfig.elt : event.detail.elt;
+    if (box && box.dataset.unreachable) {
+      box.innerHTML = "";
+      var hint = document.createElement("p");
+      hint.className = "small text-body-secondary mb-0";
+      hint.textContent = box.dataset.unreachable;
+      box.appendChild(hint);
+    }
+  }
+  window.addEventListener("htmx:confirm", function (event) {
+    if (!isPreview(event) || navigator.onLine !== false) { return; }
+    event.preventDefault();
+    quietly(event);
+  }, true);
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
+    window.addEventListener(name, quietly, true);
+  });
+
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest ? event.target.closest(".why > summary") : null;
+    if (!summary) {
+      if (!event.target.closest || !event.target.closest(".why")) {
+        document.querySelectorAll("details.why[open]").forEach(function (open) { open.open = false; });
+      }
+      return;
+    }
+    var mine = summary.parentElement;
+    document.querySelectorAll("details.why[open]").forEach(function (open) {
+      if (open !== mine) { open.open = false; }
+    });
+  });
+})();
