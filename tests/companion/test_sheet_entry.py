@@ -155,8 +155,8 @@ def test_the_deal_form_asks_for_a_preview_while_typing(
     match = start(group, players, "x-nimmt")
     html = anna_client.get(url("match_sheet", match)).content.decode()
     assert f'hx-post="{url("deal_preview", match)}"' in html
-    assert 'hx-trigger="input delay:300ms from:closest form, change delay:300ms from:closest form"' \
-        in html
+    trigger = "input delay:300ms from:closest form, change delay:300ms from:closest form"
+    assert f'hx-trigger="{trigger}"' in html
 
 
 # ---------------------------------------------------------------------- breakdown
