@@ -7,6 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from companion import models
 
@@ -87,7 +88,9 @@ class InviteAdmin(admin.ModelAdmin):
     @admin.action(description=_("Revoke the selected invite links"))
     def revoke(self, request: HttpRequest, queryset: QuerySet[models.Invite]) -> None:
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-        self.message_user(request, _("%(count)d invite links revoked.") % {"count": count})
+        self.message_user(request, ngettext(
+            "%(count)d invite link revoked.", "%(count)d invite links revoked.", count
+        ) % {"count": count})
 
 
 @admin.register(models.Player)

@@ -69,7 +69,7 @@ def _final_bonus(part: ScorePart) -> str:
 
 
 def _interim_bonus(part: ScorePart) -> str:
-    return gettext("Zwischenwertung card %(value)s") % {"value": part.count}
+    return gettext("Interim scoring card (Zwischenwertung) %(value)s") % {"value": part.count}
 
 
 def _colour_cards(part: ScorePart) -> str:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 if TYPE_CHECKING:
     from companion.selectors.history import GameStats, PlayerStats, Progression
@@ -377,7 +377,9 @@ def progression_chart(progression: Progression) -> SafeString:
         ],
         x_labels=[str(deal) for deal in progression.deals],
         title=gettext("Score progression: %(game)s") % {"game": progression.game.title},
-        desc=gettext("Running totals after each of %(deals)d deals. Final: %(totals)s.")
+        desc=ngettext("Running totals after %(deals)d deal. Final: %(totals)s.",
+                      "Running totals after each of %(deals)d deals. Final: %(totals)s.",
+                      len(progression.deals))
         % {"deals": len(progression.deals), "totals": names},
         x_title=gettext("Deal"),
     )
@@ -389,8 +391,10 @@ def months_chart(stats: PlayerStats) -> SafeString:
         [Series(gettext("Win rate"), [line.win_rate for line in stats.months])],
         x_labels=[formats.date_format(line.month, "m/y") for line in stats.months],
         title=gettext("%(player)s: win rate per month") % {"player": stats.player.name},
-        desc=gettext("Share of finished matches won, per month, over the last %(months)d months"
-                     " with matches.") % {"months": len(stats.months)},
+        desc=ngettext("Share of finished matches won, per month, over the last %(months)d month"
+                      " with matches.",
+                      "Share of finished matches won, per month, over the last %(months)d months"
+                      " with matches.", len(stats.months)) % {"months": len(stats.months)},
         y_format=percent,
         y_min=0.0,
         y_max=1.0,
@@ -406,6 +410,9 @@ def win_shares_chart(stats: GameStats) -> SafeString:
             for name, wins in stats.win_shares
         ],
         title=gettext("Win shares: %(game)s") % {"game": stats.game.title},
-        desc=gettext("Wins per player out of %(wins)d wins in %(matches)d finished matches.")
-        % {"wins": total, "matches": stats.matches},
+        desc=gettext("Wins per player out of %(wins)s in %(matches)s.") % {
+            "wins": ngettext("%(count)d win", "%(count)d wins", total) % {"count": total},
+            "matches": ngettext("%(count)d finished match", "%(count)d finished matches",
+                                stats.matches) % {"count": stats.matches},
+        },
     )

@@ -91,17 +91,26 @@ def colour_name(value: str) -> str:
 def player_colours(players: Iterable[tuple[int, str]]) -> dict[int, str]:
     """Each player's colour from ``(id, chosen colour)`` pairs of a whole roster.
 
-    A chosen colour wins; the others get :func:`default_colour` of their
-    position when the roster is sorted by id (creation order).
+    A chosen colour wins; the others get the palette colours in the roster's
+    creation order (by id), skipping palette colours somebody has chosen, so a
+    chosen colour is not given to a second player by default (until the palette
+    runs out and starts again).
 
-    >>> player_colours([(7, ""), (3, "#123456"), (9, "")])
-    {3: '#123456', 7: '#56b4e9', 9: '#009e73'}
+    >>> player_colours([(7, ""), (3, "#e69f00"), (9, "")])
+    {3: '#e69f00', 7: '#56b4e9', 9: '#009e73'}
     """
     ordered = sorted(players)
-    return {
-        player_id: chosen or default_colour(index)
-        for index, (player_id, chosen) in enumerate(ordered)
-    }
+    chosen = {colour for _id, colour in ordered if colour}
+    free = [c.value for c in PALETTE if c.value not in chosen] or [c.value for c in PALETTE]
+    colours: dict[int, str] = {}
+    defaults = 0
+    for player_id, colour in ordered:
+        if colour:
+            colours[player_id] = colour
+        else:
+            colours[player_id] = free[defaults % len(free)]
+            defaults += 1
+    return colours
 
 
 def _luminance(value: str) -> float:

@@ -33,7 +33,7 @@ class Game(models.TextChoices):
 
 
 class Group(models.Model):
-    """A "Runde": people who play together."""
+    """A group ("Gruppe"): people who play together."""
 
     name = models.CharField(_("name"), max_length=80)
     owner = models.ForeignKey(

@@ -22,7 +22,7 @@ from companion.services.groups import (
 class GroupCreateForm(forms.Form):
     name = forms.CharField(
         label=_("Name of the group"), max_length=GROUP_NAME_MAX,
-        widget=forms.TextInput(attrs={"placeholder": _("e.g. Thursday round"), "autofocus": True}),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. Thursday group"), "autofocus": True}),
     )
     players = forms.CharField(
         label=_("Other players"), required=False,

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from companion import charts
@@ -165,11 +166,16 @@ def import_group(request: HttpRequest) -> HttpResponse:
         except TransferError as err:
             form.add_error("file", str(err))
         else:
+            players, matches = group.players.count(), group.matches.count()
             messages.success(
                 request,
-                _("Imported “%(name)s”: %(players)d players, %(matches)d matches.")
-                % {"name": group.name, "players": group.players.count(),
-                   "matches": group.matches.count()},
+                _("Imported “%(name)s”: %(players)s, %(matches)s.") % {
+                    "name": group.name,
+                    "players": ngettext("%(count)d player", "%(count)d players", players)
+                    % {"count": players},
+                    "matches": ngettext("%(count)d match", "%(count)d matches", matches)
+                    % {"count": matches},
+                },
             )
             return redirect("history", group_id=group.pk)
     return render(request, "companion/history/import.html", {"form": form})

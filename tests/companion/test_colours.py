@@ -43,7 +43,11 @@ def test_the_default_palette_is_okabe_ito_in_creation_order() -> None:
         "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#000000",
     ]
     assert player_colours([(12, ""), (10, ""), (11, "#123456"), (13, "")]) == {
-        10: "#e69f00", 11: "#123456", 12: "#009e73", 13: "#f0e442",
+        10: "#e69f00", 11: "#123456", 12: "#56b4e9", 13: "#009e73",
+    }
+    # A chosen palette colour is skipped by the defaults.
+    assert player_colours([(1, ""), (2, "#56b4e9"), (3, "")]) == {
+        1: "#e69f00", 2: "#56b4e9", 3: "#009e73",
     }
     assert player_colours([(n, "") for n in range(1, 10)])[9] == "#e69f00"  # the ninth wraps
 

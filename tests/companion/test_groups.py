@@ -101,7 +101,7 @@ def test_creating_a_group_makes_the_creator_owner_and_player(
 def test_creating_a_group_with_a_player_twice_saves_nothing(anna_client: Client) -> None:
     response = anna_client.post("/groups/new/", {"name": "Skatfreunde", "players": "Ben\nben"})
     assert response.status_code == 200
-    assert "Es gibt schon einen Spieler „ben“ in dieser Runde." in response.content.decode()
+    assert "Es gibt schon einen Spieler „ben“ in dieser Gruppe." in response.content.decode()
     assert not Group.objects.filter(name="Skatfreunde").exists()
     assert Player.objects.count() == 0
 
@@ -138,7 +138,7 @@ def test_renaming_with_htmx_answers_with_the_form_partial(
     assert response.status_code == 200
     assert "<html" not in body
     assert body.lstrip().startswith('<form id="rename"')
-    assert "Die Runde heißt jetzt „Freitagsrunde“." in body
+    assert "Die Gruppe heißt jetzt „Freitagsrunde“." in body
     assert 'id="group-title" hx-swap-oob="true"' in body
     group.refresh_from_db()
     assert group.name == "Freitagsrunde"
@@ -411,4 +411,4 @@ def test_a_member_who_is_not_the_owner_sees_why_a_change_is_not_allowed(
     settings.DEBUG = False
     response = ben_client.post(f"/g/{group.pk}/invites/new/")
     assert response.status_code == 403
-    assert "Das kann nur der Besitzer der Runde." in response.content.decode()
+    assert "Das kann nur der Besitzer der Gruppe." in response.content.decode()

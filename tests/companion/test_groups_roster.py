@@ -74,7 +74,7 @@ def test_renaming_to_a_taken_name_is_refused_at_the_row(anna_client: Client, gro
         f"/g/{group.pk}/roster/{ben.pk}/rename/", {"name": "cem"}, HTTP_HX_REQUEST="true"
     )
     body = response.content.decode()
-    assert "Es gibt schon einen Spieler „cem“ in dieser Runde." in body
+    assert "Es gibt schon einen Spieler „cem“ in dieser Gruppe." in body
     assert 'value="cem"' in body
     ben.refresh_from_db()
     assert ben.name == "Ben"

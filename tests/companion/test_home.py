@@ -36,7 +36,7 @@ def test_the_home_page_offers_to_create_a_first_group(client: Client, anna: User
     client.force_login(anna)
     body = client.get("/").content.decode()
     assert 'href="/groups/new/"' in body
-    assert "noch in keiner Runde" in body
+    assert "noch in keiner Gruppe" in body
 
 
 def test_the_home_page_runs_one_query_for_the_groups(

@@ -261,11 +261,14 @@ def test_drei_counts_the_interim_bonus_cards_won(group: Group) -> None:
     play(group, "drei-sind-einer-zuviel", [{"Anna": {"taken": {"rot": 1}}, "Cem": {"taken": {}}}],
          on="2026-06-03")
     figures = _figures(group, "drei-sind-einer-zuviel")
-    assert figures["Matches in which the Zwischenwertung was won"][0] == "67 %"
-    assert figures["Zwischenwertung 10 won"] == ("2", [("Anna", "1"), ("Ben", "1")])
-    assert figures["Zwischenwertung 7 won"] == ("1", [("Ben", "1")])
-    assert figures["Zwischenwertung 5 won"] == ("0", [])
-    assert figures["Zwischenwertung 3 won"] == ("0", [])
+    won = "Matches in which an interim scoring card (Zwischenwertung) was won"
+    assert figures[won][0] == "67 %"
+    assert figures["Interim scoring card (Zwischenwertung) 10 won"] == (
+        "2", [("Anna", "1"), ("Ben", "1")]
+    )
+    assert figures["Interim scoring card (Zwischenwertung) 7 won"] == ("1", [("Ben", "1")])
+    assert figures["Interim scoring card (Zwischenwertung) 5 won"] == ("0", [])
+    assert figures["Interim scoring card (Zwischenwertung) 3 won"] == ("0", [])
 
 
 def test_freaky_averages_the_cards_collected(history: Group) -> None:
