@@ -1,7 +1,8 @@
-/* Score sheet, entering a deal. The sheet works without this file; it only smooths three things:
+/* Score sheet, entering a deal. The sheet works without this file; it only smooths these things:
    - Card grid (X nimmt!, 11 nimmt!): a card ticked for one player is greyed out and locked in
      every other player's grid (the server refuses a card twice in a deal all the same).
    - Score breakdowns (<details class="why">): opening one closes any other open one.
+   - Values taken over from a table helper leave the address once they are in the form.
    - The score preview (.deal-preview-box) is a look-ahead, not a change: offline it is not sent,
      and a failed preview never reaches the error toasts or the offline queue (net.js, queue.js),
      which would otherwise take the deal form for a deal to be saved. */
@@ -27,6 +28,14 @@
     });
   }
   if (window.htmx) { window.htmx.onLoad(lock); }
+
+  /* Values taken over from a helper arrive in the address (?s0-yellow=2…): once they are in the
+     form, the address loses them, so reloading after the save does not fill the next deal. */
+  document.addEventListener("DOMContentLoaded", function () {
+    if (location.search && document.querySelector("#deal-form[data-prefilled]")) {
+      history.replaceState(history.state, "", location.pathname + location.hash);
+    }
+  });
 
   document.addEventListener("change", function (event) {
     var box = event.target;

@@ -188,6 +188,7 @@ def test_the_target_helpers_tally_goes_into_the_deal_form_with_one_tap(
 
     form = page.locator("#deal-form")
     expect(form.locator('input[name="s1-yellow"]')).to_have_value("2")
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/(#deal-form)?$"))  # no ?s1-yellow
     expect(form.locator('input[name="s2-yellow"]')).to_have_value("2")
     expect(form.locator('input[name="s0-yellow"]')).to_have_value("0")
     # Ben and Cem tie for the most yellow: nobody is spared, both pay 2.
