@@ -1,10 +1,10 @@
 """Forms of the rules area: one legality check per game and the two live helpers.
 
-Every check form parses what players type at the table, asks the engine in
-``clean()`` and keeps the engine's answer in ``form.answer``. Engine errors
-become form errors here, in one place, translated by
-:func:`companion.engine_messages.message_for`. No rule is decided here: the
-forms only translate between the table's words and the engine's arguments.
+The forms only parse: card numbers and counts through :mod:`companion.parsing`,
+players, card pickers and the helpers' URL state here. The answer comes from
+one pure function per game in :mod:`companion.checks` (``form.answer``);
+engine errors and the checks' refusals become form errors in one place,
+:meth:`CheckForm.ask`, at the field they are about.
 """
 
 from __future__ import annotations
@@ -12,67 +12,54 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from django import forms
-from django.utils.translation import gettext, pgettext_lazy
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from companion.checks import Refusal, check_player_count
+from companion.checks import dreizehn as dreizehn_checks
+from companion.checks import elf_nimmt as elf_checks
+from companion.checks import freaky as freaky_checks
+from companion.checks.drei_sind_einer_zuviel import DreiAnswer, check_drei_place
+from companion.checks.x_nimmt import (
+    X_ROW_CARDS,
+    RoundChoices,
+    XRoundAnswer,
+    XRowAnswer,
+    check_x_nimmt_round,
+    check_x_row,
+)
 from companion.engine_messages import message_for
-from scoring import ScoringError, drei_sind_einer_zuviel, dreizehn, elf_nimmt, freaky, x_nimmt
+from companion.parsing import CardNumbersField, WholeNumberField, parse_card_numbers
+from scoring import GAMES, ScoringError, drei_sind_einer_zuviel, dreizehn, elf_nimmt, freaky
 
 T = TypeVar("T")
 
-_SEPARATORS = re.compile(r"[\s,;.]+")
 LIST_ATTRS = {"inputmode": "decimal", "autocomplete": "off", "autocapitalize": "off"}
 NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*"}
+MAX_NAME = 40
+"""The longest player name (as on the score sheet)."""
 
 
-def engine(call: Callable[[], T]) -> T:
-    """Run an engine call; a :class:`ScoringError` becomes a translated form error."""
-    try:
-        return call()
-    except ScoringError as err:
-        raise forms.ValidationError(message_for(err), code=err.code) from err
-
-
-def parse_numbers(text: str) -> tuple[int, ...]:
-    """Whole numbers separated by spaces, commas, dots or semicolons.
-
-    >>> parse_numbers(" 10 19,24; 7. ")
-    (10, 19, 24, 7)
-    """
-    numbers: list[int] = []
-    for token in _SEPARATORS.split(text.strip()):
-        if not token:
-            continue
-        if not token.isdigit():
-            raise forms.ValidationError(
-                gettext("“%(token)s” is not a card number."), code="not_a_number",
-                params={"token": token},
-            )
-        numbers.append(int(token))
-    return tuple(numbers)
-
-
-class NumberListField(forms.CharField):
+def cards_field(label: Any = "", *, maximum: int, max_count: int, minimum: int = 1,
+                required: bool = False, help_text: Any = "",
+                allow_duplicates: bool = False) -> CardNumbersField:
     """Card numbers typed in one field: "10 19 24" or "10, 19, 24"."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("max_length", 400)
-        kwargs.setdefault("widget", forms.TextInput(attrs=LIST_ATTRS))
-        super().__init__(**kwargs)
-
-    def to_python(self, value: Any) -> tuple[int, ...]:  # type: ignore[override]
-        text = super().to_python(value)
-        return parse_numbers(text) if text else ()
+    return CardNumbersField(
+        label=label, minimum=minimum, maximum=maximum, max_count=max_count, required=required,
+        help_text=help_text, allow_duplicates=allow_duplicates,
+        widget=forms.TextInput(attrs=LIST_ATTRS),
+    )
 
 
-def card_field(label: Any, *, required: bool = True, **kwargs: Any) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label, required=required, min_value=0, max_value=999,
+def number_field(label: Any, *, minimum: int, maximum: int, required: bool = True,
+                 **kwargs: Any) -> WholeNumberField:
+    return WholeNumberField(
+        label=label, minimum=minimum, maximum=maximum, required=required,
         widget=forms.NumberInput(attrs=NUMBER_ATTRS), **kwargs,
     )
 
@@ -81,62 +68,92 @@ def _cards_text(cards: Sequence[int]) -> str:
     return " ".join(str(card) for card in cards)
 
 
+def parse_players(raw: str, slug: str) -> list[str]:
+    """``Anna, Ben, Cem`` as names in seat order, refused with a clear message when a name
+    is too long or twice, or the game is not played by that many.
+
+    >>> parse_players(" Anna, Ben ,Cem", "elf-nimmt")
+    ['Anna', 'Ben', 'Cem']
+    """
+    names = [name.strip() for name in raw.split(",") if name.strip()]
+    if "\x00" in raw:
+        raise ValidationError(gettext("A name cannot contain a NUL character."), code="nul")
+    for name in names:
+        if len(name) > MAX_NAME:
+            raise ValidationError(
+                gettext("A name has at most %(most)s characters: “%(name)s…” has %(count)s.")
+                % {"most": MAX_NAME, "name": name[:20], "count": len(name)}, code="too_long")
+    folded = [name.casefold() for name in names]
+    for index, name in enumerate(folded):
+        if name in folded[:index]:
+            raise ValidationError(gettext("%(name)s is listed twice.") % {
+                "name": names[index]}, code="twice")
+    try:
+        check_player_count(slug, len(names))
+    except Refusal as refusal:
+        raise ValidationError(refusal.message, code=refusal.code) from refusal
+    return names
+
+
+class CheckForm(forms.Form):
+    """A check: parses its fields, then :meth:`ask` puts the answer or the refusal in place."""
+
+    answer: Any = None
+
+    def ask(self, call: Callable[[], T], *, field_of: Callable[[ScoringError], str | None]
+            = lambda err: None) -> T | None:
+        """``call()``'s answer; a :class:`Refusal` or engine error becomes an error at its
+        field (``field_of`` finds the field of an engine error), else at the form."""
+        try:
+            return call()
+        except Refusal as refusal:
+            field = refusal.field if refusal.field in self.fields else None
+            self.add_error(field, ValidationError(refusal.message, code=refusal.code))
+        except ScoringError as err:
+            field = field_of(err)
+            self.add_error(field if field in self.fields else None,
+                           ValidationError(message_for(err), code=err.code))
+        return None
+
+
 # ---------------------------------------------------------------- 3 sind einer zuviel!
 
-START_CARDS = (0, 30, 60)
+DREI_CARDS = drei_sind_einer_zuviel.NUMBER_CARDS
 
 
-@dataclass(frozen=True, slots=True)
-class DreiAnswer:
-    card: int
-    row: int
-    """Index 0–2."""
-    position: int
-    """1 = right next to the start card."""
-    before: tuple[tuple[int, ...], ...]
-    after: tuple[tuple[int, ...], ...]
-    taken: tuple[int, ...]
-    highest: bool
-    """The fifth card was the highest in its row (case a)."""
-
-    @property
-    def fifth(self) -> bool:
-        return bool(self.taken)
-
-    @property
-    def start_card(self) -> int:
-        return START_CARDS[self.row]
-
-
-class DreiCheckForm(forms.Form):
-    row_1 = NumberListField(label=_("Row 1 (after the 0)"), help_text=_("e.g. 10 19 24"))
-    row_2 = NumberListField(label=_("Row 2 (after the 30)"))
-    row_3 = NumberListField(label=_("Row 3 (after the 60)"))
-    card = card_field(_("Card played"))
+class DreiCheckForm(CheckForm):
+    row_1 = cards_field(_("Row 1 (after the 0)"), maximum=max(DREI_CARDS),
+                        max_count=drei_sind_einer_zuviel.ROW_LIMIT,
+                        help_text=_("e.g. 10 19 24"))
+    row_2 = cards_field(_("Row 2 (after the 30)"), maximum=max(DREI_CARDS),
+                        max_count=drei_sind_einer_zuviel.ROW_LIMIT)
+    row_3 = cards_field(_("Row 3 (after the 60)"), maximum=max(DREI_CARDS),
+                        max_count=drei_sind_einer_zuviel.ROW_LIMIT)
+    card = number_field(_("Card played"), minimum=0, maximum=999)
 
     answer: DreiAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
         if self.errors:
             return data
         rows = [data["row_1"], data["row_2"], data["row_3"]]
         card: int = data["card"]
-        placed = engine(lambda: drei_sind_einer_zuviel.place(rows, card))
-        new_row = placed.rows[placed.row]
-        self.answer = DreiAnswer(
-            card=card, row=placed.row, position=new_row.index(card) + 1,
-            before=tuple(tuple(r) for r in rows), after=placed.rows, taken=placed.taken,
-            highest=bool(placed.taken) and all(c < card for c in rows[placed.row]),
-        )
+
+        def field_of(err: ScoringError) -> str | None:
+            if err.params.get("card") == card:
+                return "card"
+            row = err.params.get("row")
+            return f"row_{row}" if row in (1, 2, 3) else None
+
+        self.answer = self.ask(lambda: check_drei_place(rows, card), field_of=field_of)
         return data
 
 
 # ------------------------------------------------------------------------- X nimmt!
 
-X_ROW_CARDS = (3, 4, 5)
-MAX_X_PLAYERS = 4
+MAX_X_PLAYERS = GAMES["x-nimmt"].max_players
+_CHOICE = re.compile(r"^\s*(\d{1,3})\s*:\s*(\d{1,3})\s*$")
 
 
 def _choices_text(choices: Mapping[int, int]) -> str:
@@ -144,28 +161,30 @@ def _choices_text(choices: Mapping[int, int]) -> str:
 
 
 def _parse_choices(text: str) -> dict[int, int]:
-    """"43:1,59:40" → {43: 1, 59: 40}; anything malformed is dropped (hidden fields)."""
+    """"43:1,59:40" → {43: 1, 59: 40}; anything malformed is dropped (hidden fields
+    and button values the page wrote itself; the engine checks what is kept)."""
     choices: dict[int, int] = {}
-    for item in text.split(","):
-        card, sep, choice = item.partition(":")
-        if sep and card.strip().isdigit() and choice.strip().isdigit():
-            choices[int(card)] = int(choice)
+    for item in text[:2000].split(","):
+        match = _CHOICE.match(item)
+        if match:
+            choices[int(match.group(1))] = int(match.group(2))
     return choices
 
 
-class XRoundForm(forms.Form):
+class XRoundForm(CheckForm):
     """The three rows and the revealed cards (with owners) of one round."""
 
-    row_3 = NumberListField(label=_("3-row"), help_text=_("Cards left to right, e.g. 12 20"))
-    row_4 = NumberListField(label=_("4-row"))
-    row_5 = NumberListField(label=_("5-row"))
+    row_3 = cards_field(_("3-row"), maximum=100, max_count=2,
+                        help_text=_("Cards left to right, e.g. 12 20"))
+    row_4 = cards_field(_("4-row"), maximum=100, max_count=3)
+    row_5 = cards_field(_("5-row"), maximum=100, max_count=4)
     row_choices = forms.CharField(required=False, widget=forms.HiddenInput)
     x_choices = forms.CharField(required=False, widget=forms.HiddenInput)
     basis = forms.CharField(required=False, widget=forms.HiddenInput)
     choose_row = forms.CharField(required=False, widget=forms.HiddenInput)
     choose_x = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    answer: x_nimmt.RoundResolution | None = None
+    answer: XRoundAnswer | None = None
     merged_row_choices = ""
     merged_x_choices = ""
     current_basis = ""
@@ -175,10 +194,11 @@ class XRoundForm(forms.Form):
         for index in range(1, MAX_X_PLAYERS + 1):
             name = players[index - 1] if index <= len(players) else ""
             self.fields[f"name_{index}"] = forms.CharField(
-                label=_("Player"), required=False, max_length=40, initial=name,
+                label=_("Player"), required=False, max_length=MAX_NAME, initial=name,
             )
-            self.fields[f"card_{index}"] = card_field(_("Card"), required=False)
-            self.fields[f"xrow_{index}"] = NumberListField(label=_("X-Reihe"))
+            self.fields[f"card_{index}"] = number_field(
+                _("Card"), minimum=1, maximum=100, required=False)
+            self.fields[f"xrow_{index}"] = cards_field(_("X-Reihe"), maximum=100, max_count=100)
 
     def player_rows(self) -> list[tuple[forms.BoundField, forms.BoundField, forms.BoundField]]:
         return [
@@ -187,25 +207,26 @@ class XRoundForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
         if self.errors:
             return data
         rows = [data["row_3"], data["row_4"], data["row_5"]]
         plays: dict[str, int] = {}
         x_rows: dict[str, tuple[int, ...]] = {}
+        field_of_card: dict[int, str] = {}
         for index in range(1, MAX_X_PLAYERS + 1):
             card = data.get(f"card_{index}")
             name = (data.get(f"name_{index}") or "").strip()
             if card is None:
                 continue
             name = name or gettext("Player %(number)s") % {"number": index}
-            if name in plays:
-                raise forms.ValidationError(
-                    gettext("%(name)s is listed twice."), params={"name": name}
-                )
+            if name.casefold() in (known.casefold() for known in plays):
+                self.add_error(f"name_{index}", gettext("%(name)s is listed twice.") % {
+                    "name": name})
+                return data
             plays[name] = card
-            x_rows[name] = data[f"xrow_{index}"]
+            x_rows[name] = tuple(data[f"xrow_{index}"])
+            field_of_card.setdefault(card, f"card_{index}")
         basis = "|".join(
             [*(_cards_text(row) for row in rows),
              *(f"{name}={card}/{_cards_text(x_rows[name])}" for name, card in plays.items())]
@@ -219,27 +240,35 @@ class XRoundForm(forms.Form):
         else:
             # The table changed since the choices were made: start the round afresh.
             row_choices, x_choices = {}, {}
-        revealed = set(plays.values())
-        row_choices = {c: r for c, r in row_choices.items() if c in revealed}
-        x_choices = {c: x for c, x in x_choices.items() if c in revealed}
-        self.answer = engine(
-            lambda: x_nimmt.resolve_round(
-                rows, plays, row_choices=row_choices, x_choices=x_choices, x_rows=x_rows
-            )
-        )
-        self.merged_row_choices = _choices_text(row_choices)
-        self.merged_x_choices = _choices_text(x_choices)
+        if len(plays) < GAMES["x-nimmt"].min_players:
+            self.add_error("card_1" if not plays else "card_2", ngettext(
+                "A round needs the revealed cards of at least %(count)d player.",
+                "A round needs the revealed cards of at least %(count)d players.",
+                GAMES["x-nimmt"].min_players) % {"count": GAMES["x-nimmt"].min_players})
+            return data
+
+        def field_of(err: ScoringError) -> str | None:
+            card = err.params.get("card")
+            return field_of_card.get(card) if isinstance(card, int) else None
+
+        self.answer = self.ask(lambda: check_x_nimmt_round(
+            rows, plays, RoundChoices(row_choices, x_choices), x_rows=x_rows),
+            field_of=field_of)
+        if self.answer is not None:
+            self.merged_row_choices = _choices_text(self.answer.choices.rows)
+            self.merged_x_choices = _choices_text(self.answer.choices.x_cards)
         return data
 
 
 def next_round_form(form: XRoundForm) -> XRoundForm:
     """A blank round on the table a resolved round left: its rows and X-rows, no cards."""
     assert form.answer is not None and form.answer.complete
-    answer = form.answer
+    resolution = form.answer.resolution
     initial: dict[str, str] = {
-        f"row_{size}": _cards_text(row) for size, row in zip(X_ROW_CARDS, answer.rows, strict=True)
+        f"row_{size}": _cards_text(row)
+        for size, row in zip(X_ROW_CARDS, resolution.rows, strict=True)
     }
-    x_rows = answer.x_rows or {}
+    x_rows = resolution.x_rows or {}
     names = []
     for index in range(1, MAX_X_PLAYERS + 1):
         name = (form.cleaned_data.get(f"name_{index}") or "").strip()
@@ -248,51 +277,30 @@ def next_round_form(form: XRoundForm) -> XRoundForm:
     return XRoundForm(prefix=form.prefix, players=names, initial=initial)
 
 
-@dataclass(frozen=True, slots=True)
-class XRowAnswer:
-    before: tuple[int, ...]
-    card: int
-    after: tuple[int, ...]
-    to_x_stack: tuple[int, ...]
-    stack_minus_points: int
-    """What the cards moved to the X-stack cost at the end of the deal (engine-counted)."""
-
-
-class XRowForm(forms.Form):
+class XRowForm(CheckForm):
     """A player's X-row and the card that joins it."""
 
-    x_row = NumberListField(label=_("Your X-Reihe"), help_text=_("Cards left to right"))
-    card = card_field(_("New X-Reihe card"))
+    x_row = cards_field(_("Your X-Reihe"), maximum=100, max_count=100,
+                        help_text=_("Cards left to right"))
+    card = number_field(_("New X-Reihe card"), minimum=1, maximum=100)
 
     answer: XRowAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
         if self.errors:
             return data
         before, card = data["x_row"], data["card"]
-        after, moved = engine(lambda: x_nimmt.add_to_x_row(before, card))
-        cost = engine(lambda: x_nimmt.deal_penalty(hand=(), x_stack=moved))
-        self.answer = XRowAnswer(before, card, after, moved, cost)
+        self.answer = self.ask(
+            lambda: check_x_row(before, card),
+            field_of=lambda err: "card" if err.params.get("card") == card else "x_row")
         return data
 
 
 # --------------------------------------------------------------------------- Freaky
 
-FREAKY_COLOUR_NAMES = {
-    "red": pgettext_lazy("freaky colour", "red"),
-    "orange": pgettext_lazy("freaky colour", "orange"),
-    "yellow": pgettext_lazy("freaky colour", "yellow"),
-    "green": pgettext_lazy("freaky colour", "green"),
-    "blue": pgettext_lazy("freaky colour", "blue"),
-    "violet": pgettext_lazy("freaky colour", "violet"),
-}
-FEATURE_NAMES = {
-    "background": _("background colour"),
-    "circle": _("circle colour"),
-    "number": _("number"),
-}
+FEATURE_NAMES = freaky_checks.FEATURE_NAMES
+FREAKY_COLOUR_NAMES = freaky_checks.COLOUR_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +316,8 @@ class CardSlot:
     """One card picker on the page: three sets of swatches."""
 
     prefix: str
+    name: str
+    """The slot's name in the form (``end_4``, ``c_7``, ``card``)."""
     label: str
     backgrounds: tuple[Swatch, ...]
     circles: tuple[Swatch, ...]
@@ -315,14 +325,36 @@ class CardSlot:
     errors: tuple[str, ...]
 
 
-class FreakyCardsForm(forms.Form):
-    """Base: card pickers named ``<slot>_bg``, ``<slot>_circle``, ``<slot>_number``."""
+class FreakyCardsForm(CheckForm):
+    """Base: card pickers named ``<slot>_bg``, ``<slot>_circle``, ``<slot>_number``.
 
-    slot_names: tuple[str, ...] = ()
+    Numbered slots (``<stem>_1``, ``<stem>_2``, …) grow with the table: the
+    page shows every slot that was filled, one empty slot more, and one more
+    for each "add" (``<prefix>-add``), up to ``max_slots``; nothing limits a
+    check below what a real table can hold.
+    """
+
+    stem = ""
+    """Name stem of the numbered slots."""
+    min_slots = 3
+    max_slots = 3
+    extra_slots: tuple[str, ...] = ()
+    """Slots after the numbered ones (the card to place)."""
     required_slots: tuple[str, ...] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.adding = bool(self.is_bound and self.data.get(self.add_prefix("add")))
+        count = self.min_slots
+        if self.is_bound:
+            pattern = re.compile(
+                rf"^{re.escape(self.add_prefix(self.stem))}_(\d{{1,4}})_(bg|circle|number)$")
+            filled = [int(match.group(1)) for key in list(self.data.keys())[:2000]
+                      if (match := pattern.match(key)) and self.data.get(key)]
+            count = max(count, max(filled, default=0) + 1) + (1 if self.adding else 0)
+        self.slot_count = min(count, self.max_slots)
+        self.slot_names = (*(f"{self.stem}_{n}" for n in range(1, self.slot_count + 1)),
+                           *self.extra_slots)
         colours = [(key, str(name)) for key, name in FREAKY_COLOUR_NAMES.items()]
         numbers = [(str(n), str(n)) for n in freaky.NUMBERS]
         for slot in self.slot_names:
@@ -334,6 +366,10 @@ class FreakyCardsForm(forms.Form):
                 choices=numbers, required=False, widget=forms.RadioSelect)
         self.cards: dict[str, freaky.Card] = {}
 
+    @property
+    def can_add(self) -> bool:
+        return self.slot_count < self.max_slots
+
     def slot_label(self, slot: str) -> str:
         raise NotImplementedError
 
@@ -342,32 +378,39 @@ class FreakyCardsForm(forms.Form):
             return str(self.data.get(self.add_prefix(name), ""))
         return str(self.initial.get(name, ""))
 
+    def _slot(self, slot: str) -> CardSlot:
+        bg, circle, number = (
+            self._value(f"{slot}_bg"), self._value(f"{slot}_circle"),
+            self._value(f"{slot}_number"),
+        )
+        errors = tuple(
+            str(e) for name in ("bg", "circle", "number")
+            for e in self.errors.get(f"{slot}_{name}", []))
+        return CardSlot(
+            prefix=self.add_prefix(slot),
+            name=slot,
+            label=self.slot_label(slot),
+            backgrounds=tuple(
+                Swatch(key, str(name), freaky.COLOUR_SWATCHES[key], key == bg)
+                for key, name in FREAKY_COLOUR_NAMES.items()),
+            circles=tuple(
+                Swatch(key, str(name), freaky.COLOUR_SWATCHES[key], key == circle)
+                for key, name in FREAKY_COLOUR_NAMES.items()),
+            numbers=tuple(
+                Swatch(str(n), str(n), "", str(n) == number) for n in freaky.NUMBERS),
+            errors=errors,
+        )
+
     def slots(self) -> list[CardSlot]:
-        result = []
-        for slot in self.slot_names:
-            bg, circle, number = (
-                self._value(f"{slot}_bg"), self._value(f"{slot}_circle"),
-                self._value(f"{slot}_number"),
-            )
-            errors = tuple(str(e) for e in self.errors.get(f"{slot}_bg", []))
-            result.append(CardSlot(
-                prefix=self.add_prefix(slot),
-                label=self.slot_label(slot),
-                backgrounds=tuple(
-                    Swatch(key, str(name), freaky.COLOUR_SWATCHES[key], key == bg)
-                    for key, name in FREAKY_COLOUR_NAMES.items()),
-                circles=tuple(
-                    Swatch(key, str(name), freaky.COLOUR_SWATCHES[key], key == circle)
-                    for key, name in FREAKY_COLOUR_NAMES.items()),
-                numbers=tuple(
-                    Swatch(str(n), str(n), "", str(n) == number) for n in freaky.NUMBERS),
-                errors=errors,
-            ))
-        return result
+        return [self._slot(slot) for slot in self.slot_names]
+
+    def numbered_slots(self) -> list[CardSlot]:
+        return [self._slot(slot) for slot in self.slot_names if slot not in self.extra_slots]
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
+        if self.adding:
+            return data
         for slot in self.slot_names:
             values = [data.get(f"{slot}_bg"), data.get(f"{slot}_circle"),
                       data.get(f"{slot}_number")]
@@ -382,37 +425,20 @@ class FreakyCardsForm(forms.Form):
                 continue
             bg, circle, number = values
             try:
-                self.cards[slot] = engine(
-                    partial(freaky.Card, str(bg), str(circle), int(str(number))))
-            except forms.ValidationError as err:
-                self.add_error(f"{slot}_bg", err)
+                self.cards[slot] = freaky.Card(str(bg), str(circle), int(str(number)))
+            except ScoringError as err:
+                self.add_error(f"{slot}_bg", message_for(err))
         return data
 
 
-ROW_END_SLOTS = ("end_1", "end_2", "end_3", "end_4", "end_5")
-
-
-@dataclass(frozen=True, slots=True)
-class FreakyJoin:
-    row: int
-    """Row number as shown (1-based slot number)."""
-    shared: tuple[str, ...]
-    """Names of the features the card shares with the row's last card."""
-
-
-@dataclass(frozen=True, slots=True)
-class FreakyPlaceAnswer:
-    card: freaky.Card
-    joins: tuple[FreakyJoin, ...]
-    rows: int
-    must_open: bool
-
-
 class FreakyPlaceForm(FreakyCardsForm):
-    slot_names = (*ROW_END_SLOTS, "card")
+    stem = "end"
+    min_slots = 3
+    max_slots = freaky_checks.MAX_ROWS
+    extra_slots = ("card",)
     required_slots = ("card",)
 
-    answer: FreakyPlaceAnswer | None = None
+    answer: freaky_checks.FreakyPlaceAnswer | None = None
 
     def slot_label(self, slot: str) -> str:
         if slot == "card":
@@ -420,253 +446,158 @@ class FreakyPlaceForm(FreakyCardsForm):
         return gettext("Last card of row %(number)s") % {"number": slot.split("_")[1]}
 
     def row_slots(self) -> list[CardSlot]:
-        return [slot for slot in self.slots() if not slot.prefix.endswith("card")]
+        return self.numbered_slots()
 
     def card_slot(self) -> CardSlot:
-        return self.slots()[-1]
+        return self._slot("card")
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        if self.errors:
+        data = super().clean()
+        if self.errors or self.adding:
             return data
         card = self.cards["card"]
         numbered = [(int(slot.split("_")[1]), self.cards[slot])
-                    for slot in ROW_END_SLOTS if slot in self.cards]
-        ends = [end for _number, end in numbered]
-        options = engine(lambda: freaky.placement_options(card, ends))
-        joins = []
-        for index in options:
-            number, end = numbered[index]
-            joins.append(FreakyJoin(number, tuple(
-                str(FEATURE_NAMES[f]) for f in freaky.FEATURES
-                if card.feature(f) == end.feature(f))))
-        must_open = engine(lambda: freaky.may_open_row(card, ends))
-        self.answer = FreakyPlaceAnswer(card, tuple(joins), len(ends), must_open)
+                    for slot in self.slot_names if slot != "card" and slot in self.cards]
+        self.answer = self.ask(lambda: freaky_checks.check_freaky_place(numbered, card))
         return data
 
 
-ROW_CARD_SLOTS = tuple(f"c_{n}" for n in range(1, 11))
-
-
-@dataclass(frozen=True, slots=True)
-class FreakyMatch:
-    feature: str
-    value: str
-    count: int
-    css: str
-
-
-@dataclass(frozen=True, slots=True)
-class FreakyCollectAnswer:
-    cards: int
-    matches: tuple[FreakyMatch, ...]
-
-    @property
-    def collectable(self) -> bool:
-        return bool(self.matches)
-
-
 class FreakyCollectForm(FreakyCardsForm):
-    slot_names = ROW_CARD_SLOTS
+    stem = "c"
+    min_slots = 4
+    max_slots = freaky_checks.MAX_ROW_CARDS
     required_slots = ("c_1",)
 
-    answer: FreakyCollectAnswer | None = None
+    answer: freaky_checks.FreakyCollectAnswer | None = None
 
     def slot_label(self, slot: str) -> str:
         return gettext("Card %(number)s of the row") % {"number": slot.split("_")[1]}
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        if self.errors:
+        data = super().clean()
+        if self.errors or self.adding:
             return data
-        row = [self.cards[slot] for slot in ROW_CARD_SLOTS if slot in self.cards]
-        matches = engine(lambda: freaky.collectable_features(row))
-        self.answer = FreakyCollectAnswer(len(row), tuple(
-            FreakyMatch(
-                str(FEATURE_NAMES[m.feature]),
-                str(FREAKY_COLOUR_NAMES[str(m.value)]) if m.feature != "number" else str(m.value),
-                m.count,
-                freaky.COLOUR_SWATCHES[str(m.value)] if m.feature != "number" else "",
-            ) for m in matches))
+        slots = [slot for slot in self.slot_names if slot in self.cards]
+        numbers = [int(slot.split("_")[1]) for slot in slots]
+        if numbers != list(range(1, len(numbers) + 1)):
+            gap = next(n for n in range(1, len(numbers) + 2) if n not in numbers)
+            self.add_error(f"c_{gap}_bg", gettext(
+                "Card %(number)s is missing: pick the cards of the row one after the other.")
+                % {"number": gap})
+            return data
+        row = [self.cards[slot] for slot in slots]
+        try:
+            self.answer = freaky_checks.check_freaky_collect(row)
+        except Refusal as refusal:
+            field = f"{refusal.field}_bg" if refusal.field else None
+            self.add_error(field if field in self.fields else None, refusal.message)
         return data
 
 
 # ------------------------------------------------------------------------ 11 nimmt!
 
-@dataclass(frozen=True, slots=True)
-class ElfCard:
-    card: int
-    distances: tuple[int, ...]
-    legal: tuple[int, ...]
-    """0-based pile indices the card may go on."""
+MAX_PILES = 100
+"""A table of 11 nimmt! never has more piles than cards."""
 
 
-@dataclass(frozen=True, slots=True)
-class ElfAnswer:
-    tops: tuple[int, ...]
-    cards: tuple[ElfCard, ...]
-    must_take: bool | None
-    """None when no hand was given."""
-    play: elf_nimmt.PlayCheck | None
-    play_message: str
-    bulls: int
+class ElfPlayForm(CheckForm):
+    tops = cards_field(_("Top cards of the piles"), maximum=100, max_count=MAX_PILES,
+                       required=True, help_text=_("In table order, e.g. 5 19 78"))
+    hand = cards_field(_("Your hand cards"), maximum=100, max_count=100)
+    bulls = number_field(_("Bull cards you hold"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
+                         required=False, initial=0)
 
-
-def play_check_message(check: elf_nimmt.PlayCheck) -> str:
-    """The engine's verdict on a play in the reader's language."""
-    err = ScoringError(check.message, template=check.template)
-    err.params = dict(check.params)
-    return message_for(err)
-
-
-class ElfPlayForm(forms.Form):
-    tops = NumberListField(label=_("Top cards of the piles"), required=True,
-                           help_text=_("In table order, e.g. 5 19 78"))
-    hand = NumberListField(label=_("Your hand cards"))
-    bulls = forms.IntegerField(
-        label=_("Bull cards you hold"), min_value=0, max_value=elf_nimmt.BULL_CARDS,
-        initial=0, required=False, widget=forms.NumberInput(attrs=NUMBER_ATTRS))
-
-    answer: ElfAnswer | None = None
+    answer: elf_checks.ElfPlayAnswer | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.pile_count = 0
         if self.is_bound:
             try:
-                self.pile_count = len(parse_numbers(str(self.data.get(self.add_prefix("tops"),
-                                                                          ""))))
-            except forms.ValidationError:
+                self.pile_count = len(parse_card_numbers(
+                    str(self.data.get(self.add_prefix("tops"), ""))[:400],
+                    minimum=1, maximum=100, max_count=MAX_PILES))
+            except ValidationError:
                 self.pile_count = 0
         for index in range(self.pile_count):
-            self.fields[f"play_{index}"] = NumberListField(label=_("Put on this pile"))
+            self.fields[f"play_{index}"] = cards_field(_("Put on this pile"), maximum=100,
+                                                       max_count=100)
 
     def play_fields(self) -> list[forms.BoundField]:
         return [self[f"play_{index}"] for index in range(self.pile_count)]
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
         if self.errors:
             return data
-        tops: tuple[int, ...] = data["tops"]
-        hand: tuple[int, ...] = data["hand"]
+        tops: tuple[int, ...] = tuple(data["tops"])
+        hand: tuple[int, ...] = tuple(data["hand"])
         bulls: int = data.get("bulls") or 0
-        plays = {index: data.get(f"play_{index}") or () for index in range(len(tops))}
+        plays = {index: tuple(data.get(f"play_{index}") or ()) for index in range(len(tops))}
         plays = {index: cards_ for index, cards_ in plays.items() if cards_}
-        if not hand and not plays:
-            raise forms.ValidationError(gettext("Enter your hand cards."), code="no_hand")
-        must = engine(lambda: elf_nimmt.must_take(tops, hand)) if hand else None
-        cards = tuple(
-            ElfCard(card, engine(partial(elf_nimmt.pile_distances, tops, card)),
-                    engine(partial(elf_nimmt.legal_piles, tops, card)))
-            for card in hand
-        )
-        check = None
-        message = ""
-        if plays:
-            check = engine(lambda: elf_nimmt.check_play(
-                tops, plays, bulls, hand=hand if hand else None))
-            message = play_check_message(check)
-        self.answer = ElfAnswer(tops, cards, must, check, message, bulls)
+
+        def field_of(err: ScoringError) -> str | None:
+            card = err.params.get("card")
+            if card in tops:
+                return "tops"
+            return "hand" if card in hand else None
+
+        self.answer = self.ask(lambda: elf_checks.check_elf_play(tops, hand, plays, bulls),
+                               field_of=field_of)
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class ElfTakeAnswer:
-    size: int
-    earns: bool
-    from_supply: bool
-    candidates: tuple[str, ...]
-    after: elf_nimmt.BullCards | None
-    you: str
+class ElfTakeForm(CheckForm):
+    size = number_field(_("Cards in the pile you took"), minimum=1, maximum=100)
+    mine = number_field(_("Bull cards you hold"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
+                        required=False, initial=0)
+    others = cards_field(
+        _("Bull cards of the other players"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
+        max_count=GAMES["elf-nimmt"].max_players - 1, allow_duplicates=True, required=True,
+        help_text=_("One number per player, e.g. 4 4 2"))
 
-
-class ElfTakeForm(forms.Form):
-    size = forms.IntegerField(label=_("Cards in the pile you took"), min_value=1, max_value=100,
-                              widget=forms.NumberInput(attrs=NUMBER_ATTRS))
-    mine = forms.IntegerField(label=_("Bull cards you hold"), min_value=0, initial=0,
-                              max_value=elf_nimmt.BULL_CARDS, required=False,
-                              widget=forms.NumberInput(attrs=NUMBER_ATTRS))
-    others = NumberListField(label=_("Bull cards of the other players"),
-                             help_text=_("One number per player, e.g. 4 4 2"))
-
-    answer: ElfTakeAnswer | None = None
+    answer: elf_checks.ElfTakeAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
         if self.errors:
             return data
-        you = gettext("You")
-        holders = {you: data.get("mine") or 0}
-        for index, count in enumerate(data["others"], start=2):
-            holders[gettext("Player %(number)s") % {"number": index}] = count
-        held = sum(holders.values())
-        if held > elf_nimmt.BULL_CARDS:
-            raise forms.ValidationError(
-                gettext("There are only 10 bull cards, but %(count)s are held."),
-                params={"count": held})
-        state = engine(lambda: elf_nimmt.BullCards(elf_nimmt.BULL_CARDS - held, holders))
         size: int = data["size"]
-        candidates = engine(lambda: elf_nimmt.steal_candidates(state, you))
-        earns = size >= elf_nimmt.PILE_FOR_BULL_CARD
-        after = None
-        if len(candidates) <= 1:
-            after = engine(lambda: elf_nimmt.take_pile(state, you, size))
-        self.answer = ElfTakeAnswer(
-            size=size, earns=earns and (bool(state.supply) or bool(candidates)),
-            from_supply=bool(state.supply), candidates=candidates if earns else (),
-            after=after, you=you)
+        mine: int = data.get("mine") or 0
+        others = tuple(data["others"])
+        self.answer = self.ask(lambda: elf_checks.check_elf_take(size, mine, others))
         return data
 
 
 # ------------------------------------------------------------------------------- 13
 
-DREIZEHN_COLOUR_NAMES = {
-    "yellow": pgettext_lazy("13 colour", "yellow"),
-    "green": pgettext_lazy("13 colour", "green"),
-    "blue": pgettext_lazy("13 colour", "blue"),
-    "red": pgettext_lazy("13 colour", "red"),
-}
-DREIZEHN_SWATCHES = {"yellow": "#f2c200", "green": "#2e9e44", "blue": "#1f6fd1", "red": "#d62828"}
+DREIZEHN_COLOUR_NAMES = dreizehn_checks.COLOUR_NAMES
+DREIZEHN_SWATCHES = dreizehn_checks.SWATCHES
+TALLY_COLOURS = dreizehn_checks.TALLY_COLOURS
 NO_COLOUR = "none"
+TARGET_CARD_VALUES = (*dreizehn.COLOURED_VALUES, dreizehn.RED_VALUE)
+MAX_ON_TARGET = 13
+"""Cards a target can hold: 13 cards of value 1 total 13 (the 14th goes over)."""
 
 
-def target_cards(values: Sequence[int], colour: str | None) -> tuple[dreizehn.Card, ...]:
-    """The cards on a target from their values: a 4 is a red 4, the rest the target's colour."""
-    cards = []
-    for value in values:
-        if value == dreizehn.RED_VALUE:
-            cards.append(engine(lambda: dreizehn.Card(dreizehn.RED, dreizehn.RED_VALUE)))
-        elif colour is None:
-            raise forms.ValidationError(
-                gettext("A target without a colour holds only red 4s, not %(value)s."),
-                params={"value": value})
-        else:
-            cards.append(engine(partial(dreizehn.Card, colour, value)))
-    return tuple(cards)
-
-
-class DreizehnCheckForm(forms.Form):
+class DreizehnCheckForm(CheckForm):
     variant = forms.BooleanField(
         label=_("Variant: the first coloured card gives a target its colour"), required=False)
     target = forms.ChoiceField(
         label=_("Target"), widget=forms.RadioSelect, initial="yellow",
-        choices=[("yellow", pgettext_lazy("13 colour", "yellow")),
-                 ("green", pgettext_lazy("13 colour", "green")),
-                 ("blue", pgettext_lazy("13 colour", "blue")),
+        choices=[("yellow", DREIZEHN_COLOUR_NAMES["yellow"]),
+                 ("green", DREIZEHN_COLOUR_NAMES["green"]),
+                 ("blue", DREIZEHN_COLOUR_NAMES["blue"]),
                  (NO_COLOUR, _("no colour yet (variant)"))])
     elsewhere = forms.MultipleChoiceField(
         label=_("Colours already on the other targets (variant)"), required=False,
         widget=forms.CheckboxSelectMultiple,
-        choices=[("yellow", pgettext_lazy("13 colour", "yellow")),
-                 ("green", pgettext_lazy("13 colour", "green")),
-                 ("blue", pgettext_lazy("13 colour", "blue"))])
-    cards = NumberListField(label=_("Cards on the target"),
-                            help_text=_("Their values, e.g. 5 4 1 2 (a 4 is a red 4)"))
+        choices=[("yellow", DREIZEHN_COLOUR_NAMES["yellow"]),
+                 ("green", DREIZEHN_COLOUR_NAMES["green"]),
+                 ("blue", DREIZEHN_COLOUR_NAMES["blue"])])
+    cards = cards_field(_("Cards on the target"), maximum=7, max_count=MAX_ON_TARGET,
+                        allow_duplicates=True,
+                        help_text=_("Their values, e.g. 5 4 1 2 (a 4 is a red 4)"))
     colour = forms.ChoiceField(
         label=_("Colour of your card"), widget=forms.RadioSelect, initial="yellow",
         choices=[(key, name) for key, name in DREIZEHN_COLOUR_NAMES.items()])
@@ -674,24 +605,25 @@ class DreizehnCheckForm(forms.Form):
         label=_("Value of your card"), widget=forms.RadioSelect, coerce=int, initial="2",
         choices=[("1", "1"), ("2", "2"), ("4", "4"), ("5", "5"), ("7", "7")])
 
-    answer: dreizehn.Play | None = None
+    answer: dreizehn_checks.DreizehnAnswer | None = None
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
         if self.errors:
             return data
-        variant = (dreizehn.Variant.COLOUR_BY_FIRST_CARD if data["variant"]
-                   else dreizehn.Variant.FIXED_COLOURS)
-        colour = None if data["target"] == NO_COLOUR else data["target"]
-        if colour is None and variant is dreizehn.Variant.FIXED_COLOURS:
-            raise forms.ValidationError(gettext(
-                "Only in the variant can a target be without a colour."))
-        on_target = target_cards(data["cards"], colour)
-        card = engine(lambda: dreizehn.Card(data["colour"], data["value"]))
-        elsewhere = data["elsewhere"] if data["variant"] else []
-        self.answer = engine(lambda: dreizehn.check_play(
-            colour, on_target, card, variant=variant, colours_elsewhere=elsewhere))
+        target = None if data["target"] == NO_COLOUR else data["target"]
+        values = tuple(data["cards"])
+        elsewhere = tuple(data["elsewhere"]) if data["variant"] else ()
+        colour, value = data["colour"], data["value"]
+
+        def answer() -> dreizehn_checks.DreizehnAnswer:
+            card = dreizehn.Card(colour, value)
+            return dreizehn_checks.check_dreizehn_play(
+                target, values, card, variant=data["variant"], elsewhere=elsewhere)
+
+        self.answer = self.ask(answer, field_of=lambda err: (
+            "value" if err.code == "red_value" else "elsewhere" if err.code in (
+                "colour_twice", "targets_count") else None))
         return data
 
 
@@ -703,65 +635,76 @@ class DreizehnCheckForm(forms.Form):
 # still shows the note.
 
 
-def _names(players: Sequence[str]) -> str:
-    return ",".join(players)
+class PlayersField(forms.CharField):
+    """``Anna, Ben, Cem``: the players in seat order for ``slug`` (see :func:`parse_players`)."""
 
+    def __init__(self, slug: str, **kwargs: Any) -> None:
+        self.slug = slug
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 7 * (MAX_NAME + 2))
+        super().__init__(**kwargs)
 
-def _index(value: str, players: Sequence[str]) -> int | None:
-    return int(value) if value.isdigit() and int(value) < len(players) else None
+    def clean(self, value: Any) -> list[str]:  # type: ignore[override]
+        text = super().clean(value)
+        return parse_players(text, self.slug) if text else []
 
 
 class BullsForm(forms.Form):
     """11 nimmt! bull card tracker.
 
-    State: ``players`` (seat order, read by the view) and ``held`` (bull cards
-    per player, same order, dot-separated); the supply is what is left of the
-    10. Actions: ``take`` (index of the player who took a pile of 3 or more
-    cards; ``steal`` names whom they take from when the supply is empty and
-    several players hold the most) or ``reset`` (a new deal). ``ev`` describes
-    the last action: ``supply.<taker>``, ``steal.<taker>.<from>``,
-    ``none.<taker>`` or ``new``."""
+    State: ``players`` (seat order) and ``held`` (bull cards per player, same
+    order, dot-separated); the supply is what is left of the 10. Actions:
+    ``take`` (seat of the player who took a pile of 3 or more cards; ``steal``
+    names whom they take from when several others tie for the most, ``keep=1``
+    declines: stealing is optional) or ``reset`` (a new deal). ``ev``
+    describes the last action (see :func:`companion.checks.elf_nimmt.tracker_event`).
+    """
 
-    held = forms.CharField(required=False, widget=forms.HiddenInput)
-    take = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
-    steal = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
-    reset = forms.CharField(required=False, widget=forms.HiddenInput)
+    players = PlayersField("elf-nimmt", label=_("Who plays? (seat order, separated by commas)"))
+    held = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+    take = WholeNumberField(required=False, minimum=0, maximum=6, widget=forms.HiddenInput)
+    steal = WholeNumberField(required=False, minimum=0, maximum=6, widget=forms.HiddenInput)
+    keep = forms.CharField(required=False, max_length=5, widget=forms.HiddenInput)
+    reset = forms.CharField(required=False, max_length=5, widget=forms.HiddenInput)
     ev = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
-    def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.players = tuple(players)
+        self.names: tuple[str, ...] = ()
         self.state: elf_nimmt.BullCards | None = None
         self.acted = False
         self.last_event = ""
         self.choose_from: tuple[str, ...] = ()
+        self.choose_reason = ""
         self.taker: int | None = None
 
     def _load(self, held_text: str) -> elf_nimmt.BullCards:
         if not held_text:
-            return engine(lambda: elf_nimmt.BullCards.start(self.players))
-        held = parse_numbers(held_text)
-        if len(held) != len(self.players):
-            raise forms.ValidationError(gettext(
+            return elf_nimmt.BullCards.start(self.names)
+        held = parse_card_numbers(held_text, minimum=0, maximum=elf_nimmt.BULL_CARDS,
+                                  max_count=len(self.names), allow_duplicates=True)
+        if len(held) != len(self.names):
+            raise ValidationError(gettext(
                 "The bull card counts do not match the players; the tracker starts afresh."))
         total = sum(held)
         if total > elf_nimmt.BULL_CARDS:
-            raise forms.ValidationError(
+            raise ValidationError(
                 gettext("There are only 10 bull cards, but %(count)s are held."),
                 params={"count": total})
-        return engine(lambda: elf_nimmt.BullCards(
-            elf_nimmt.BULL_CARDS - total, dict(zip(self.players, held, strict=True))))
+        return elf_nimmt.BullCards(elf_nimmt.BULL_CARDS - total,
+                                   dict(zip(self.names, held, strict=True)))
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        if not self.players:
+        data = super().clean()
+        if "players" in self.errors or not data.get("players"):
             return data
+        self.names = tuple(data["players"])
         try:
             self.state = self._load(data.get("held") or "")
-        except forms.ValidationError:
-            self.state = engine(lambda: elf_nimmt.BullCards.start(self.players))
-            raise
+        except ValidationError as err:
+            self.state = elf_nimmt.BullCards.start(self.names)
+            self.add_error("held", err)
+            return data
         self.last_event = data.get("ev") or ""
         if data.get("reset"):
             self.state = self.state.reset()
@@ -770,37 +713,29 @@ class BullsForm(forms.Form):
         take = data.get("take")
         if take is None or self.errors:
             return data
-        if take >= len(self.players):
-            raise forms.ValidationError(gettext("There is no such player."))
+        if take >= len(self.names):
+            self.add_error("take", gettext("There is no such player."))
+            return data
         self.taker = take
-        taker = self.players[take]
-        state = self.state
-        candidates = engine(lambda: elf_nimmt.steal_candidates(state, taker))
-        steal = data.get("steal")
-        steal_from = None
-        if not state.supply:
-            if not candidates:
-                self._acted(f"none.{take}")
-                return data
-            if steal is None and len(candidates) > 1:
-                self.choose_from = candidates
-                return data
-            steal_from = self.players[steal] if steal is not None and steal < len(
-                self.players) else None
-        after = engine(lambda: elf_nimmt.take_pile(
-            state, taker, elf_nimmt.PILE_FOR_BULL_CARD, steal_from=steal_from))
-        if state.supply:
-            self._acted(f"supply.{take}")
-        else:
-            loser = next(i for i, p in enumerate(self.players)
-                         if after.holders[p] < state.holders[p])
-            self._acted(f"steal.{take}.{loser}")
-        self.state = after
+        try:
+            step = elf_checks.tracker_take(self.state, take, steal=data.get("steal"),
+                                           keep=bool(data.get("keep")))
+        except Refusal as refusal:
+            self.add_error(None, refusal.message)
+            return data
+        except ScoringError as err:
+            self.add_error(None, message_for(err))
+            return data
+        if not step.event:
+            self.choose_from, self.choose_reason = step.choose_from, step.reason
+            return data
+        self.state = step.state
+        self._acted(step.event)
         return data
 
     @property
     def taker_name(self) -> str:
-        return self.players[self.taker] if self.taker is not None else ""
+        return self.names[self.taker] if self.taker is not None else ""
 
     def _acted(self, ev: str) -> None:
         self.acted = True
@@ -808,144 +743,226 @@ class BullsForm(forms.Form):
 
     @property
     def event(self) -> str:
-        """The last action in words (from ``ev``)."""
-        kind, *rest = self.last_event.split(".")
-        names = [self.players[i] for i in (_index(r, self.players) for r in rest) if i is not None]
-        if kind == "new":
-            return gettext("New deal: all 10 bull cards are back in the supply.")
-        if kind == "supply" and len(names) == 1 and self.state is not None:
-            return gettext("%(player)s gets a bull card from the supply (%(left)s left).") % {
-                "player": names[0], "left": self.state.supply}
-        if kind == "steal" and len(names) == 2:
-            return gettext("%(player)s takes a bull card from %(other)s.") % {
-                "player": names[0], "other": names[1]}
-        if kind == "none" and len(names) == 1:
-            return gettext("The supply is empty and nobody else holds a bull card: "
-                           "%(player)s gets none.") % {"player": names[0]}
-        return ""
+        """The last action in words, with its reason (from ``ev``)."""
+        if self.state is None or not self.last_event:
+            return ""
+        return elf_checks.tracker_event(self.last_event, self.state)
+
+    def _query(self, holders: Mapping[str, int]) -> dict[str, str]:
+        return {"players": ",".join(self.names),
+                "held": ".".join(str(holders[p]) for p in self.names)}
 
     def state_query(self) -> dict[str, str]:
         if self.state is None:
             return {}
-        query = {"players": _names(self.players),
-                 "held": ".".join(str(self.state.holders[p]) for p in self.players)}
+        query = self._query(self.state.holders)
         if self.acted:
             query["ev"] = self.last_event
         return query
+
+    def undo_query(self) -> dict[str, str] | None:
+        """After a steal: the state before it, marked as declined ("nicht wegnehmen")."""
+        if self.state is None:
+            return None
+        before = elf_checks.tracker_undo(self.last_event, self.state)
+        if before is None:
+            return None
+        return {**self._query(before), "ev": f"kept.{self.last_event.split('.')[1]}"}
 
     def rows(self) -> list[dict[str, Any]]:
         """Per player: name, seat index, bull cards held."""
         if self.state is None:
             return []
         return [{"index": i, "name": p, "held": self.state.holders[p]}
-                for i, p in enumerate(self.players)]
+                for i, p in enumerate(self.names)]
 
-    def steal_rule_candidates(self) -> tuple[str, ...]:
-        """With the supply empty: the players holding the most (whom a bull card comes from
-        unless the taker is one of them)."""
+    def leaders(self) -> tuple[str, ...]:
+        """With the supply empty: the players holding the most bull cards."""
         if self.state is None or self.state.supply:
             return ()
         most = max(self.state.holders.values(), default=0)
-        return tuple(p for p in self.players if most and self.state.holders[p] == most)
+        return tuple(p for p in self.names if most and self.state.holders[p] == most)
 
 
-TARGET_KEYS = {"yellow": "y", "green": "g", "blue": "b"}
-TALLY_COLOURS = ("yellow", "green", "blue", "red")
 CARD_CHOICES = [("1", "1"), ("2", "2"), ("5", "5"), ("7", "7"), ("r4", "4")]
+"""The card picker with fixed colours: the value (colour of the target), or a red 4."""
+VARIANT_CARD_CHOICES = [
+    (f"{colour[0]}{value}", f"{colour} {value}")
+    for colour in dreizehn.COLOURS for value in dreizehn.COLOURED_VALUES
+] + [("r4", "red 4")]
+"""The card picker in the variant: colour initial and value (``y5``), or ``r4``."""
+_COLOUR_OF_INITIAL = {colour[0]: colour for colour in dreizehn.COLOURS}
+VARIANT_VALUES = (dreizehn.Variant.COLOUR_BY_FIRST_CARD.value, "1")
+"""``variant=first-card`` (as the score sheet links it) switches the helper to the variant."""
+_TALLY = re.compile(r"^\d{1,2}(\.\d{1,2}){3}$")
 
 
-def target_total(colour: str, cards: Sequence[dreizehn.Card]) -> int:
-    """A target's total, asked from the engine (replaying the last card onto the rest)."""
-    if not cards:
-        return 0
-    play = engine(lambda: dreizehn.check_play(colour, cards[:-1], cards[-1]))
-    return play.total
-
-
-def card_label(card: dreizehn.Card) -> str:
-    """"yellow 5" / "gelbe 5" style label of a 13 card."""
-    return gettext("%(colour)s %(value)s") % {
-        "colour": DREIZEHN_COLOUR_NAMES[card.colour], "value": card.value}
+def _variant_target(text: str, key: str) -> tuple[str | None, list[int]]:
+    """``yellow:5.4`` / ``:4`` / ``""`` → the target's colour and values."""
+    colour, sep, values = text.partition(":")
+    if not sep:
+        colour, values = "", text
+    if colour and colour not in dreizehn.COLOURS:
+        raise Refusal(gettext("A target is yellow, green or blue, not “%(colour)s”.") % {
+            "colour": colour[:12]}, field=key, code="no_colour")
+    try:
+        numbers = parse_card_numbers(values, minimum=1, maximum=7, max_count=MAX_ON_TARGET,
+                                     allow_duplicates=True)
+    except ValidationError as err:
+        raise Refusal(" ".join(err.messages), field=key, code="not_a_card") from err
+    return (colour or None), numbers
 
 
 class TargetsForm(forms.Form):
     """13 running totals.
 
-    State: ``y``, ``g``, ``b`` (values on each target; a 4 is a red 4),
+    State: the targets — ``y``, ``g``, ``b`` (values on each target; a 4 is a
+    red 4) with fixed colours, or with ``variant=first-card`` ``t1``–``t3`` as
+    ``colour:values`` (``yellow:5.4``, ``:4`` while a target has no colour) —
     ``players`` and ``taken`` (per player, the cards taken this deal as
     yellow.green.blue.red, players separated by "_"). Actions: ``target`` +
     ``card`` (+ ``who``), or ``reset``. ``ev`` describes the last action:
     ``<target>.<card>.<who>`` and ``took`` the values taken."""
 
-    y = NumberListField()
-    g = NumberListField()
-    b = NumberListField()
+    players = PlayersField("dreizehn")
+    variant = forms.CharField(required=False, max_length=5)
+    y = forms.CharField(required=False, max_length=100)
+    g = forms.CharField(required=False, max_length=100)
+    b = forms.CharField(required=False, max_length=100)
+    t1 = forms.CharField(required=False, max_length=100)
+    t2 = forms.CharField(required=False, max_length=100)
+    t3 = forms.CharField(required=False, max_length=100)
     taken = forms.CharField(required=False, max_length=200)
-    target = forms.ChoiceField(
-        required=False, widget=forms.RadioSelect,
-        choices=[(key, name) for key, name in DREIZEHN_COLOUR_NAMES.items() if key != "red"])
-    card = forms.ChoiceField(required=False, widget=forms.RadioSelect, choices=CARD_CHOICES)
-    who = forms.IntegerField(required=False, min_value=0)
-    reset = forms.CharField(required=False)
+    target = forms.CharField(required=False, max_length=10)
+    card = forms.CharField(required=False, max_length=5)
+    who = WholeNumberField(required=False, minimum=0, maximum=5)
+    reset = forms.CharField(required=False, max_length=5)
     ev = forms.CharField(required=False, max_length=40)
-    took = NumberListField()
+    took = cards_field(minimum=1, maximum=7, max_count=MAX_ON_TARGET, allow_duplicates=True)
 
-    def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.players = tuple(players)
-        self.targets: dict[str, tuple[dreizehn.Card, ...]] = {c: () for c in TARGET_KEYS}
-        self.tally: list[list[int]] = [[0, 0, 0, 0] for _ in self.players]
+        self.names: tuple[str, ...] = ()
+        self.is_variant = bool(self.is_bound and self.data.get("variant") in VARIANT_VALUES)
+        keys = dreizehn_checks.VARIANT_KEYS if self.is_variant else tuple(
+            dreizehn_checks.FIXED_KEYS)
+        self.targets: list[dreizehn_checks.Target] = [
+            dreizehn_checks.Target(key, None if self.is_variant else
+                                   dreizehn_checks.FIXED_KEYS[key], (), 0) for key in keys]
+        self.tally: list[list[int]] = []
         self.acted = False
         self.last_event = ""
         self.took_values: tuple[int, ...] = ()
 
+    def _refuse(self, refusal: Refusal) -> None:
+        field = refusal.field if refusal.field in self.fields else None
+        self.add_error(field, ValidationError(refusal.message, code=refusal.code))
+
     def _load(self, data: Mapping[str, Any]) -> None:
-        for colour, key in TARGET_KEYS.items():
-            cards = target_cards(data.get(key) or (), colour)
-            target_total(colour, cards)  # the engine refuses a target that cannot exist
-            self.targets[colour] = cards
-        raw = (data.get("taken") or "").split("_") if data.get("taken") else []
-        if raw and len(raw) == len(self.players):
-            tally = [list(parse_numbers(item)) for item in raw]
-            if all(len(row) == len(TALLY_COLOURS) for row in tally):
-                self.tally = tally
+        targets = []
+        for target in self.targets:
+            raw = data.get(target.key) or ""
+            if self.is_variant:
+                colour, values = _variant_target(raw, target.key)
+            else:
+                colour = target.colour
+                try:
+                    values = parse_card_numbers(raw, minimum=1, maximum=7,
+                                                max_count=MAX_ON_TARGET, allow_duplicates=True)
+                except ValidationError as err:
+                    raise Refusal(" ".join(err.messages), field=target.key) from err
+            targets.append(dreizehn_checks.load_target(target.key, colour, values,
+                                                       variant=self.is_variant))
+        dreizehn_checks.check_colours_once(targets)
+        tally: list[list[int]] = [[0, 0, 0, 0] for _ in self.names]
+        raw_tally = data.get("taken") or ""
+        if self.names and raw_tally:
+            rows = raw_tally.split("_")
+            if len(rows) != len(self.names) or not all(_TALLY.match(row) for row in rows):
+                raise Refusal(gettext(
+                    "The counts of taken cards do not match the players: four numbers per "
+                    "player (yellow.green.blue.red), players separated by “_”."),
+                    field="taken", code="tally_shape")
+            tally = [[int(n) for n in row.split(".")] for row in rows]
+        dreizehn_checks.check_tally(tally, targets)
+        self.targets, self.tally = targets, tally
         self.last_event = data.get("ev") or ""
-        self.took_values = data.get("took") or ()
+        self.took_values = tuple(data.get("took") or ())
+
+    def _card(self, value: str) -> dreizehn.Card | None:
+        if value == "r4":
+            return dreizehn.Card(dreizehn.RED, dreizehn.RED_VALUE)
+        if self.is_variant:
+            if len(value) == 2 and value[0] in _COLOUR_OF_INITIAL and value[1].isdigit() and (
+                    int(value[1]) in dreizehn.COLOURED_VALUES):
+                return dreizehn.Card(_COLOUR_OF_INITIAL[value[0]], int(value[1]))
+            return None
+        return None
+
+    def _target_index(self, value: str) -> int | None:
+        for index, target in enumerate(self.targets):
+            if value in (target.key, target.colour) and (self.is_variant or target.colour):
+                return index
+        return None
 
     def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
+        data = super().clean()
+        if "players" in self.errors:
+            return data
+        self.names = tuple(data.get("players") or ())
         if self.errors:
             return data
-        self._load(data)
+        try:
+            self._load(data)
+        except Refusal as refusal:
+            self._refuse(refusal)
+            return data
         if data.get("reset"):
-            self.targets = {c: () for c in TARGET_KEYS}
-            self.tally = [[0, 0, 0, 0] for _ in self.players]
+            self.targets = [dreizehn_checks.Target(t.key, None if self.is_variant else t.colour,
+                                                   (), 0) for t in self.targets]
+            self.tally = [[0, 0, 0, 0] for _ in self.names]
             self.acted, self.last_event, self.took_values = True, "new", ()
             return data
-        colour, value = data.get("target"), data.get("card")
-        if not colour and not value:
+        target_value, card_value = data.get("target") or "", data.get("card") or ""
+        if not target_value and not card_value:
             return data
-        if not colour or not value:
-            raise forms.ValidationError(gettext("Pick a target and a card."))
-        card = engine(lambda: dreizehn.Card("red", 4) if value == "r4"
-                      else dreizehn.Card(colour, int(value)))
+        if not target_value or not card_value:
+            self.add_error(None, gettext("Pick a target and a card."))
+            return data
+        index = self._target_index(target_value)
+        if index is None:
+            self.add_error("target", gettext("There is no such target."))
+            return data
+        colour = self.targets[index].colour
+        if self.is_variant or card_value == "r4":
+            card = self._card(card_value)
+        elif card_value in dict(CARD_CHOICES) and colour is not None:
+            card = dreizehn.Card(colour, int(card_value))
+        else:
+            card = None
+        if card is None:
+            self.add_error("card", gettext("There is no such card."))
+            return data
         who = data.get("who")
-        if self.players and (who is None or who >= len(self.players)):
-            raise forms.ValidationError(gettext("Who plays the card?"))
-        play = engine(lambda: dreizehn.check_play(colour, self.targets[colour], card))
-        if not play.allowed:
-            raise forms.ValidationError(
-                gettext("A %(card)s card cannot go on the %(target)s target.") % {
-                    "card": DREIZEHN_COLOUR_NAMES[card.colour],
-                    "target": DREIZEHN_COLOUR_NAMES[colour]})
-        self.targets[colour] = play.cards
-        if play.taken and self.players and who is not None:
-            for taken in play.taken:
-                self.tally[who][TALLY_COLOURS.index(taken.colour)] += 1
+        if self.names and (who is None or who >= len(self.names)):
+            self.add_error("who", gettext("Who plays the card?"))
+            return data
+        try:
+            played = dreizehn_checks.play_on_target(self.targets, index, card,
+                                                    variant=self.is_variant)
+            tally = [row[:] for row in self.tally]
+            if played.play.taken and self.names and who is not None:
+                for taken in played.play.taken:
+                    tally[who][dreizehn_checks.TALLY_COLOURS.index(taken.colour)] += 1
+            dreizehn_checks.check_tally(tally, played.targets)
+        except Refusal as refusal:
+            self._refuse(refusal)
+            return data
+        self.targets, self.tally = list(played.targets), tally
         self.acted = True
-        self.last_event = f"{colour}.{value}.{'' if who is None else who}"
-        self.took_values = tuple(c.value for c in play.taken)
+        name = self.targets[index].key if self.is_variant else str(colour)
+        self.last_event = f"{name}.{card_value}.{'' if who is None else who}"
+        self.took_values = tuple(c.value for c in played.play.taken)
         return data
 
     @property
@@ -954,40 +971,83 @@ class TargetsForm(forms.Form):
         if self.last_event == "new":
             return gettext("New deal: the targets are empty.")
         parts = self.last_event.split(".")
-        if len(parts) != 3 or parts[0] not in TARGET_KEYS or parts[1] not in dict(CARD_CHOICES):
+        if len(parts) != 3:
             return ""
-        colour, value, who_text = parts
-        who = _index(who_text, self.players)
-        name = self.players[who] if who is not None else gettext("The player")
-        card = dreizehn.Card("red", 4) if value == "r4" else dreizehn.Card(colour, int(value))
-        total = target_total(colour, self.targets[colour])
+        key, value, who_text = parts
+        index = next((i for i, t in enumerate(self.targets)
+                      if key == (t.key if self.is_variant else t.colour)), None)
+        if index is None:
+            return ""
+        target = self.targets[index]
+        card = self._card(value) if (self.is_variant or value == "r4") else (
+            dreizehn.Card(target.colour, int(value)) if target.colour and value in dict(
+                CARD_CHOICES) else None)
+        if card is None:
+            return ""
+        who = int(who_text) if who_text.isascii() and who_text.isdigit() and len(
+            who_text) < 2 and int(who_text) < len(self.names) else None
+        name = self.names[who] if who is not None else gettext("The player")
         if self.took_values:
             try:
-                taken = target_cards(self.took_values, colour)
-            except forms.ValidationError:
+                taken = dreizehn_checks.target_cards(self.took_values, target.colour)
+            except Refusal:
                 return ""
             return gettext(
                 "Over 13: %(player)s takes %(cards)s; the %(card)s stays (total %(total)s)."
-            ) % {"player": name, "cards": ", ".join(card_label(c) for c in taken),
-                 "card": card_label(card), "total": total}
+            ) % {"player": name, "cards": ", ".join(dreizehn_checks.card_label(c) for c in taken),
+                 "card": dreizehn_checks.card_label(card), "total": target.total}
         return gettext("%(player)s: %(card)s on %(target)s, total %(total)s.") % {
-            "player": name, "card": card_label(card),
-            "target": DREIZEHN_COLOUR_NAMES[colour], "total": total}
+            "player": name, "card": dreizehn_checks.card_label(card),
+            "target": self.target_name(target), "total": target.total}
+
+    def target_name(self, target: dreizehn_checks.Target) -> str:
+        if target.colour is not None:
+            return str(DREIZEHN_COLOUR_NAMES[target.colour])
+        return gettext("target %(number)s") % {"number": target.key[1:]}
 
     @property
     def next_who(self) -> int | None:
         """The seat after the last player (play goes clockwise), preselected on the page."""
         parts = self.last_event.split(".")
-        who = _index(parts[2], self.players) if len(parts) == 3 else None
-        return None if who is None else (who + 1) % len(self.players)
+        if len(parts) != 3 or not self.names:
+            return None
+        who = parts[2]
+        if not (who.isascii() and who.isdigit() and len(who) < 2 and int(who) < len(self.names)):
+            return None
+        return (int(who) + 1) % len(self.names)
 
     def state_query(self) -> dict[str, str]:
-        query = {"players": _names(self.players)} if self.players else {}
-        for colour, key in TARGET_KEYS.items():
-            query[key] = ".".join(str(card.value) for card in self.targets[colour])
-        if self.players:
+        query = {"players": ",".join(self.names)} if self.names else {}
+        if self.is_variant:
+            query["variant"] = dreizehn.Variant.COLOUR_BY_FIRST_CARD.value
+        for target in self.targets:
+            values = ".".join(str(card.value) for card in target.cards)
+            query[target.key] = f"{target.colour or ''}:{values}" if self.is_variant else values
+        if self.names:
             query["taken"] = "_".join(".".join(map(str, row)) for row in self.tally)
         return query
+
+    @property
+    def state_errors(self) -> list[str]:
+        """Errors not shown at a target or a picker: the players, the tallies, the event."""
+        shown = {"target", "card", "who", *(target.key for target in self.targets)}
+        return [str(message) for name, messages in self.errors.items() if name not in shown
+                for message in messages]
+
+    def _base(self) -> dict[str, str]:
+        return {"players": ",".join(self.names)} if self.names else {}
+
+    def reset_query(self) -> str:
+        query = {**self._base(), "reset": "1"}
+        if self.is_variant:
+            query["variant"] = dreizehn.Variant.COLOUR_BY_FIRST_CARD.value
+        return urlencode(query)
+
+    def variant_query(self) -> str:
+        return urlencode({**self._base(), "variant": dreizehn.Variant.COLOUR_BY_FIRST_CARD.value})
+
+    def fixed_query(self) -> str:
+        return urlencode(self._base())
 
     def event_query(self) -> dict[str, str]:
         query = {"ev": self.last_event} if self.last_event else {}
@@ -996,23 +1056,36 @@ class TargetsForm(forms.Form):
         return query
 
     def target_views(self) -> list[dict[str, Any]]:
-        views = []
-        for colour in TARGET_KEYS:
-            cards = self.targets[colour]
-            views.append({
-                "colour": colour, "name": DREIZEHN_COLOUR_NAMES[colour],
-                "css": DREIZEHN_SWATCHES[colour],
-                "cards": [{"label": card_label(c), "css": DREIZEHN_SWATCHES[c.colour],
-                           "value": c.value} for c in cards],
-                "total": target_total(colour, cards),
-            })
-        return views
+        return [{
+            "key": target.key, "colour": target.colour or "",
+            "name": self.target_name(target),
+            "css": DREIZEHN_SWATCHES[target.colour] if target.colour else "var(--bs-secondary)",
+            "cards": [{"label": dreizehn_checks.card_label(c), "css": DREIZEHN_SWATCHES[c.colour],
+                       "value": c.value} for c in target.cards],
+            "total": target.total,
+            "errors": [str(e) for e in self.errors.get(target.key, [])],
+        } for target in self.targets]
 
     def target_choices(self) -> list[dict[str, str]]:
         """The three targets as buttons: value, name and swatch colour."""
-        return [{"value": colour, "name": str(DREIZEHN_COLOUR_NAMES[colour]),
-                 "css": DREIZEHN_SWATCHES[colour]} for colour in TARGET_KEYS]
+        return [{"value": target.key if self.is_variant else str(target.colour),
+                 "name": self.target_name(target),
+                 "css": DREIZEHN_SWATCHES[target.colour] if target.colour else
+                 "var(--bs-secondary)"} for target in self.targets]
+
+    def card_choices(self) -> list[dict[str, str]]:
+        """The card picker: values with fixed colours, colour and value in the variant."""
+        if not self.is_variant:
+            return [{"value": value, "label": gettext("red 4") if value == "r4" else label,
+                     "css": DREIZEHN_SWATCHES["red"] if value == "r4" else ""}
+                    for value, label in CARD_CHOICES]
+        return [{"value": value,
+                 "label": gettext("red 4") if value == "r4" else dreizehn_checks.card_label(
+                     dreizehn.Card(_COLOUR_OF_INITIAL[value[0]], int(value[1]))),
+                 "css": DREIZEHN_SWATCHES["red" if value == "r4" else
+                                          _COLOUR_OF_INITIAL[value[0]]]}
+                for value, _label in VARIANT_CARD_CHOICES]
 
     def tally_rows(self) -> list[dict[str, Any]]:
-        return [{"index": i, "name": p, "counts": self.tally[i]}
-                for i, p in enumerate(self.players)]
+        return [{"index": i, "name": p, "counts": self.tally[i] if i < len(self.tally) else
+                 [0, 0, 0, 0]} for i, p in enumerate(self.names)]

@@ -66,7 +66,8 @@ also 97 bis 100 und 1 bis 6 erlaubt.</p>
 <p>Wer eine Bullenkarte hat, darf beim Ablegen mehrere Karten auf einen Stapel legen. Alle
 müssen innerhalb von 1 bis 10 über der obersten Karte liegen, gemessen an der Karte, die
 vor dem Zug oben lag. Zeige sie erst nebeneinander, dann lege sie aufsteigend ab, die
-höchste zuoberst.</p>
+höchste zuoberst. „Aufsteigend“ zählt dabei über die 100 hinweg: auf der 96 kommen 99, 100,
+2 und 5 in dieser Reihenfolge, die 5 liegt oben.</p>
 <p>Mit zwei Bullenkarten darfst du das auf zwei Stapeln tun, mit drei auf drei und so weiter.</p>
 <p><em>Beispiel:</em> Oben liegt die 33. Mit einer Bullenkarte darfst du alle deine Karten
 von 34 bis 43 dort ablegen.</p>
@@ -81,13 +82,16 @@ der Stapel wächst also.</p>
 Bullenkarte aus dem Vorrat und legst sie offen vor dich. Man darf mehrere haben.</p>
 """, level=3),
         Section("bull-card-steal", "Vorrat leer: Bullenkarte wegnehmen", """
-<p>Sind alle 10 Bullenkarten verteilt, nimmst du die Bullenkarte dem Spieler weg, der die
-meisten hat. Haben mehrere gleich viele, suchst du dir einen davon aus.</p>
+<p>Sind alle 10 Bullenkarten verteilt, darfst du die Bullenkarte dem Spieler wegnehmen, der
+die meisten hat. Haben mehrere gleich viele, suchst du dir einen davon aus. Wie die App
+„die meisten“ zählt, steht unten unter „So entscheidet die App“.</p>
 """, level=3),
         Section("end", "Ende eines Durchgangs", """
 <p>Ein Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat. Es werden so
 viele Durchgänge gespielt, wie Spieler mitmachen (zu dritt also drei). Den nächsten
 Durchgang beginnt, wer gerade die meisten Minuspunkte bekommen hat.</p>
+<p>Wird der letzte Stapel genommen, während der Zugstapel leer ist, endet der Durchgang
+ebenfalls (siehe „So entscheidet die App“).</p>
 """),
         Section("scoring", "Wertung", """
 <p>Alle anderen zählen die Hornochsen auf ihren Handkarten: jeder ist ein Minuspunkt. Wer
@@ -117,9 +121,33 @@ Durchgang. Zu Beginn jedes Durchgangs kommen alle Bullenkarten zurück in den Vo
         Section("app-decides-short-draw-pile", "Zugstapel fast leer", """
 <p>Sind beim Aufdecken weniger als zwei Karten im Zugstapel, wird aufgedeckt, was noch da ist.</p>
 """, level=3, decision=True),
-        Section("app-decides-recording", "Notieren", """
+        Section("app-decides-stealing", "Bullenkarte wegnehmen: wer hat die meisten?", """
+<p>Ist der Vorrat leer, zählt die App „die meisten Bullenkarten“ über alle Spieler,
+<strong>dich eingeschlossen</strong>:</p>
+<ul>
+<li>Hast du allein die meisten, gibt es niemanden zum Wegnehmen: du bekommst keine.</li>
+<li>Hast du gleich viele wie andere, darfst du einem dieser anderen eine wegnehmen.</li>
+<li>Sonst nimmst du sie dem Spieler mit den meisten; haben mehrere gleich viele, wählst du.</li>
+</ul>
+<p>Wegnehmen ist freiwillig („darf“). Ist klar, von wem, nimmt die App sie sofort weg und
+bietet „nicht wegnehmen“ an; bei Gleichstand fragt sie, von wem. Nennt die App einen
+Spieler, sagt sie auch, warum (wer wie viele hat).</p>
+""", level=3, decision=True),
+        Section("app-decides-next-starter", "Wer beginnt bei Gleichstand?", """
+<p>Den nächsten Durchgang beginnt, wer im letzten die meisten Minuspunkte bekommen hat.
+Haben mehrere gleich viele, beginnt von ihnen, wer in der Sitzreihenfolge zuerst kommt; der
+Spielbogen sagt dazu, dass es ein Gleichstand war, damit ihr anders entscheiden könnt.</p>
+""", level=3, decision=True),
+        Section("app-decides-blocked", "Blockierter Durchgang", """
+<p>Wird der letzte Stapel genommen, während der Zugstapel leer ist und keine Karte mehr
+aufgedeckt werden kann, endet der Durchgang sofort: alle werten ihre Handkarten, niemand
+ist ausgegangen.</p>
+""", level=3, decision=True),
+        Section("app-decides-recording", "Notieren und Bullenkarten-Zähler", """
 <p>Pro Durchgang und Spieler die Hornochsen auf der Hand (oder die Kartennummern, dann
-zählt die App). Wer ausgespielt hat, hat 0; zusammen höchstens 167 Hornochsen.</p>
+zählt die App). Wer ausgespielt hat, hat 0; zusammen höchstens 167 Hornochsen. Während des
+Durchgangs zählt der Bullenkarten-Zähler Vorrat und Bullenkarten pro Spieler und wendet
+die Regel zum Wegnehmen an.</p>
 """, level=3, decision=True),
     ),
 )
@@ -188,7 +216,8 @@ cards 97 to 100 and 1 to 6 are allowed.</p>
 <p>Whoever holds a bull card may put several cards on one pile when playing. All of them
 must lie 1 to 10 above the top card, measured from the card that was on top before the
 turn. Show them side by side first, then put them down in ascending order, the highest on
-top.</p>
+top. “Ascending” counts on past 100: on the 96, the 99, 100, 2 and 5 go down in this order,
+and the 5 ends on top.</p>
 <p>With two bull cards you may do this on two piles, with three on three, and so on.</p>
 <p><em>Example:</em> the top card is the 33. With one bull card you may put all your cards
 from 34 to 43 there.</p>
@@ -203,13 +232,16 @@ piles grows.</p>
 supply and put it face up in front of you. You may hold several.</p>
 """, level=3),
         Section("bull-card-steal", "Supply empty: take a bull card away", """
-<p>Once all 10 bull cards are handed out, you take the bull card from the player who has
-the most. If several have equally many, you choose one of them.</p>
+<p>Once all 10 bull cards are handed out, you may take the bull card from the player who
+has the most. If several have equally many, you choose one of them. How the app counts “the
+most” is explained below under “How the app decides”.</p>
 """, level=3),
         Section("end", "End of a deal", """
 <p>A deal ends as soon as someone has no card left in hand. You play as many deals as there
 are players (three with three players). Whoever just scored the most minus points starts
 the next deal.</p>
+<p>If the last pile is taken while the draw pile is empty, the deal ends too (see “How the
+app decides”).</p>
 """),
         Section("scoring", "Scoring", """
 <p>Everybody else counts the Hornochsen on their hand cards: each is a minus point. The
@@ -239,9 +271,32 @@ of each deal all bull cards go back to the supply.</p>
 <p>If fewer than two cards are left in the draw pile when new piles are turned up, turn up
 what is left.</p>
 """, level=3, decision=True),
-        Section("app-decides-recording", "Recording", """
+        Section("app-decides-stealing", "Taking a bull card away: who has the most?", """
+<p>With the supply empty, the app counts “the most bull cards” over all players,
+<strong>you included</strong>:</p>
+<ul>
+<li>If you alone have the most, there is nobody to take one from: you get none.</li>
+<li>If you have as many as others, you may take one from one of those others.</li>
+<li>Otherwise you take it from the player with the most; if several tie, you choose.</li>
+</ul>
+<p>Taking it is optional (“darf”). Where it is clear from whom, the app takes it at once and
+offers “don't take it”; on a tie it asks from whom. Whenever the app names a player, it says
+why (who holds how many).</p>
+""", level=3, decision=True),
+        Section("app-decides-next-starter", "Who starts on a tie?", """
+<p>The next deal is started by the player with the most minus points in the last one. If
+several tie, the first of them in seat order starts; the score sheet says that it was a tie,
+so that you can decide otherwise.</p>
+""", level=3, decision=True),
+        Section("app-decides-blocked", "A blocked deal", """
+<p>If the last pile is taken while the draw pile is empty and no card can be turned up, the
+deal ends at once: everybody scores their hand cards, nobody went out.</p>
+""", level=3, decision=True),
+        Section("app-decides-recording", "Recording and the bull card tracker", """
 <p>Per deal and player, the Hornochsen in hand (or the card numbers, then the app counts).
-The player who went out has 0; together at most 167 Hornochsen.</p>
+The player who went out has 0; together at most 167 Hornochsen. During the deal the bull
+card tracker counts the supply and each player's bull cards and applies the rule for taking
+one away.</p>
 """, level=3, decision=True),
     ),
 )

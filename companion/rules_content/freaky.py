@@ -62,7 +62,7 @@ verdeckt vor dir ablegen. Das geht mit mehreren Reihen im selben Zug.</p>
 <p><em>Beispiel:</em> In einer Reihe liegen vier gelbe Kreise, in einer anderen vier
 „6“: du darfst beide Reihen nehmen.</p>
 <p>Merkst du erst nach deinem Zug, dass du eine Reihe hättest nehmen dürfen: Pech gehabt,
-später darf sie niemand mehr dafür beanspruchen.</p>
+nachholen darfst du das nicht. Die Reihe bleibt liegen (siehe „So entscheidet die App“).</p>
 """, level=3),
         Section("drawing", "Nachziehen", """
 <p>Am Ende deines Zuges ziehst du, bis du wieder 3 Handkarten hast.</p>
@@ -92,6 +92,18 @@ Karte nirgends und eröffnet eine neue Reihe.</p>
         Section("app-decides-check", "Was der Regel-Check wissen will", """
 <p>Für das Anlegen gibst du die letzte Karte jeder Reihe an, fürs Kassieren die ganze
 Reihe, jeweils mit Hintergrund, Kreisfarbe und Zahl.</p>
+""", level=3, decision=True),
+        Section("app-decides-missed-row", "Eine verpasste Reihe", """
+<p>Hat jemand eine Reihe nicht kassiert, obwohl er durfte, bleibt sie liegen. Wer sie in
+einem späteren Kassier-Schritt prüft (auch derselbe Spieler in seinem nächsten Zug), darf
+sie nehmen, wenn darin dann noch ein Merkmal viermal vorkommt.</p>
+""", level=3, decision=True),
+        Section("app-decides-chain", "Eine Reihe ist eine Kette", """
+<p>Jede Karte einer Reihe passt zu der Karte davor, denn sie wurde an die damals letzte
+Karte angelegt. Der Regel-Check lehnt eine Reihe ab, die so nicht entstanden sein kann, und
+sagt, welche Karte nicht passt. Er nimmt so viele Reihen und so viele Karten pro Reihe, wie
+auf einem echten Tisch liegen können (bis zu 105 Karten: alle außer den 3 Handkarten eines
+Mitspielers).</p>
 """, level=3, decision=True),
         Section("app-decides-recording", "Notieren", """
 <p>Pro Spieler die Zahl der kassierten Karten (live: +N pro kassierter Reihe). Zusammen
@@ -159,8 +171,8 @@ exactly equal, e.g. four blue backgrounds or four 3s), you may put the whole row
 in front of you. You may do this with several rows in the same turn.</p>
 <p><em>Example:</em> one row holds four yellow circles, another four “6”s: you may take
 both rows.</p>
-<p>If you only notice after your turn that you could have collected a row: bad luck, it
-cannot be claimed for that later.</p>
+<p>If you only notice after your turn that you could have collected a row: bad luck, you
+cannot make up for it. The row stays on the table (see “How the app decides”).</p>
 """, level=3),
         Section("drawing", "Drawing", """
 <p>At the end of your turn, draw until you hold 3 cards again.</p>
@@ -190,6 +202,17 @@ opens a new row.</p>
         Section("app-decides-check", "What the rules check asks for", """
 <p>For joining you enter the last card of each row, for collecting the whole row, each
 with background, circle colour and number.</p>
+""", level=3, decision=True),
+        Section("app-decides-missed-row", "A missed row", """
+<p>If someone did not collect a row they could have taken, it stays on the table. Whoever
+checks it in a later collect step (the same player on their next turn included) may take it
+if a feature still appears four times in it.</p>
+""", level=3, decision=True),
+        Section("app-decides-chain", "A row is a chain", """
+<p>Every card in a row fits the card before it, because it joined the row's then last card.
+The rules check refuses a row that could not have come about like this and says which card
+does not fit. It takes as many rows and as many cards per row as a real table can hold (up to
+105 cards: all but the 3 hand cards of another player).</p>
 """, level=3, decision=True),
         Section("app-decides-recording", "Recording", """
 <p>Per player, the number of collected cards (live: +N per collected row). Together at most

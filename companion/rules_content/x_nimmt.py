@@ -44,7 +44,7 @@ von 5 haben 2; alle übrigen 1.</li>
 <li>Die niedrigste Karte wird zuerst angelegt, dann die nächsthöhere und so weiter.</li>
 <li>Neue Karten kommen in einer Reihe immer ganz nach rechts.</li>
 </ol>
-<p>Das wiederholt ihr, bis nach einer Runde jemand keine Handkarten mehr hat.</p>
+<p>Das wiederholt ihr, bis am Ende einer Runde jemand keine Handkarten mehr hat.</p>
 """),
         Section("placement", "Wohin kommt eine Karte?", """
 <p>Jede Karte passt in genau eine Reihe. Vier Regeln sagen, welche.</p>
@@ -56,8 +56,11 @@ Karten, die höher sind als ihre letzte Karte.</p>
         Section("rule-lowest-difference", "Regel 2: Kleinster Abstand", """
 <p>Von den Reihen, deren letzte Karte niedriger ist, bekommt die Karte die Reihe mit dem
 kleinsten Abstand &ndash; also die, deren letzte Karte am nächsten darunter liegt.</p>
-<p><em>Beispiel:</em> Die Reihen enden mit 15, 12 und 54. Die 18 und danach die 22 kommen
-in die Reihe der 15 (näher als die 12), die 60 kommt hinter die 54.</p>
+<p><em>Beispiel:</em> In der 3er-Reihe liegt die 12, in der 4er-Reihe die 15, in der
+5er-Reihe die 54. Aufgedeckt werden 18, 22 und 60. Die 18 kommt in die mittlere Reihe
+hinter die 15 (Abstand 3, zur 12 wären es 6), danach die 22 hinter die 18 (Abstand 4 statt
+10). Die 60 kommt in die untere Reihe hinter die 54. Keine Reihe wird voll: niemand nimmt
+etwas.</p>
 """, level=3),
         Section("rule-full-row", "Regel 3: Volle Reihe", """
 <p>Die Reihenkarte zeigt, mit der wievielten Karte die Reihe voll ist: die 3er-Reihe mit
@@ -87,8 +90,9 @@ X-Reihe verdeckt auf deinen X-Stapel; die neue Karte beginnt eine neue X-Reihe. 
 Karten, die weichen müssen, kommen auf denselben X-Stapel.</p>
 """),
         Section("end", "Ende eines Durchgangs", """
-<p>Ein Durchgang endet sofort nach einer Runde, in der jemand seine letzte Handkarte
-gespielt hat. Gespielt werden zwei Durchgänge.</p>
+<p>Ein Durchgang endet sofort nach einer Runde, an deren Ende jemand keine Handkarten mehr
+hat. Wer seine letzte Karte spielt und danach Karten kassiert und auf die Hand nimmt, hat
+wieder Handkarten und spielt weiter. Gespielt werden zwei Durchgänge.</p>
 """),
         Section("scoring", "Wertung", """
 <ul>
@@ -119,10 +123,16 @@ Karte in die X-Reihe), wählt er, wenn seine Karte dran ist &ndash; vor der näc
 <p>Wer eine Reihe nimmt, nimmt nur die Karten, die schon dort lagen; seine gespielte
 Karte beginnt die Reihe neu.</p>
 """, level=3, decision=True),
+        Section("app-decides-resolver", "Der Runden-Check", """
+<p>Der Regel-Check nimmt die drei Reihen und die aufgedeckten Karten und zeigt Schritt für
+Schritt, wohin jede Karte kommt und wer was nimmt. Wo die Regeln eine Wahl lassen, fragt er
+den Spieler.</p>
+""", level=3, decision=True),
         Section("app-decides-recording", "Notieren", """
 <p>Pro Durchgang und Spieler trägst du die Hornochsen auf Hand und X-Stapel ein oder
 die Kartennummern (dann zählt die App). Jede Karte darf pro Durchgang nur einmal
-vorkommen; zusammen sind es höchstens 167 Hornochsen.</p>
+vorkommen; zusammen sind es höchstens 167 Hornochsen. Mit Kartennummern muss mindestens
+eine Hand leer sein: solange alle noch Handkarten haben, ist der Durchgang nicht zu Ende.</p>
 """, level=3, decision=True),
     ),
 )
@@ -168,7 +178,7 @@ player.</li>
 <li>The lowest card is placed first, then the next higher one, and so on.</li>
 <li>New cards always go to the right-hand end of a row.</li>
 </ol>
-<p>Repeat until, after a round, somebody has no hand cards left.</p>
+<p>Repeat until, at the end of a round, somebody has no hand cards left.</p>
 """),
         Section("placement", "Where does a card go?", """
 <p>Every card fits exactly one row. Four rules tell you which.</p>
@@ -180,8 +190,10 @@ than its last card.</p>
         Section("rule-lowest-difference", "Rule 2: Smallest difference", """
 <p>Among the rows whose last card is lower, the card goes to the one with the smallest
 difference &ndash; the row whose last card is closest below it.</p>
-<p><em>Example:</em> the rows end in 15, 12 and 54. The 18 and then the 22 go into the row
-of the 15 (closer than the 12), the 60 goes behind the 54.</p>
+<p><em>Example:</em> the 3-row holds the 12, the 4-row the 15, the 5-row the 54. The 18,
+22 and 60 are revealed. The 18 goes into the middle row behind the 15 (difference 3; to the
+12 it would be 6), then the 22 behind the 18 (difference 4 instead of 10). The 60 goes into
+the lower row behind the 54. No row fills up: nobody takes anything.</p>
 """, level=3),
         Section("rule-full-row", "Rule 3: Full row", """
 <p>The row card shows which card fills the row: the 3-row is full with its 3rd card, the
@@ -208,8 +220,9 @@ X-stack; the new card starts a new X-Reihe. Later cards that have to leave go on
 same X-stack.</p>
 """),
         Section("end", "End of a deal", """
-<p>A deal ends right after a round in which someone played their last hand card. You play
-two deals.</p>
+<p>A deal ends right after a round at whose end someone has no hand cards. Whoever plays
+their last card and then takes cards into hand holds cards again and plays on. You play two
+deals.</p>
 """),
         Section("scoring", "Scoring", """
 <ul>
@@ -240,10 +253,16 @@ make it when their card is handled &ndash; before the next card.</p>
 <p>Whoever takes a row takes only the cards that were already there; the card they played
 starts the row again.</p>
 """, level=3, decision=True),
+        Section("app-decides-resolver", "The round check", """
+<p>The rules check takes the three rows and the revealed cards and shows, step by step,
+where each card goes and who takes what. Where the rules leave a choice, it asks the
+player.</p>
+""", level=3, decision=True),
         Section("app-decides-recording", "Recording", """
 <p>Per deal and player, enter the Hornochsen in hand and on the X-stack, or the card
 numbers (then the app counts). Each card may appear only once per deal; together there
-are at most 167 Hornochsen.</p>
+are at most 167 Hornochsen. With card numbers at least one hand must be empty: while
+everybody still holds hand cards, the deal has not ended.</p>
 """, level=3, decision=True),
     ),
 )

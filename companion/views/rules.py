@@ -8,14 +8,14 @@ linked from the score sheet with ``?players=Anna,Ben,Cem``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url
@@ -30,7 +30,7 @@ from companion.selectors.rules import (
     rule_ref,
     search_rules,
 )
-from scoring import GAMES, x_nimmt
+from scoring import GAMES
 
 CHECK_FORMS: dict[str, dict[str, type[forms.Form]]] = {
     "drei-sind-einer-zuviel": {"place": check_forms.DreiCheckForm},
@@ -70,14 +70,23 @@ def _rule_refs(slug: str) -> dict[str, RuleRef]:
 
 
 def _players(request: HtmxHttpRequest) -> list[str]:
-    """``?players=Anna,Ben,Cem`` as a list of names (blank names dropped)."""
-    raw = request.GET.get("players", "")
-    names: list[str] = []
-    for name in raw.split(","):
-        name = name.strip()[:40]
-        if name and name not in names:
-            names.append(name)
-    return names[:7]
+    """``?players=Anna,Ben,Cem`` to pass on in links (the pages that use the names
+    check them: :func:`companion.forms.rules.parse_players`)."""
+    raw = request.GET.get("players", "")[:1000].replace("\x00", "")
+    return [name.strip() for name in raw.split(",") if name.strip()]
+
+
+def _back(request: HtmxHttpRequest) -> str:
+    """``?back=``: the score sheet that opened a helper, where its result can be
+    taken over. Only the path of a score sheet of this site is accepted."""
+    raw = request.GET.get("back", "")
+    if not raw.startswith("/") or raw.startswith("//"):
+        return ""
+    try:
+        found = resolve(raw)
+    except Resolver404:
+        return ""
+    return raw if found.url_name == "match_sheet" else ""
 
 
 # ------------------------------------------------------------------------- pages
@@ -119,79 +128,51 @@ def rules_search(request: HtmxHttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------------ checks
 
 
-@dataclass(frozen=True, slots=True)
-class XStepView:
-    """One step of an X nimmt! round with the rule that decided it."""
-
-    step: x_nimmt.Step
-    row_card: int
-    rule: RuleRef
-
-
-X_RULE_ANCHORS = {
-    x_nimmt.PlacementRule.ASCENDING: "rule-lowest-difference",
-    x_nimmt.PlacementRule.FULL_ROW: "rule-full-row",
-    x_nimmt.PlacementRule.LOW_CARD: "rule-low-card",
-}
-
-
-def _x_nimmt_context(form: forms.Form) -> dict[str, Any]:
-    answer = getattr(form, "answer", None)
-    if not isinstance(answer, x_nimmt.RoundResolution):
-        return {}
-    language = _language()
-    steps = [
-        XStepView(step, check_forms.X_ROW_CARDS[step.row],
-                  rule_ref("x-nimmt", X_RULE_ANCHORS[step.rule], language))
-        for step in answer.steps
-    ]
-    options: list[dict[str, Any]] = []
-    pending = answer.pending
-    if pending is not None and pending.kind is x_nimmt.ChoiceKind.ROW:
-        options = [
-            {"value": f"{pending.card}:{index}", "row_card": check_forms.X_ROW_CARDS[index],
-             "takes": answer.rows[index]}
-            for index in pending.options
-        ]
-    elif pending is not None:
-        options = [{"value": f"{pending.card}:{card}", "card": card} for card in pending.options]
-    return {
-        "x_steps": steps, "x_options": options,
-        "x_rows_after": [
-            (check_forms.X_ROW_CARDS[i], row) for i, row in enumerate(answer.rows)
-        ],
-    }
+def _check_players(request: HtmxHttpRequest, slug: str) -> tuple[list[str], str]:
+    """The players a check page was opened with (``?players=``), and the message when they
+    cannot play this game (then the page starts with no names)."""
+    raw = request.GET.get("players", "")
+    if not raw.strip():
+        return [], ""
+    try:
+        return check_forms.parse_players(raw[:1000], slug), ""
+    except ValidationError as err:
+        return [], " ".join(err.messages)
 
 
 @require_http_methods(["GET", "POST"])
 def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
-    """A game's legality checks: post the situation, get the engine's answer."""
+    """A game's legality checks: post the situation, get the answer of :mod:`companion.checks`."""
     slug = _game_or_404(game)
     which = request.POST.get("check") if request.method == "POST" else None
-    players = _players(request)
+    players, players_error = _check_players(request, slug)
     bound: dict[str, forms.Form] = {}
     for key, form_class in CHECK_FORMS[slug].items():
         data = request.POST if key == which else None
         kwargs: dict[str, Any] = {"prefix": key}
         if form_class is check_forms.XRoundForm:
             kwargs["players"] = players or ["Anna", "Ben", "Cem"]
+        if request.GET.get("variant") == "first-card" and "variant" in form_class.base_fields:
+            kwargs["initial"] = {"variant": True}  # opened from a 13 sheet played in the variant
         bound[key] = form_class(data, **kwargs)
-    extra: dict[str, Any] = {}
     if which in bound:
         form = bound[which]
         form.is_valid()
-        if slug == "x-nimmt" and which == "round":
-            if request.POST.get("round-next") and isinstance(form, check_forms.XRoundForm) \
-                    and form.answer is not None and form.answer.complete:
-                bound["round"] = check_forms.next_round_form(form)
-            else:
-                extra = _x_nimmt_context(form)
-    module = GAMES[slug].module.rsplit(".", 1)[1]
-    context = {
-        "info": GAMES[slug], "text": game_text(slug, _language()), "forms": bound,
-        "which": which, "rules": _rule_refs(slug), "tool": TOOLS.get(slug),
-        "players": ",".join(players), **extra,
+        if (slug == "x-nimmt" and which == "round" and request.POST.get("round-next")
+                and isinstance(form, check_forms.XRoundForm)
+                and form.answer is not None and form.answer.complete):
+            bound["round"] = check_forms.next_round_form(form)
+    language = _language()
+    decided = {
+        key: rule_ref(slug, form.answer.rule, language)
+        for key, form in bound.items() if getattr(form, "answer", None) is not None
     }
+    context = {
+        "info": GAMES[slug], "text": game_text(slug, language), "forms": bound,
+        "which": which, "rules": _rule_refs(slug), "tool": TOOLS.get(slug),
+        "players": ",".join(players), "players_error": players_error, "decided": decided,
+    }
+    module = GAMES[slug].module.rsplit(".", 1)[1]
     template = f"rules/check_{module}.html"
     if request.htmx and which in bound:
         return render(request, f"{template}#{which}", context)
@@ -217,16 +198,23 @@ def _after_action(
 @require_GET
 def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
     """11 nimmt!: who holds how many of the 10 bull cards in the running deal."""
-    players = _players(request)
-    form = check_forms.BullsForm(request.GET, players=players)
+    form = check_forms.BullsForm(request.GET)
     form.is_valid()
+    back = _back(request)
     state = form.state_query()
     state.pop("ev", None)
-    context = {"form": form, "rules": _rule_refs("elf-nimmt"), "players": players,
-               "base_query": urlencode(state)}
+    undo = form.undo_query()
+    if back:
+        state["back"] = back
+        if undo:
+            undo["back"] = back
+    context = {"form": form, "rules": _rule_refs("elf-nimmt"), "players": list(form.names),
+               "base_query": urlencode(state), "back": back,
+               "undo_query": urlencode(undo) if undo else ""}
     template = "rules/tool_bulls.html"
     if form.acted:
-        return _after_action(request, "tool_bulls", template, form.state_query(), context)
+        after = {**form.state_query(), **({"back": back} if back else {})}
+        return _after_action(request, "tool_bulls", template, after, context)
     if request.htmx:
         return render(request, f"{template}#tool", context)
     return render(request, template, context)
@@ -235,14 +223,28 @@ def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def tool_targets(request: HtmxHttpRequest) -> HttpResponse:
     """13: the running total of each target, and who has taken what this deal."""
-    players = _players(request)
-    form = check_forms.TargetsForm(request.GET, players=players)
+    form = check_forms.TargetsForm(request.GET)
     form.is_valid()
-    context = {"form": form, "rules": _rule_refs("dreizehn"), "players": players}
+    players = list(form.names)
+    back = _back(request)
+    context = {"form": form, "rules": _rule_refs("dreizehn"), "players": players, "back": back,
+               "take_over": _take_over(back, form) if back and players else ""}
     template = "rules/tool_targets.html"
     if form.acted:
         return _after_action(request, "tool_targets", template,
-                             {**form.state_query(), **form.event_query()}, context)
+                             {**form.state_query(), **form.event_query(),
+                              **({"back": back} if back else {})}, context)
     if request.htmx:
         return render(request, f"{template}#tool", context)
     return render(request, template, context)
+
+
+def _take_over(back: str, form: check_forms.TargetsForm) -> str:
+    """The sheet's URL with the cards each player took this deal, as the deal form's
+    fields (``s<seat>-yellow`` …): one tap puts them into the next deal's form."""
+    query = {
+        f"s{row['index']}-{colour}": str(count)
+        for row in form.tally_rows()
+        for colour, count in zip(check_forms.TALLY_COLOURS, row["counts"], strict=True)
+    }
+    return f"{back}?{urlencode(query)}#deal-form"

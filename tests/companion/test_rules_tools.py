@@ -74,7 +74,8 @@ def test_with_the_supply_empty_the_taker_chooses_among_the_players_with_most(
 ) -> None:
     status, html, _ = get(client, "?players=Anna,Ben,Cem&held=4.4.2&take=2")
     assert status == 200  # a choice, not yet an action
-    assert "The supply is empty: Cem takes a bull card from a player with the most." in html
+    assert "The supply is empty. Anna and Ben hold the most bull cards (4 each). Cem may take " \
+        "one from Anna or Ben: from whom?" in html
     assert "take=2&amp;steal=0" in html and "take=2&amp;steal=1" in html
     status, _, location = get(client, "?players=Anna,Ben,Cem&held=4.4.2&take=2&steal=1")
     assert status == 302
@@ -98,9 +99,9 @@ def test_stealing_from_someone_without_the_most_is_refused(client: Client) -> No
 
 def test_the_steal_rule_is_shown_when_the_supply_is_empty(client: Client) -> None:
     _, html, _ = get(client, "?players=Anna,Ben,Cem&held=4.4.2")
-    assert "whoever earns a bull card now takes it from the player with the most (Anna, Ben)" \
-        in html
-    assert 'href="/rules/elf-nimmt/#bull-card-steal"' in html
+    assert "whoever earns a bull card now may take one from the player with the most, counted " \
+        "over everybody. Whoever alone holds the most gets none. Most now: Anna, Ben." in html
+    assert 'href="/rules/elf-nimmt/#app-decides-stealing"' in html
 
 
 def test_a_new_deal_puts_every_bull_card_back(client: Client) -> None:
@@ -138,7 +139,8 @@ def test_the_targets_start_empty(client: Client) -> None:
 
 def test_playing_a_card_adds_to_the_running_total(client: Client) -> None:
     status, _, location = get(
-        client, "?players=Anna,Ben&y=5.4&g=&b=&taken=0.0.0.0_0.0.0.0&target=yellow&card=2&who=0",
+        client, "?players=Anna,Ben,Cem&y=5.4&g=&b=&taken=0.0.0.0_0.0.0.0_0.0.0.0"
+                "&target=yellow&card=2&who=0",
         tool="tool_targets")
     assert status == 302
     assert state(location)["y"] == "5.4.2"
@@ -149,11 +151,11 @@ def test_playing_a_card_adds_to_the_running_total(client: Client) -> None:
 
 def test_going_over_13_takes_the_cards_and_counts_them_for_the_player(client: Client) -> None:
     status, html, pushed = get(
-        client, "?players=Anna,Ben&y=5.4.1.2&g=7&b=&taken=0.0.0.0_0.0.0.0"
+        client, "?players=Anna,Ben,Cem&y=5.4.1.2&g=7&b=&taken=0.0.0.0_0.0.0.0_0.0.0.0"
                 "&target=yellow&card=2&who=1", tool="tool_targets", htmx=True)
     assert status == 200
     assert state(pushed)["y"] == "2"
-    assert state(pushed)["taken"] == "0.0.0.0_3.0.0.1"
+    assert state(pushed)["taken"] == "0.0.0.0_3.0.0.1_0.0.0.0"
     assert totals(html) == {"yellow": 2, "green": 7, "blue": 0}
     assert "Over 13: Ben takes yellow 5, red 4, yellow 1, yellow 2; the yellow 2 stays " \
         "(total 2)." in html
@@ -173,18 +175,22 @@ def test_a_red_4_goes_on_any_target(client: Client) -> None:
 def test_a_target_that_cannot_exist_is_refused(client: Client) -> None:
     status, html, _ = get(client, "?y=7.7&target=yellow&card=1", tool="tool_targets")
     assert status == 200
-    assert "A target cannot hold cards totalling 14" in html
+    assert "These cards total 14, but two or more cards on a target never total more than 13" \
+        in html
 
 
 def test_who_plays_must_be_given_when_players_are_known(client: Client) -> None:
-    status, html, _ = get(client, "?players=Anna,Ben&target=yellow&card=1", tool="tool_targets")
+    status, html, _ = get(client, "?players=Anna,Ben,Cem&target=yellow&card=1",
+                          tool="tool_targets")
     assert status == 200
     assert "Who plays the card?" in html
 
 
 def test_a_new_deal_empties_the_targets(client: Client) -> None:
-    _, _, location = get(client, "?players=Anna&y=5&taken=1.0.0.0&reset=1", tool="tool_targets")
-    assert state(location) == {"players": "Anna", "taken": "0.0.0.0", "ev": "new"}
+    _, _, location = get(client, "?players=Anna,Ben,Cem&y=5&taken=1.0.0.0_0.0.0.0_0.0.0.0"
+                                 "&reset=1", tool="tool_targets")
+    assert state(location) == {"players": "Anna,Ben,Cem", "taken": "0.0.0.0_0.0.0.0_0.0.0.0",
+                               "ev": "new"}
 
 
 def test_the_next_player_in_seat_order_is_preselected(client: Client) -> None:

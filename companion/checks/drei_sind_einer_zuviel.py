@@ -1,0 +1,58 @@
+"""3 sind einer zuviel!: where a played card goes and what its player takes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring import drei_sind_einer_zuviel
+
+START_CARDS = (0, 30, 60)
+"""The start card of each row."""
+
+
+@dataclass(frozen=True, slots=True)
+class DreiAnswer:
+    card: int
+    row: int
+    """Index 0–2."""
+    position: int
+    """1 = right next to the start card."""
+    before: tuple[tuple[int, ...], ...]
+    after: tuple[tuple[int, ...], ...]
+    taken: tuple[int, ...]
+    highest: bool
+    """The fifth card was the highest in its row (case a)."""
+    rule: str
+    """Anchor of the deciding rule on the rules page."""
+
+    @property
+    def fifth(self) -> bool:
+        return bool(self.taken)
+
+    @property
+    def start_card(self) -> int:
+        return START_CARDS[self.row]
+
+
+def check_drei_place(rows: Sequence[Sequence[int]], card: int) -> DreiAnswer:
+    """Where ``card`` goes on the three rows (number cards after the start cards).
+
+    >>> answer = check_drei_place([[10, 19, 24], [35], []], 40)
+    >>> answer.row, answer.position, answer.taken, answer.rule
+    (1, 2, (), 'ascending-order')
+    """
+    placed = drei_sind_einer_zuviel.place(rows, card)
+    new_row = placed.rows[placed.row]
+    highest = bool(placed.taken) and all(c < card for c in rows[placed.row])
+    if not placed.taken:
+        rule = "ascending-order"
+    elif highest:
+        rule = "fifth-card-highest"
+    else:
+        rule = "fifth-card-lower"
+    return DreiAnswer(
+        card=card, row=placed.row, position=new_row.index(card) + 1,
+        before=tuple(tuple(r) for r in rows), after=placed.rows, taken=placed.taken,
+        highest=highest, rule=rule,
+    )
