@@ -166,3 +166,128 @@ def test_the_search_escapes_what_the_user_typed(client: Client, htmx: bool) -> N
     assert "<script>alert(1)" not in html
     assert "<img src=x" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+# ------------------------------------------------ the decisions of ../shared/rules/
+
+DECISIONS: dict[str, list[tuple[str, str, str]]] = {
+    # Every bullet under "Decisions" in ../shared/rules/<game>.md (the one that says "every
+    # decision is shown on the rules page" aside), as (anchor, German words, English words)
+    # of the section that shows it under "So entscheidet die App" / "How the app decides".
+    "drei-sind-einer-zuviel": [
+        ("app-decides-recording", "live", "live"),
+        ("app-decides-limits", "12", "12"),
+    ],
+    "x-nimmt": [
+        ("app-decides-order", "von der niedrigsten zur höchsten", "from lowest to highest"),
+        ("app-decides-played-card", "gespielte", "the card they played"),
+        ("app-decides-resolver", "Schritt für", "step by step"),
+        ("app-decides-recording", "mindestens eine Hand leer", "at least one hand must be empty"),
+    ],
+    "freaky": [
+        ("app-decides-empty-table", "gar keine Reihe", "no row is left"),
+        ("app-decides-check", "letzte Karte jeder Reihe", "last card of each row"),
+        ("app-decides-missed-row", "bleibt sie liegen", "it stays on the table"),
+        ("app-decides-chain", "welche Karte nicht passt", "which card does not fit"),
+        ("app-decides-recording", "108", "108"),
+    ],
+    "elf-nimmt": [
+        ("app-decides-bull-cards-kept", "nicht verbraucht", "not used up"),
+        ("app-decides-short-draw-pile", "weniger als zwei", "fewer than two"),
+        ("app-decides-stealing", "dich eingeschlossen", "you included"),
+        ("app-decides-next-starter", "Sitzreihenfolge", "seat order"),
+        ("app-decides-blocked", "niemand ist ausgegangen", "nobody went out"),
+        ("app-decides-recording", "Bullenkarten-Zähler", "bull card tracker"),
+    ],
+    "dreizehn": [
+        ("app-decides-exactly-13", "genau 13", "exactly 13"),
+        ("variant-open-targets", "erste farbige Karte", "first coloured card"),
+        ("app-decides-recording", "8 rote Vieren", "8 red 4s"),
+    ],
+}
+
+
+def _section_text(html: str, anchor: str) -> str:
+    start = html.index(f'<section class="decision" aria-labelledby="{anchor}">')
+    return " ".join(re.sub(r"<[^>]+>", " ", html[start:html.index("</section>", start)]).split())
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_decision_of_the_rules_files_is_shown_under_how_the_app_decides(
+    client: Client, slug: str, language: str,
+) -> None:
+    html = get(client, reverse("rules_game", args=[slug]), language=language)
+    heading = "So entscheidet die App" if language == "de" else "How the app decides"
+    decisions_start = html.index(f'<h2 id="app-decides">{heading}')
+    shown = [s.anchor for s in game_text(slug, language).sections
+             if s.decision and s.level == 3]
+    assert shown == [anchor for anchor, _de, _en in DECISIONS[slug]]
+    for anchor, german, english in DECISIONS[slug]:
+        assert html.index(f'id="{anchor}"') > decisions_start
+        assert (german if language == "de" else english) in _section_text(html, anchor)
+
+
+@pytest.mark.parametrize(("language", "sentence"), [
+    ("de", "Die 18 kommt in die mittlere Reihe hinter die 15"),
+    ("en", "The 18 goes into the middle row behind the 15"),
+])
+def test_the_rule_2_example_says_what_the_round_check_answers(
+    client: Client, language: str, sentence: str,
+) -> None:
+    from companion.checks.x_nimmt import check_x_nimmt_round
+
+    answer = check_x_nimmt_round([[12], [15], [54]], {"Anna": 18, "Ben": 22, "Cem": 60})
+    assert [(s.step.card, s.row_card, s.step.taken) for s in answer.steps] == [
+        (18, 4, ()), (22, 4, ()), (60, 5, ())]
+    assert answer.complete
+    html = get(client, reverse("rules_game", args=["x-nimmt"]), language=language)
+    example = _text_of(html, "rule-lowest-difference")
+    assert sentence in example
+    if language == "de":
+        assert "In der 3er-Reihe liegt die 12, in der 4er-Reihe die 15, in der 5er-Reihe die 54" \
+            in example
+        assert "Die 60 kommt in die untere Reihe hinter die 54. Keine Reihe wird voll: " \
+            "niemand nimmt etwas." in example
+    else:
+        assert "the 3-row holds the 12, the 4-row the 15, the 5-row the 54" in example
+        assert "The 60 goes into the lower row behind the 54. No row fills up: nobody takes " \
+            "anything." in example
+
+
+def _text_of(html: str, anchor: str) -> str:
+    start = html.index(f'aria-labelledby="{anchor}"')
+    return " ".join(re.sub(r"<[^>]+>", " ", html[start:html.index("</section>", start)]).split())
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("de", "Wer seine letzte Karte spielt und danach Karten kassiert und auf die Hand nimmt, "
+           "hat wieder Handkarten und spielt weiter."),
+    ("en", "Whoever plays their last card and then takes cards into hand holds cards again "
+           "and plays on."),
+])
+def test_the_end_of_an_x_nimmt_deal_is_after_a_round_that_leaves_a_hand_empty(
+    client: Client, language: str, words: str,
+) -> None:
+    html = get(client, reverse("rules_game", args=["x-nimmt"]), language=language)
+    assert words in _text_of(html, "end")
+
+
+def test_the_engine_s_deal_end_is_documented_in_apply() -> None:
+    from scoring import x_nimmt
+
+    assert "still holds cards and plays on" in " ".join((x_nimmt.apply.__doc__ or "").split())
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("de", "auf der 96 kommen 99, 100, 2 und 5 in dieser Reihenfolge, die 5 liegt oben"),
+    ("en", "on the 96, the 99, 100, 2 and 5 go down in this order, and the 5 ends on top"),
+])
+def test_the_bull_card_rule_says_highest_on_top_counts_on_past_100(
+    client: Client, language: str, words: str,
+) -> None:
+    from scoring import elf_nimmt
+
+    assert elf_nimmt.check_play([96], {0: [99, 100, 2, 5]}, 1).tops == (5,)
+    html = get(client, reverse("rules_game", args=["elf-nimmt"]), language=language)
+    assert words in _text_of(html, "bull-cards")
