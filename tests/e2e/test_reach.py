@@ -1,0 +1,177 @@
+"""Readable and reachable at 390×844: every tap target of the main pages is at least
+44 × 44 CSS px, and text on buttons and links reaches WCAG AA contrast (4.5:1) in light
+and dark mode, measured from the browser's computed styles.
+
+The one exception to the 44 px rule is WCAG 2.5.5's "Inline" exception: a link
+rendered inline (computed ``display: inline``) inside a block that has text of its
+own beside the link, i.e. a link in a sentence. Such a link's height is the line's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.scenes import Evening, evening, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GAMES = ("drei-sind-einer-zuviel", "x-nimmt", "freaky", "elf-nimmt", "dreizehn")
+
+SMALL_TARGETS = """
+() => {
+  const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, '
+                 + 'label.btn';
+  function inSentence(el) {
+    if (el.tagName !== 'A' || getComputedStyle(el).display !== 'inline') return false;
+    let block = el.parentElement;
+    while (block && getComputedStyle(block).display.startsWith('inline')) {
+      block = block.parentElement;
+    }
+    const own = block ? block.textContent.replace(el.textContent, '') : '';
+    return own.trim().length > 0;
+  }
+  const small = [];
+  for (const el of document.querySelectorAll(selector)) {
+    let target = el;
+    // A radio or checkbox is tapped through its label (Bootstrap's btn-check hides the input).
+    if (el.matches('input[type=radio], input[type=checkbox]') && el.labels && el.labels.length) {
+      target = el.labels[0];
+    }
+    const box = target.getBoundingClientRect();
+    const style = getComputedStyle(target);
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+    if (inSentence(el)) continue;
+    if (box.width < 44 - 0.01 || box.height < 44 - 0.01) {
+      const text = (target.innerText || target.value || target.getAttribute('aria-label') || '')
+        .trim();
+      small.push(`${el.tagName.toLowerCase()}.${el.className} "${text.slice(0, 30)}" `
+                 + `${box.width.toFixed(1)}×${box.height.toFixed(1)}`);
+    }
+  }
+  return small;
+}
+"""
+
+LOW_CONTRAST = """
+(selector) => {
+  function rgba(text) {
+    const m = text.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  }
+  function over(top, bottom) {
+    const a = top[3];
+    return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]);
+  }
+  function background(el) {
+    const layers = [];
+    for (let node = el; node; node = node.parentElement) {
+      const colour = rgba(getComputedStyle(node).backgroundColor);
+      if (colour[3] > 0) layers.push(colour);
+      if (colour[3] >= 1) break;
+    }
+    let result = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) result = over(layer, result);
+    return result;
+  }
+  function luminance(c) {
+    const [r, g, b] = c.slice(0, 3).map(v => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+  const found = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || !el.innerText.trim()) continue;
+    const back = background(el);
+    const text = over(rgba(getComputedStyle(el).color), back);
+    const [hi, lo] = [luminance(text), luminance(back)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    found.push({text: el.innerText.trim().slice(0, 30), ratio: Math.round(ratio * 100) / 100,
+                colour: getComputedStyle(el).color});
+  }
+  return found;
+}
+"""
+
+CONTRAST_TARGETS = (
+    ".btn-outline-secondary, .btn-secondary, .link-secondary, .btn-outline-primary, "
+    ".btn-link, .live-colour .label, .live-colour .counts, main a:not(.btn)"
+)
+
+
+def main_pages(scene: Evening) -> list[str]:
+    pages = [f"/g/{scene.group.pk}/", f"/g/{scene.group.pk}/roster/", scene.sheet(scene.finished)]
+    pages += [scene.sheet(scene.running[game]) for game in GAMES]
+    pages += [scene.live("drei-sind-einer-zuviel"), scene.live("freaky")]
+    pages += [f"/rules/{game}/check/" for game in GAMES]
+    return pages
+
+
+@pytest.fixture
+def scene(db: Any) -> Evening:
+    return evening()
+
+
+def test_every_tap_target_of_the_main_pages_is_at_least_44_px(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    assert page.viewport_size == {"width": 390, "height": 844}
+    log_in(page, live_server.url, scene.user)
+    small: dict[str, list[str]] = {}
+    for path in main_pages(scene):
+        for language in ("de", "en"):
+            page.set_extra_http_headers({"Accept-Language": language})
+            response = page.goto(live_server.url + path)
+            assert response is not None and response.status == 200, path
+            found = page.evaluate(SMALL_TARGETS)
+            if found:
+                small[f"{language} {path}"] = found
+    assert small == {}, "\n".join(f"{where}: {target}" for where, targets in small.items()
+                                   for target in targets)
+
+
+def test_the_entry_mode_switch_and_the_freaky_row_buttons_are_44_px(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    log_in(page, live_server.url, scene.user)
+    page.goto(live_server.url + scene.sheet(scene.running["x-nimmt"]))
+    switch = page.locator("#deal-form .mode-switch .btn")
+    assert switch.count() >= 2
+    for index in range(switch.count()):
+        box = switch.nth(index).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    page.goto(live_server.url + scene.sheet(scene.running["freaky"]))
+    quick = page.locator("#deal-form button[data-step]")
+    assert quick.count() > 5
+    for index in range(quick.count()):
+        box = quick.nth(index).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_buttons_links_and_live_labels_reach_wcag_aa_contrast(
+    live_server: Any, browser: Browser, scene: Evening, scheme: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    page = context.new_page()
+    log_in(page, live_server.url, scene.user)
+    measured: dict[str, list[dict[str, Any]]] = {}
+    for path in [scene.sheet(scene.running["x-nimmt"]), scene.sheet(scene.finished),
+                 scene.live("drei-sind-einer-zuviel"), scene.live("freaky"),
+                 f"/g/{scene.group.pk}/"]:
+        page.goto(live_server.url + path)
+        theme = page.evaluate("document.documentElement.getAttribute('data-bs-theme')")
+        assert theme == scheme
+        measured[path] = page.evaluate(LOW_CONTRAST, CONTRAST_TARGETS)
+    context.close()
+    labels = measured[scene.live("drei-sind-einer-zuviel")]
+    assert len([m for m in labels if m["text"] in ("rot", "red")]) == 4  # four players' red
+    too_low = {path: [m for m in found if m["ratio"] < 4.5] for path, found in measured.items()}
+    assert too_low == {path: [] for path in measured}
+    assert all(found for found in measured.values())
