@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE := companion.settings
 
-.PHONY: run dev prepare test check lint typecheck pytest test-postgres messages bench
+.PHONY: run dev prepare test check lint typecheck pytest test-postgres messages bench backup restore
 
 # `make run` listens on every interface so the phones at the table can join;
 # HOST=127.0.0.1 keeps it to this computer, PORT= picks another port.
@@ -38,6 +38,19 @@ run: prepare
 # Development: runserver with DEBUG on and auto-reload, on this computer only by default.
 dev: prepare
 	DJANGO_DEBUG=1 $(PY) manage.py runserver "$(if $(filter file,$(origin HOST)),127.0.0.1,$(HOST)):$(PORT)"
+
+# Backups of everything (accounts with their passwords, groups, matches, logs):
+# `make backup` writes backups/kartenrunde-<date-time>.json.gz (or BACKUP=path);
+# `make restore BACKUP=path` loads one into a new, empty database (README "Backups").
+backup: $(VENV)/.installed
+	mkdir -p "$(dir $(or $(BACKUP),backups/))"
+	$(PY) manage.py backup "$(or $(BACKUP),backups/kartenrunde-$(shell date +%Y-%m-%d-%H%M%S).json.gz)"
+
+restore: $(VENV)/.installed
+	$(if $(BACKUP),,$(error Name the backup to restore: make restore BACKUP=backups/....json.gz))
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
+	$(PY) manage.py restore "$(BACKUP)"
 
 test: $(VENV)/.installed-dev
 	$(PY) manage.py check --fail-level WARNING
