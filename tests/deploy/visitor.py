@@ -57,10 +57,10 @@ class Visitor:
     def submit(self, page: Answer, action_ends: str, changes: dict[str, str],
                *, follow: bool = True) -> Answer:
         """Post the page's form whose action ends with ``action_ends``, fields changed."""
-        form = find_form(page.text, action_ends)
+        form = find_form(page.text, action_ends, page.url)
         fields = [(name, value) for name, value in form.fields if name not in changes]
         fields += list(changes.items())
-        return self.post(urljoin(page.url, form.action), fields, follow=follow)
+        return self.post(form.action, fields, follow=follow)
 
     def _send(self, request: urllib.request.Request, *, follow: bool) -> Answer:
         opener = self._opener if follow else self._raw
@@ -132,11 +132,14 @@ class _FormParser(HTMLParser):
             self._textarea = None
 
 
-def find_form(html: str, action_ends: str) -> Form:
+def find_form(html: str, action_ends: str, page_url: str) -> Form:
+    """The first form whose action (an empty one is the page itself) ends with
+    ``action_ends``, its action made absolute."""
     parser = _FormParser()
     parser.feed(html)
     for form in parser.forms:
-        if form.action.split("?")[0].endswith(action_ends):
-            return form
+        action = urljoin(page_url, form.action)
+        if action.split("?")[0].endswith(action_ends):
+            return Form(action, form.fields)
     actions = [form.action for form in parser.forms]
     raise AssertionError(f"no form with an action ending {action_ends!r} (forms: {actions})")
