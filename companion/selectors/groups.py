@@ -7,8 +7,18 @@ from dataclasses import dataclass
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Prefetch, QuerySet
 from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
 
-from companion.models import GameNight, Group, Invite, Match, Membership, Player, Seat
+from companion.models import (
+    GameNight,
+    Group,
+    GroupChange,
+    Invite,
+    Match,
+    Membership,
+    Player,
+    Seat,
+)
 from scoring import ScoringError
 from scoring.common import rules_for
 
@@ -144,3 +154,64 @@ def active_invites(group: Group) -> list[Invite]:
         .select_related("created_by")
         .order_by("-created_at", "-id")
     )
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One line of the group's log, in the user's language."""
+
+    change: GroupChange
+    who: str
+    text: str
+
+
+LOG_LINES = 30
+"""How many of the newest group changes the settings page shows."""
+
+
+def _log_text(change: GroupChange) -> str:
+    detail = change.detail if isinstance(change.detail, dict) else {}
+
+    def say(key: str) -> str:
+        return str(detail.get(key) or "")
+
+    kind = change.kind
+    if kind == GroupChange.Kind.RENAME:
+        return _("renamed the group from “%(from)s” to “%(to)s”") % {
+            "from": say("from"), "to": say("to")}
+    if kind == GroupChange.Kind.JOIN:
+        if detail.get("player"):
+            return _("joined the group as %(player)s") % {"player": say("player")}
+        return _("joined the group")
+    if kind == GroupChange.Kind.LEAVE:
+        return _("left the group")
+    if kind == GroupChange.Kind.REMOVE:
+        return _("removed %(user)s from the group") % {"user": say("user")}
+    if kind == GroupChange.Kind.LINK:
+        return _("linked the player %(player)s to the account %(user)s") % {
+            "player": say("player"), "user": say("user")}
+    if kind == GroupChange.Kind.UNLINK:
+        return _("unlinked the player %(player)s from the account %(user)s") % {
+            "player": say("player"), "user": say("user")}
+    if kind == GroupChange.Kind.PLAYER_RENAME:
+        return _("renamed the player “%(from)s” to “%(to)s”") % {
+            "from": say("from"), "to": say("to")}
+    actions = {"create": _("created an invite link"), "renew": _("renewed an invite link"),
+               "revoke": _("revoked an invite link")}
+    return str(actions.get(say("action"), change.get_kind_display()))
+
+
+def group_log(group: Group, limit: int = LOG_LINES) -> list[LogLine]:
+    """The newest changes of the group (renames, joins, removals, links), newest first."""
+    changes = (
+        GroupChange.objects.filter(group=group).select_related("created_by")
+        .order_by("-created_at", "-id")[:limit]
+    )
+    return [
+        LogLine(
+            change=change,
+            who=change.created_by.get_username() if change.created_by else _("A former member"),
+            text=_log_text(change),
+        )
+        for change in changes
+    ]

@@ -12,13 +12,14 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion.colours import parse_colour
-from companion.models import GameNight, Group, Invite, Membership, Player
+from companion.models import GameNight, Group, GroupChange, Invite, Membership, Player
+from companion.parsing import clean_name, name_key
 
 GROUP_NAME_MAX = Group._meta.get_field("name").max_length or 80
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 40
@@ -55,39 +56,60 @@ def game_night_for_today(*, group: Group) -> GameNight:
         return night
 
 
+INVITE_DAYS = 14
+"""How long a new or renewed invite link works."""
+
+
 def _clean_group_name(name: str) -> str:
-    name = " ".join(name.split())
-    if not name:
-        raise ValidationError(_("Please give the group a name."), code="required")
-    if len(name) > GROUP_NAME_MAX:
+    """The group's name cleaned like every name (:func:`companion.parsing.clean_name`)."""
+    try:
+        return clean_name(name, max_length=GROUP_NAME_MAX)
+    except ValidationError as error:
+        if error.code == "required":
+            raise ValidationError(_("Please give the group a name."), code="required") from error
         raise ValidationError(
             _("A group name has at most %(max)d characters.") % {"max": GROUP_NAME_MAX},
             code="max_length",
-        )
-    return name
+        ) from error
 
 
 def _clean_player_name(
     *, group: Group | None, name: str, taken: Iterable[str] = (), exclude: Player | None = None
 ) -> str:
-    """A player's name with spaces tidied; unique in the group regardless of case."""
-    name = " ".join(name.split())
-    if not name:
-        raise ValidationError(_("Please enter a name."), code="required")
-    if len(name) > PLAYER_NAME_MAX:
+    """A player's name, cleaned (:func:`companion.parsing.clean_name`) and unique in the group.
+
+    Unique means no other player's name looks the same: the same letters in
+    another case, in fullwidth forms ("ＡＮＮＡ" is "Anna") or with invisible
+    characters count as the same name.
+    """
+    try:
+        name = clean_name(name, max_length=PLAYER_NAME_MAX)
+    except ValidationError as error:
+        if error.code == "required":
+            raise ValidationError(_("Please enter a name."), code="required") from error
         raise ValidationError(
             _("A player's name has at most %(max)d characters.") % {"max": PLAYER_NAME_MAX},
             code="max_length",
-        )
-    clash = name.casefold() in {t.casefold() for t in taken}
-    if not clash and group is not None:
-        others = Player.objects.filter(group=group, name__iexact=name)
+        ) from error
+    key = name_key(name)
+    clash = next((t for t in taken if name_key(t) == key), None)
+    if clash is None and group is not None:
+        others = Player.objects.filter(group=group)
         if exclude is not None:
             others = others.exclude(pk=exclude.pk)
-        clash = others.exists()
-    if clash:
+        clash = next((other for other in others.values_list("name", flat=True)
+                      if name_key(other) == key), None)
+    if clash is not None:
         raise _name_taken(name)
     return name
+
+
+def _log(group: Group, kind: str, by: AbstractBaseUser | None, **detail: object) -> None:
+    """A line of the group's log (:class:`GroupChange`), inside the caller's transaction."""
+    GroupChange.objects.create(
+        group=group, kind=kind, detail=detail,
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
 
 
 def _name_taken(name: str) -> ValidationError:
@@ -142,25 +164,50 @@ def group_create(
     return group
 
 
-def group_rename(*, group: Group, name: str) -> Group:
+def group_rename(*, group: Group, name: str, by: AbstractBaseUser | None = None) -> Group:
+    old = group.name
     group.name = _clean_group_name(name)
     with transaction.atomic():
         group.save(update_fields=["name"])
+        if group.name != old:
+            _log(group, GroupChange.Kind.RENAME, by, **{"from": old, "to": group.name})
     return group
 
 
+def invite_expired(invite: Invite, now: dt.datetime | None = None) -> bool:
+    """Whether the invite link's time is up (links made before expiry existed never expire)."""
+    return invite.expires_at is not None and invite.expires_at <= (now or timezone.now())
+
+
 def invite_create(*, group: Group, created_by: AbstractBaseUser) -> Invite:
-    """A new join link for ``group`` with a fresh unguessable token."""
+    """A new join link for ``group`` with a fresh unguessable token, working 14 days."""
     with transaction.atomic():
-        return Invite.objects.create(group=group, created_by=created_by)
+        invite = Invite.objects.create(
+            group=group, created_by=created_by,
+            expires_at=timezone.now() + dt.timedelta(days=INVITE_DAYS),
+        )
+        _log(group, GroupChange.Kind.INVITE, created_by, action="create")
+    return invite
 
 
-def invite_revoke(*, invite: Invite) -> Invite:
+def invite_renew(*, invite: Invite, by: AbstractBaseUser | None = None) -> Invite:
+    """Let the join link work another 14 days from now (a revoked link stays revoked)."""
+    if invite.revoked_at is not None:
+        raise ValidationError(_("This invite link has been revoked."), code="revoked")
+    with transaction.atomic():
+        invite.expires_at = timezone.now() + dt.timedelta(days=INVITE_DAYS)
+        invite.save(update_fields=["expires_at"])
+        _log(invite.group, GroupChange.Kind.INVITE, by, action="renew")
+    return invite
+
+
+def invite_revoke(*, invite: Invite, by: AbstractBaseUser | None = None) -> Invite:
     """Make the join link unusable; revoking twice keeps the first time."""
     with transaction.atomic():
         if invite.revoked_at is None:
             invite.revoked_at = timezone.now()
             invite.save(update_fields=["revoked_at"])
+            _log(invite.group, GroupChange.Kind.INVITE, by, action="revoke")
     return invite
 
 
@@ -179,6 +226,8 @@ def group_join(
     group = invite.group
     if invite.revoked_at is not None:
         raise ValidationError(_("This invite link has been revoked."), code="revoked")
+    if invite_expired(invite):
+        raise ValidationError(_("This invite link has expired."), code="expired")
     with transaction.atomic():
         membership, created = Membership.objects.get_or_create(
             group=group, user=user, defaults={"role": Membership.Role.MEMBER}
@@ -198,8 +247,49 @@ def group_join(
         elif player == NEW_PLAYER:
             name = _clean_player_name(group=group, name=user.get_username())
             with _unique_player_name(name):
-                Player.objects.create(group=group, name=name, user=user)
+                player = Player.objects.create(group=group, name=name, user=user)
+        _log(group, GroupChange.Kind.JOIN, user, user=user.get_username(),
+             player=player.name if isinstance(player, Player) else None)
     return membership
+
+
+def _check_owner(group: Group, by: AbstractBaseUser | None, message: str) -> None:
+    if by is None or group.owner_id != by.pk:
+        raise PermissionDenied(message)
+
+
+def member_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
+    """The owner removes a member; the member's players stay on the roster, unlinked.
+
+    The players' matches and statistics stay as they are (history belongs to the
+    group); only the account loses its access and its links.
+    """
+    group = membership.group
+    _check_owner(group, by, _("Only the owner of the group can remove members."))
+    if membership.user_id == group.owner_id:
+        raise ValidationError(_("The owner cannot be removed from the group."), code="owner")
+    with transaction.atomic():
+        username = membership.user.get_username()
+        Player.objects.filter(group=group, user_id=membership.user_id).update(user=None)
+        membership.delete()
+        _log(group, GroupChange.Kind.REMOVE, by, user=username)
+
+
+def group_leave(*, group: Group, user: AbstractBaseUser) -> None:
+    """A member leaves the group; their players stay on the roster, unlinked.
+
+    The owner cannot leave: the group would have nobody to look after it.
+    """
+    if group.owner_id == user.pk:
+        raise ValidationError(
+            _("As the owner you cannot leave the group you look after."), code="owner"
+        )
+    with transaction.atomic():
+        deleted, _rows = Membership.objects.filter(group=group, user=user).delete()
+        if not deleted:
+            return
+        Player.objects.filter(group=group, user=user).update(user=None)
+        _log(group, GroupChange.Kind.LEAVE, user, user=user.get_username())
 
 
 def player_add(*, group: Group, name: str) -> Player:
@@ -209,10 +299,13 @@ def player_add(*, group: Group, name: str) -> Player:
             return Player.objects.create(group=group, name=name)
 
 
-def player_rename(*, player: Player, name: str) -> Player:
+def player_rename(*, player: Player, name: str, by: AbstractBaseUser | None = None) -> Player:
+    old = player.name
     name = _clean_player_name(group=player.group, name=name, exclude=player)
     with _unique_player_name(name):
         Player.objects.filter(pk=player.pk).update(name=name)
+        if name != old:
+            _log(player.group, GroupChange.Kind.PLAYER_RENAME, by, **{"from": old, "to": name})
     player.name = name
     return player
 
@@ -225,12 +318,29 @@ def player_recolour(*, player: Player, colour: str) -> Player:
     return player
 
 
-def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
+def player_link(
+    *, player: Player, user: AbstractBaseUser | None, by: AbstractBaseUser | None = None
+) -> Player:
     """Link ``player`` to a member's account, or unlink it with ``user=None``.
 
     An account stands for at most one player per group: linking it moves the
-    link away from the player it had before.
+    link away from the player it had before. With ``by`` (the member asking),
+    the roles hold: the owner links anybody; a member links only their own
+    account, and only to a player nobody is linked to, and unlinks only
+    themselves.
     """
+    group = player.group
+    if by is not None and group.owner_id != by.pk:
+        own = user is not None and user.pk == by.pk and player.user_id in (None, by.pk)
+        leaving = user is None and player.user_id == by.pk
+        if not (own or leaving):
+            raise ValidationError(
+                _("Only the owner of the group can link a player to someone else's account "
+                  "or change someone else's link. You can link yourself to a player "
+                  "nobody is linked to."),
+                code="not_owner",
+            )
+    previous = player.user
     with transaction.atomic():
         if user is not None:
             if not Membership.objects.filter(group_id=player.group_id, user=user).exists():
@@ -242,6 +352,11 @@ def player_link(*, player: Player, user: AbstractBaseUser | None) -> Player:
             ).update(user=None)
         player.user = user
         player.save(update_fields=["user"])
+        if user is not None and (previous is None or previous.pk != user.pk):
+            _log(group, GroupChange.Kind.LINK, by, player=player.name, user=user.get_username())
+        elif user is None and previous is not None:
+            _log(group, GroupChange.Kind.UNLINK, by, player=player.name,
+                 user=previous.get_username())
     return player
 
 

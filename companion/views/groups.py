@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -101,6 +102,8 @@ def _settings_context(request: HttpRequest, group: Group, **extra: object) -> di
             for invite in invites
         ],
         "rename_form": GroupRenameForm(initial={"name": group.name}),
+        "log": selectors.group_log(group),
+        "now": timezone.now(),
         **extra,
     }
 
@@ -115,7 +118,7 @@ def group_settings(request: HttpRequest, group_id: int) -> HttpResponse:
     form = GroupRenameForm(request.POST)
     if form.is_valid():
         try:
-            services.group_rename(group=group, name=form.cleaned_data["name"])
+            services.group_rename(group=group, name=form.cleaned_data["name"], by=request.user)
         except ValidationError as error:
             form.add_error("name", error)
     template = "companion/groups/settings.html"
@@ -146,12 +149,58 @@ def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
 def invite_revoke(request: HttpRequest, group_id: int, invite_id: int) -> HttpResponse:
     group = _get_owned_group(request, group_id)
     invite = get_object_or_404(Invite, group=group, pk=invite_id)
-    services.invite_revoke(invite=invite)
+    services.invite_revoke(invite=invite, by=request.user)
     if request.htmx:
         return render(request, "companion/groups/settings.html#invites",
                       _settings_context(request, group))
     messages.success(request, _("The invite link has been revoked: it no longer works."))
     return redirect("group_settings", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def invite_renew(request: HttpRequest, group_id: int, invite_id: int) -> HttpResponse:
+    """Let an invite link work another 14 days (also one whose time is up)."""
+    group = _get_owned_group(request, group_id)
+    invite = get_object_or_404(Invite, group=group, pk=invite_id, revoked_at__isnull=True)
+    services.invite_renew(invite=invite, by=request.user)
+    if request.htmx:
+        return render(request, "companion/groups/settings.html#invites",
+                      _settings_context(request, group))
+    messages.success(request, _("The invite link works for another 14 days."))
+    return redirect("group_settings", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, group_id: int, membership_id: int) -> HttpResponse:
+    """The owner removes a member; the member's players and their history stay."""
+    group = _get_owned_group(request, group_id)
+    membership = get_object_or_404(
+        Membership.objects.select_related("user", "group"), group=group, pk=membership_id
+    )
+    try:
+        services.member_remove(membership=membership, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(name)s is no longer a member of the group.")
+                         % {"name": membership.user.get_username()})
+    return redirect("group_settings", group_id=group.pk)
+
+
+@login_required
+@require_POST
+def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
+    """A member leaves the group; their players and their history stay on the roster."""
+    group = get_group_for_user(request.user, group_id)
+    try:
+        services.group_leave(group=group, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("group_settings", group_id=group.pk)
+    messages.success(request, _("You have left “%(name)s”.") % {"name": group.name})
+    return redirect("group_list")
 
 
 @login_required
@@ -164,6 +213,9 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
     )
     if invite is None:
         return render(request, "companion/groups/join_invalid.html", status=404)
+    if services.invite_expired(invite):
+        return render(request, "companion/groups/join_invalid.html",
+                      {"expired": invite.expires_at}, status=410)
     group = invite.group
     if Membership.objects.filter(group=group, user=request.user).exists():
         messages.info(request, _("You are already a member of “%(name)s”.") % {"name": group.name})
@@ -235,6 +287,7 @@ def _roster_response(
         "rows": rows,
         "palette": PALETTE,
         "members": selectors.members(group),
+        "is_owner": group.owner_id == request.user.pk,
         "add_form": add_form or PlayerForm(),
     }
     template = "companion/groups/roster.html"
@@ -269,7 +322,8 @@ def player_rename(request: HttpRequest, group_id: int, player_id: int) -> HttpRe
     form = PlayerForm(request.POST)
     if form.is_valid():
         try:
-            services.player_rename(player=player, name=form.cleaned_data["name"])
+            services.player_rename(player=player, name=form.cleaned_data["name"],
+                                   by=request.user)
         except ValidationError as error:
             form.add_error("name", error)
     if form.errors:
@@ -291,7 +345,11 @@ def player_link(request: HttpRequest, group_id: int, player_id: int) -> HttpResp
     if not form.is_valid():
         return _roster_response(request, group, failed=player, failed_name=player.name,
                                 error=" ".join(form.errors.get("user", [])))
-    services.player_link(player=player, user=form.cleaned_data["user"])
+    try:
+        services.player_link(player=player, user=form.cleaned_data["user"], by=request.user)
+    except ValidationError as error:
+        return _roster_response(request, group, failed=player, failed_name=player.name,
+                                error=" ".join(error.messages))
     if request.htmx:
         return _roster_response(request, group)
     return redirect("roster", group_id=group.pk)
