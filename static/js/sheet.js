@@ -22,6 +22,8 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     var root = event.detail && event.detail.elt;
     if (!root || !root.querySelector) { return; }
+    var config = event.detail.requestConfig;
+    if (config && config.elt && config.elt.id === "sheet-poll") { return; }  // not the user's doing
     var target = root.matches && root.matches("[data-focus]") ? root : root.querySelector("[data-focus]");
     if (!target) { return; }
     target.scrollIntoView({ block: "start", behavior: "smooth" });

@@ -526,3 +526,17 @@ def test_tied_players_are_listed_ignoring_case(group: Group) -> None:
     match = start(group, [eva, dora], "x-nimmt")
     record(match, [eva, dora], {"hand": 1}, {"hand": 1})
     assert [s.seat.player.name for s in sheet_for(match).standings] == ["dora", "Eva"]
+
+
+def test_without_javascript_a_saved_deal_is_marked_after_the_redirect(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    response = anna_client.post(url("deal_new", match), {"number": "1", "s0-hand": "5"},
+                                HTTP_ACCEPT_LANGUAGE="en", follow=True)
+    html = response.content.decode()
+    assert ('<div class="alert alert-success py-2" role="alert">'
+            "Deal 1 saved. Scores: Anna 5, Ben 0, Cem 0.</div>") in html
+    assert '<tr id="deal-1" class="table-success saved-row">' in html
+    again = anna_client.get(url("match_sheet", match)).content.decode()
+    assert "table-success saved-row" not in again
