@@ -215,3 +215,25 @@ def test_offline_the_preview_stays_quiet_and_queues_nothing(live_server: Any, pa
     form.locator('input[name="s3-hand"]').fill("2")
     expect(page.locator("#deal-preview tr", has_text="Dora")).to_contain_text("2")
     assert not Deal.objects.filter(match=match).exists()
+
+
+def test_the_card_grid_works_without_javascript(live_server: Any, browser: Any) -> None:
+    context = browser.new_context(java_script_enabled=False,
+                                  viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        match = table("elf-nimmt", page, live_server.url, players=3)
+        form = page.locator("#deal-form")
+        form.get_by_role("button", name="Card grid").click()
+        form.locator("fieldset", has_text="Went out").get_by_text("Ben", exact=True).click()
+        form.locator('label[for="id_s0-hand_cards-55"]').click()
+        form.locator('label[for="id_s0-hand_cards-10"]').click()
+        form.locator(".grid-players").get_by_text("Cem", exact=True).click()
+        expect(form.locator(".grid-panel.gp-2")).to_be_visible()
+        expect(form.locator(".grid-panel.gp-0")).to_be_hidden()
+        form.locator('label[for="id_s2-hand_cards-1"]').click()
+        form.get_by_role("button", name="Save deal").click()
+        expect(page.locator("#deal-1")).to_be_visible()
+        assert scores(match) == {"Anna": 10, "Ben": 0, "Cem": 1}
+    finally:
+        context.close()
