@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from companion.models import Game, Player
+from companion.parsing import WholeNumberField
 
 MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
@@ -107,12 +108,11 @@ class HeadToHeadForm(_RosterForm):
 class MinimumForm(forms.Form):
     """The leaderboard's minimum number of finished matches (GET)."""
 
-    min = forms.IntegerField(
+    min = WholeNumberField(
         label=_("Minimum number of matches"),
-        min_value=1,
-        max_value=1000,
+        minimum=1,
+        maximum=1000,
         required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
 

@@ -215,3 +215,84 @@ def test_a_malformed_id_is_not_found(raw: str) -> None:
 def test_an_id_is_read() -> None:
     assert id_from({"night": "12"}, "night") == 12
     assert id_from({}, "night") is None
+
+
+# ------------------------------------------------------------- the parser in the app
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("typed", "language", "message"), [
+    ("²", "en", "Enter a whole number with the digits 0–9."),
+    ("9" * 5000, "en", "Enter a number of at most 999."),
+    ("①", "de", "Gib eine ganze Zahl mit den Ziffern 0–9 ein."),
+])
+def test_a_deal_count_that_is_no_number_gets_a_message_at_its_field(
+    anna_client, group, players, typed: str, language: str, message: str
+) -> None:
+    from companion.models import Deal
+    from tests.companion.test_sheet_views import start, url
+
+    match = start(group, players, "x-nimmt")
+    response = anna_client.post(url("deal_new", match), {
+        "number": "1", "mode": "counts", "s0-hand": typed, "s0-x_stack": "0",
+        "s1-hand": "0", "s1-x_stack": "0", "s2-hand": "0", "s2-x_stack": "0",
+    }, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_typed_card_numbers_are_read_by_the_parser(anna_client, group, players) -> None:
+    from companion.models import Deal
+    from tests.companion.test_sheet_views import start, url
+
+    match = start(group, players, "x-nimmt")
+    response = anna_client.post(url("deal_new", match), {
+        "number": "1", "mode": "cards", "s0-hand_cards": "55 ①", "s0-x_stack_cards": "",
+        "s1-hand_cards": "", "s1-x_stack_cards": "", "s2-hand_cards": "",
+        "s2-x_stack_cards": "",
+    }, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 422
+    assert "“①” is not a card number." in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", ["²", "9" * 5000, "-3", "1.5"])
+def test_the_leaderboard_minimum_is_read_by_the_parser(anna_client, group, raw: str) -> None:
+    response = anna_client.get(f"/g/{group.pk}/games/freaky/", {"min": raw},
+                               HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("url", "data"), [
+    ("/g/{group}/roster/", {"name": "An\x00na"}),
+    ("/g/{group}/history/?player=\x00", None),
+    ("/join/ab\x00cd/", None),
+    ("/groups/new/", {"name": "Runde", "players": "Ben\x00"}),
+])
+def test_a_nul_character_never_reaches_a_view(
+    anna_client, group, url: str, data: dict[str, str] | None
+) -> None:
+    from companion.models import Group as GroupModel
+    from companion.models import Player
+
+    path = url.format(group=group.pk)
+    counts = (GroupModel.objects.count(), Player.objects.count())
+    if data is None:
+        response = anna_client.get(path, HTTP_ACCEPT_LANGUAGE="en")
+    else:
+        response = anna_client.post(path, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "invisible control character (NUL)" in response.content.decode()
+    assert (GroupModel.objects.count(), Player.objects.count()) == counts
+
+
+@pytest.mark.django_db
+def test_the_nul_page_speaks_german(anna_client, group) -> None:
+    response = anna_client.post(f"/g/{group.pk}/roster/", {"name": "\x00"},
+                                HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 400
+    assert "Diese Eingabe kann nicht gelesen werden" in response.content.decode()
