@@ -130,6 +130,8 @@ def test_every_tap_target_of_the_main_pages_is_at_least_44_px(
             response = page.goto(live_server.url + path)
             assert response is not None and response.status == 200, path
             found = page.evaluate(SMALL_TARGETS)
+            if page.evaluate("document.documentElement.scrollWidth") > 390:
+                found.append("the page is wider than the phone")
             if found:
                 small[f"{language} {path}"] = found
     assert small == {}, "\n".join(f"{where}: {target}" for where, targets in small.items()
@@ -152,6 +154,32 @@ def test_the_entry_mode_switch_and_the_freaky_row_buttons_are_44_px(
     for index in range(quick.count()):
         box = quick.nth(index).bounding_box()
         assert box is not None and box["height"] >= 44 and box["width"] >= 44
+
+
+def test_with_seven_players_the_names_and_deal_numbers_stay_in_view_while_scrolling(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    log_in(page, live_server.url, scene.user)
+    page.goto(live_server.url + scene.sheet(scene.running["elf-nimmt"]))
+    scroller = page.locator(".sheet-scroll")
+    heads = page.locator(".sheet-table thead th")
+    assert heads.count() == 8
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    width = scroller.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert width > 0  # seven players need more than 390 px: the table scrolls sideways
+    scroller.evaluate("el => { el.scrollLeft = el.scrollWidth; el.scrollTop = el.scrollHeight; }")
+    box = scroller.bounding_box()
+    last_name = heads.last.bounding_box()
+    deal = page.locator("#deal-3 th").bounding_box()
+    corner = heads.first.bounding_box()
+    assert box is not None and last_name is not None and deal is not None and corner is not None
+    # The header row sticks to the top and the deal column to the left of the scroll area
+    # (within the borders: 1 px frame, the colour stripe above the names).
+    assert abs(corner["x"] - box["x"]) <= 1 and abs(corner["y"] - box["y"]) <= 6
+    assert abs(deal["x"] - box["x"]) <= 1
+    assert last_name["y"] - box["y"] <= 6
+    assert last_name["x"] + last_name["width"] <= box["x"] + box["width"] + 1  # fully in view
+    assert heads.last.inner_text() == "Gül"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
