@@ -553,7 +553,7 @@ class ElfTakeForm(CheckForm):
                         required=False, initial=0)
     others = cards_field(
         _("Bull cards of the other players"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
-        max_count=GAMES["elf-nimmt"].max_players - 1, allow_duplicates=True, required=True,
+        max_count=GAMES["elf-nimmt"].max_players - 1, allow_duplicates=True,
         help_text=_("One number per player, e.g. 4 4 2"))
 
     answer: elf_checks.ElfTakeAnswer | None = None
@@ -825,7 +825,7 @@ class TargetsForm(forms.Form):
     ``<target>.<card>.<who>`` and ``took`` the values taken."""
 
     players = PlayersField("dreizehn")
-    variant = forms.CharField(required=False, max_length=5)
+    variant = forms.CharField(required=False, max_length=20)
     y = forms.CharField(required=False, max_length=100)
     g = forms.CharField(required=False, max_length=100)
     b = forms.CharField(required=False, max_length=100)
