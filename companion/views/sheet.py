@@ -15,6 +15,7 @@ import uuid
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -189,7 +191,8 @@ def _render(
     status: int = 200, saved: int | None = None,
 ) -> HttpResponse:
     if form is None and editing is None:
-        form = _new_deal_form(sheet, mode=request.GET.get("mode"))
+        # After a saved deal the next one opens in the entry mode just used (card grid …).
+        form = _new_deal_form(sheet, mode=request.GET.get("mode") or request.POST.get("mode"))
     if isinstance(notice, str) and notice:
         notice = notices.warning(notice)
     context = {
@@ -204,7 +207,7 @@ def _render(
         # ?view=table: the sheet opens in table mode (the no-JavaScript way in).
         "table_view": request.GET.get("view") == "table",
         # The match was read before the sheet: this ETag is never newer than what is shown.
-        "etag": _etag(request, sheet.match.revision),
+        "etag": _etag(request, sheet.match.pk, sheet.match.revision),
     }
     if not request.htmx:
         response = render(request, PAGE, context, status=status)
@@ -224,32 +227,50 @@ def _render(
 # ------------------------------------------------------------------ live updates
 #
 # Every phone showing a sheet polls it (htmx, every 2 s while the page is visible,
-# static/js/sync.js) and sends the ETag of the sheet it shows. The ETag is the
-# match's ``revision`` (moved on by every change, ``services.touch``), the
-# language and the user, so an unchanged sheet costs one indexed read and answers
-# 304 without a body, before anything is rendered.
+# static/js/sync.js) and sends the ETag of the sheet it shows:
+# ``"<revision>.<language>.<user id>.<seal>"``. The revision is the match's change
+# counter (moved on by every change, ``services.touch``); the seal signs match,
+# user and the session cookie with the secret key. So a poll of an unchanged sheet
+# is answered 304 without a body from one indexed read (is the user still a
+# member, is the revision the same), before the session or the user is loaded and
+# before anything is rendered. Anything else (no seal, another session, another
+# language, a change, a user no longer in the group) takes the normal path: the
+# login check, 404 for outsiders, the sheet.
 
 
-def _etag(request: HttpRequest, revision: int) -> str:
-    return f'"{revision}-{get_language()}-{request.user.pk}"'
+def _seal(request: HttpRequest, match_id: int, user_id: int) -> str:
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    return salted_hmac("companion.sheet-etag", f"{match_id}:{user_id}:{session}").hexdigest()[:20]
+
+
+def _etag(request: HttpRequest, match_id: int, revision: int) -> str:
+    user_id = int(request.user.pk or 0)
+    return f'"{revision}.{get_language()}.{user_id}.{_seal(request, match_id, user_id)}"'
 
 
 def _unchanged(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse | None:
-    """304 when the poll's ``If-None-Match`` is the sheet's ETag; 404 for outsiders."""
-    revision = (
-        Match.objects.filter(pk=match_id, group_id=group_id, group__memberships__user=request.user)
-        .order_by().values_list("revision", flat=True)[:1]
-    )
-    found = list(revision)
-    if not found:
-        raise Http404
-    etag = _etag(request, found[0])
-    if etag not in parse_etags(request.headers.get("If-None-Match", "")):
+    """304 when the poll's ``If-None-Match`` is the current ETag of this user's sheet."""
+    for etag in parse_etags(request.headers.get("If-None-Match", ""))[:4]:
+        parts = etag.removeprefix("W/").strip('"').split(".")
+        if len(parts) != 4 or not parts[0].isdigit() or not parts[2].isdigit():
+            continue
+        revision, language, user_id, seal = parts
+        if language != get_language() or not constant_time_compare(
+            seal, _seal(request, match_id, int(user_id))
+        ):
+            continue
+        current = (
+            Match.objects.filter(pk=match_id, group_id=group_id,
+                                 group__memberships__user_id=int(user_id))
+            .order_by().values_list("revision", flat=True)[:1]
+        )
+        if [str(value) for value in current] == [revision]:
+            response = HttpResponseNotModified()
+            response["ETag"] = f'"{".".join(parts)}"'
+            patch_cache_control(response, private=True, no_store=True)
+            return response
         return None
-    response = HttpResponseNotModified()
-    response["ETag"] = etag
-    patch_cache_control(response, private=True, no_store=True)
-    return response
+    return None
 
 
 def _back(match: Match) -> HttpResponse:
@@ -290,12 +311,17 @@ def _with_scores(sheet: Sheet, number: int, message: str) -> str:
     return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
-@login_required
 def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """The score sheet; a poll of an unchanged sheet gets 304 (see ``_unchanged``)."""
     if request.htmx and "If-None-Match" in request.headers:
         not_modified = _unchanged(request, group_id, match_id)
         if not_modified is not None:
             return not_modified
+    return _sheet_page(request, group_id, match_id)
+
+
+@login_required
+def _sheet_page(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     saved = request.session.pop("saved_deal", None) if not request.htmx else None
     number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None

@@ -328,6 +328,20 @@ def test_the_card_grid_shows_every_card_with_its_hornochsen_and_greys_the_others
 
 
 @pytest.mark.django_db
+def test_after_a_deal_saved_on_the_grid_the_next_deal_opens_on_the_grid(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    response = grid_post(anna_client, match, {
+        "mode": "grid", "number": 1, "s0-hand_cards": ["3"], "s1-x_stack_cards": ["11"],
+    })
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<input type="hidden" name="mode" value="grid"' in html
+    assert html.count('class="grid-box" name="s0-hand_cards"') == 100
+
+
+@pytest.mark.django_db
 def test_switching_from_the_grid_to_typed_numbers_keeps_the_ticked_cards(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
