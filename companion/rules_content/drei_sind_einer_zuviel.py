@@ -56,7 +56,7 @@ Punkte hat; bei Gleichstand gibt es mehrere Sieger.</p>
 Das passiert zweimal, dann ist dein Stapel leer. Jeder spielt so 18 Karten aus.</p>
 """),
         Section("placement", "Legeregeln", """
-<p>Für jede Karte gibt es genau einen Platz. Entscheiden musst du nur, welche Karte du
+<p>Für jede Karte gibt es genau eine Stelle. Entscheiden musst du nur, welche Karte du
 spielst &ndash; nicht, wohin sie kommt.</p>
 """),
         Section("row-by-number", "Welche Reihe?", """
@@ -205,7 +205,7 @@ cards out of that row. You do not draw after your turn.</p>
 twice, then your pile is empty. So everyone plays 18 cards.</p>
 """),
         Section("placement", "Placement rules", """
-<p>Every card has exactly one place. Your only decision is which card to play &ndash;
+<p>Every card has exactly one spot. Your only decision is which card to play &ndash;
 never where it goes.</p>
 """),
         Section("row-by-number", "Which row?", """
@@ -214,7 +214,7 @@ never where it goes.</p>
 """, level=3),
         Section("ascending-order", "Kept in ascending order", """
 <p>Each row runs from low to high, left to right. If your card belongs between two cards
-already there, slide it in; the higher ones move one place to the right.</p>
+already there, slide it in; the higher ones move one spot to the right.</p>
 <p><em>Example:</em> row 2 is 30 | 46 57. The 40 goes between 30 and 46: 30 | 40 46 57.</p>
 """, level=3),
         Section("fifth-card", "The fifth card in a row", """
@@ -277,7 +277,7 @@ face-up colours: 20 points.</p>
         Section("special-cases", "Special cases", """
 <ul>
 <li>The start cards 0, 30 and 60 are never taken and never move.</li>
-<li>The fourth card of a colour lies face up again &ndash; a face-down group of three
+<li>The fourth card of a colour lies face up again &ndash; a face-down set of three
 stays face down.</li>
 <li>Only the player whose turn it is takes cards, so an interim bonus can only be reached
 on your own turn.</li>
