@@ -58,7 +58,7 @@ def test_a_group_records_a_complete_x_nimmt_match_and_sees_the_winner(
 
     # Deal 2 by card numbers: erika holds 55 (7), Ben 10 (3) and 20 (3), Cem went out
     # and has 22 (5) in the X-stack → erika 23 + 7 = 30, Ben 3 + 6 = 9, Cem 4 + 10 = 14.
-    page.locator("#deal-form").get_by_role("link", name="Card numbers").click()
+    page.locator("#deal-form").get_by_role("button", name="Card numbers").click()
     expect(page.locator('input[name="s0-hand_cards"]')).to_be_visible()
     fill_deal(page, {"s0-hand_cards": "55", "s1-hand_cards": "10, 20",
                      "s2-x_stack_cards": "22"})
