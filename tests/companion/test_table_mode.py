@@ -61,7 +61,7 @@ def test_the_table_view_shows_the_deal_who_deals_and_the_standings(
     # 13 with three players: the deal passes clockwise, Ben dealt deal 1, Cem deals deal 2.
     assert "Cem deals, Anna starts" in view
     totals = [part.split("</span>")[0] for part in view.split('<span class="tv-total">')[1:]]
-    names = [part.split("</span>")[0] for part in view.split('<span class="text-truncate">')[1:]]
+    names = [part.split("</span>")[0] for part in view.split('<span class="tv-name-text">')[1:]]
     assert list(zip(names, totals, strict=True)) == [("Ben", "0"), ("Anna", "4"), ("Cem", "10")]
 
 
