@@ -95,6 +95,7 @@ __all__ = [
     "legal_piles",
     "must_take",
     "next_starter",
+    "next_starter_tie",
     "pile_distances",
     "random_game",
     "score_deal",
@@ -495,6 +496,21 @@ def next_starter(scores: Mapping[str, int], seat_order: Sequence[str]) -> str:
     points = {player: _count(scores[player]) for player in seat_order}
     most = max(points.values())
     return next(player for player in seat_order if points[player] == most)
+
+
+def next_starter_tie(scores: Mapping[str, int], seat_order: Sequence[str]) -> tuple[str, ...]:
+    """The players tied for the most minus points (seat order) when :func:`next_starter`
+    broke a tie, so that the table can overrule it; empty when the starter is clear.
+
+    >>> next_starter_tie({"Anna": 7, "Ben": 12, "Cem": 12}, ["Anna", "Ben", "Cem"])
+    ('Ben', 'Cem')
+    >>> next_starter_tie({"Anna": 7, "Ben": 12}, ["Anna", "Ben"])
+    ()
+    """
+    next_starter(scores, seat_order)
+    most = max(_count(scores[player]) for player in seat_order)
+    tied = tuple(player for player in seat_order if _count(scores[player]) == most)
+    return tied if len(tied) > 1 else ()
 
 
 # ---------------------------------------------------------------------------

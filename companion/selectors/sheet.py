@@ -75,6 +75,9 @@ class Turn:
 
     dealer: Seat | None = None
     starter: Seat | None = None
+    tied: tuple[str, ...] = ()
+    """Players who tied for starting; the starter is the first of them in seat order (the
+    app's decision), and the table may overrule it."""
 
 
 @dataclass(slots=True)
@@ -177,8 +180,10 @@ def _elf_nimmt(match: Match, seats: list[Seat], rows: list[Row], index: int) -> 
     scores = {
         seat.player.name: cell.score for seat, cell in zip(seats, previous.cells, strict=True)
     }
-    name = elf_nimmt.next_starter(scores, [seat.player.name for seat in seats])
-    return Turn(starter=next(seat for seat in seats if seat.player.name == name))
+    order = [seat.player.name for seat in seats]
+    name = elf_nimmt.next_starter(scores, order)
+    return Turn(starter=next(seat for seat in seats if seat.player.name == name),
+                tied=elf_nimmt.next_starter_tie(scores, order))
 
 
 TURN_RULES: dict[str, TurnRule] = {
