@@ -33,6 +33,7 @@ from companion.checks.x_nimmt import (
     check_x_nimmt_round,
     check_x_row,
 )
+from companion.colours import ink_for
 from companion.engine_messages import message_for
 from companion.parsing import CardNumbersField, WholeNumberField, parse_card_numbers
 from scoring import GAMES, ScoringError, drei_sind_einer_zuviel, dreizehn, elf_nimmt, freaky
@@ -309,6 +310,16 @@ class Swatch:
     label: str
     css: str
     checked: bool
+
+    @property
+    def short(self) -> str:
+        """The colour's first two letters, shown on the swatch: never colour alone."""
+        return self.label[:2]
+
+    @property
+    def ink(self) -> str:
+        """Black or white text on the swatch, whichever reads better."""
+        return ink_for(self.css) if self.css.startswith("#") and len(self.css) == 7 else ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,3 +153,13 @@ def test_a_chart_line_in_a_players_colour_keeps_its_pattern_and_gets_an_outline(
     assert 'style="fill:none;stroke:#f0e442"' in svg
     assert 'stroke-dasharray="6 3"' in svg  # B is the second series: dashed as before
     assert 'style="fill:none" stroke-width="2.5"' in svg  # A keeps the palette class colour
+
+
+def test_freaky_colour_swatches_carry_their_colours_first_letters(client: Client) -> None:
+    html = client.get("/rules/freaky/check/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'style="background: #d62828; color: #ffffff;" title="Background: red">' \
+           '<span class="swatch-text" aria-hidden="true">re</span>' in html
+    assert "color: #000000;\" aria-hidden=\"true\">ye</span>" in html  # yellow circle
+    german = client.get("/rules/freaky/check/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<span class="swatch-text" aria-hidden="true">vi</span>' in german  # violett
+    assert '<span class="swatch-text" aria-hidden="true">gr</span>' in german  # grün
