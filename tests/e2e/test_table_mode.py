@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.services import matches
 from tests.e2e.scenes import Evening, evening, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -88,3 +89,24 @@ def test_table_mode_follows_a_saved_deal_and_works_without_javascript(
     page.evaluate("document.documentElement.classList.add('table-mode')")
     expect(page.locator("#tv-deal")).to_have_text("Alle Durchgänge erfasst")
     expect(page.locator("#table-view .tv-row")).to_have_count(4)
+
+
+def test_table_mode_follows_a_deal_recorded_on_another_phone(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    log_in(page, live_server.url, scene.user)
+    match = scene.running["dreizehn"]
+    page.goto(live_server.url + scene.sheet(match))
+    page.get_by_role("link", name="Table mode").click()
+    expect(page.locator("#tv-deal")).to_have_text("Deal 2 of 6")
+    # Another phone records deal 2: the sheet's poll (every 2 s) brings it into table mode.
+    matches.deal_record(match=match, number=2, entries={
+        player.pk: {"red": 8 if index == 0 else 0}
+        for index, player in enumerate(scene.players[:6])
+    })
+    expect(page.locator("#tv-deal")).to_have_text("Deal 3 of 6", timeout=10_000)
+    expect(page.locator("#tv-turn")).to_have_text("Dora deals, Emil starts")
+    expect(page.locator("#table-view")).to_be_visible()
+    anna = page.locator("#table-view .tv-row", has_text="Anna").locator(".tv-total")
+    expect(anna).to_have_text("20")  # 2 red 4s, then all 8: 2×2 + 8×2
