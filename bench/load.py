@@ -4,7 +4,7 @@ Starts a fresh production server (bench/serving.py: gunicorn with the project's
 gunicorn.conf.py, DEBUG off, demo data, an X nimmt! match with two deals), logs
 in as the demo account and lets ``wrk`` (/usr/bin/wrk) request that match's
 score sheet as a logged-in phone would (its session cookie, ``Accept-Encoding:
-gzip, br``) for a fixed time at 10 and at 50 open connections, 127.0.0.1 only.
+gzip, br``) for a fixed time at 1, 10 and 50 open connections, 127.0.0.1 only.
 Prints requests per second, the median and 99th percentile latency, and the
 errors (non-2xx/3xx answers, socket errors and timeouts).
 
@@ -75,7 +75,7 @@ def main() -> None:
         print(f"score sheet {sheet.removeprefix(base)}, {args.seconds} s per run")
         print(f"{'connections':>11} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
               f"{'requests':>9} {'non-2xx':>8} {'socket errors':>13}")
-        for connections in (10, 50):
+        for connections in (1, 10, 50):  # 1: the time of one request with the server idle
             r = wrk(sheet, cookie, connections, args.seconds)
             print(f"{connections:>11} {r['per_second']:>8.1f} {r['p50']:>8.1f} {r['p99']:>8.1f} "
                   f"{r['requests']:>9.0f} {r['non_2xx']:>8.0f} {r['socket_errors']:>13.0f}")
