@@ -1,7 +1,8 @@
 """Views of the rules area: rules pages, search, legality checks, live helpers.
 
 Everything here is public and read-only: nothing is stored. The checks post
-their input and get the engine's answer back; the two live helpers keep their
+their input, the forms parse it and :mod:`companion.checks` answers (with the
+rule that decides, linked on the page); the two live helpers keep their
 whole state in the URL, so a page can be bookmarked, shared, reloaded and
 linked from the score sheet with ``?players=Anna,Ben,Cem``.
 """
