@@ -220,3 +220,28 @@ def test_eight_signups_with_one_username_at_once_make_one_account(
     assert sorted(status for status, _ in answers) == [200] * 7 + [302]
     refused = [page for status, page in answers if status == 200]
     assert all("A user with that username already exists." in page for page in refused)
+
+
+def test_eight_phones_tapping_the_same_live_card_at_once_store_one_tap(
+    live_server: Any, group: Group, players: list[Player], table: list[str]
+) -> None:
+    match = services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
+    answers: list[tuple[int, str]] = []
+
+    def phone(index: int) -> None:
+        answers.append(Phone(live_server.url, table[index]).post(
+            sheet_path(match, "live/"),
+            {"revision": 0, "player": players[index % 3].pk, "colour": "rot"},
+            htmx=index % 2 == 0,
+        ))
+
+    at_once(phone)
+
+    statuses = sorted(status for status, _ in answers)
+    assert statuses.count(409) == PHONES - 1
+    assert len([s for s in statuses if s in (200, 302)]) == 1
+    refused = [page for status, page in answers if status == 409]
+    assert all("Another phone recorded a card meanwhile" in page for page in refused)
+    match.refresh_from_db()
+    assert match.options["live_rev"] == 1
+    assert len(services.live_turns(match)) == 1
