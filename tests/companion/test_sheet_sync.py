@@ -16,7 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from companion.models import Deal, DealScore, Group, Match, MatchChange, Player
+from companion.models import Deal, DealScore, Group, Match, MatchChange, Membership, Player
 from companion.services import matches as services
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -214,8 +214,8 @@ def test_a_304_costs_the_same_few_queries_however_long_the_sheet(
             response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=etag)
         assert response.status_code == 304
         counts.append([q["sql"].split(" FROM ")[1].split()[0] for q in queries.captured_queries])
-    # The session and its user (as for any page), then the match's revision: one read.
-    assert counts == [['"django_session"', '"auth_user"', '"companion_match"']] * 2
+    # The match's revision, joined with the membership: one read; no session, no user.
+    assert counts == [["companion_match"]] * 2
 
 
 @pytest.mark.django_db
@@ -224,9 +224,43 @@ def test_an_outsider_gets_404_even_with_the_right_etag(
 ) -> None:
     match = start(group, players)
     etag = etag_of(anna_client, match)
-    for guess in (etag, "*", etag.replace("-de-", "-en-")):
+    for guess in (etag, "*", etag.replace(".de.", ".en.")):
         response = outsider_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=guess)
         assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_member_removed_from_the_group_gets_404_with_the_etag_of_before(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players)
+    etag = etag_of(anna_client, match)
+    Membership.objects.filter(group=group).delete()
+    response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_logged_out_phone_gets_no_304_but_the_login(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players)
+    etag = etag_of(anna_client, match)
+    anna_client.logout()
+    response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+@pytest.mark.django_db
+def test_a_forged_etag_gets_the_sheet_not_a_304(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players)
+    revision, language, user, _seal = etag_of(anna_client, match).strip('"').split(".")
+    forged = f'"{revision}.{language}.{user}.{"0" * 20}"'
+    response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=forged)
+    assert response.status_code == 200
 
 
 @pytest.mark.django_db
