@@ -36,6 +36,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from companion.engine_messages import message_for
 from companion.models import (
@@ -673,7 +674,9 @@ def _check_changes(
         limit = deals + 1 if change.kind == MatchChange.Kind.DELETE else deals
         if change.deal_number is not None and change.deal_number > limit:
             raise readers[target].fail(
-                _("the change names deal %(number)d, but the match has %(deals)d deals.")
+                ngettext("the change names deal %(number)d, but the match has %(deals)d deal.",
+                         "the change names deal %(number)d, but the match has %(deals)d deals.",
+                         deals)
                 % {"number": change.deal_number, "deals": deals}
             )
     return changes
@@ -735,8 +738,10 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
         )
     if status == Match.Status.FINISHED and len(deal_readers) < needed:
         raise reader.fail(
-            _("it is finished with %(deals)d deals, but a match of %(game)s with %(players)d "
-              "players has %(needed)d.")
+            ngettext("it is finished with %(deals)d deal, but a match of %(game)s with "
+                     "%(players)d players has %(needed)d.",
+                     "it is finished with %(deals)d deals, but a match of %(game)s with "
+                     "%(players)d players has %(needed)d.", len(deal_readers))
             % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
                "needed": needed}
         )
