@@ -505,6 +505,12 @@ def test_the_live_button_goes_and_the_live_board_closes_when_the_match_is_finish
     page = anna_client.get(url("match_live", match), HTTP_ACCEPT_LANGUAGE="en")
     assert "This match is finished: the live board is closed." in page.content.decode()
     assert 'name="action" value="collect"' not in page.content.decode()
+    tap = anna_client.post(url("match_live", match), {
+        "revision": 0, "action": "collect", "player": players[0].pk, "cards": "5",
+    }, HTTP_ACCEPT_LANGUAGE="en", **HX)
+    assert tap.status_code == 409
+    assert "This match is finished. Reopen it to change it." in tap.content.decode()
+    assert "This match is finished: the live board is closed." in tap.content.decode()
 
 
 def test_a_saved_deal_answers_in_the_success_colour_with_its_scores(
@@ -540,3 +546,26 @@ def test_without_javascript_a_saved_deal_is_marked_after_the_redirect(
     assert '<tr id="deal-1" class="table-success saved-row">' in html
     again = anna_client.get(url("match_sheet", match)).content.decode()
     assert "table-success saved-row" not in again
+
+
+def test_the_engine_ranks_tied_players_by_name_ignoring_case() -> None:
+    from scoring import rank
+
+    assert rank({"Eva": 5, "anna": 5, "Ben": 2}, lower_is_better=True) == (
+        (1, "Ben", 2), (2, "anna", 5), (2, "Eva", 5),
+    )
+
+
+def test_switching_11_nimmt_to_counts_counts_the_typed_cards(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "elf-nimmt")
+    response = anna_client.post(url("deal_new", match), {
+        "mode": "cards", "number": "1", "s0-hand_cards": "55, 11", "s1-hand_cards": "7, 7x",
+        "went_out": "2", "switch_mode": "counts",
+    }, **HX)
+    html = response.content.decode()
+    # 55 → 7 and 11 → 5 Hornochsen; "7, 7x" is a card twice: not counted, kept as typed.
+    assert 'name="s0-hand" value="12"' in html
+    assert '<input type="hidden" name="s1-hand_cards" value="7, 7x">' in html
+    assert 'value="2" checked' in html  # who went out stays chosen
