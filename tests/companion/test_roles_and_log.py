@@ -215,8 +215,8 @@ def test_a_new_invite_link_works_for_14_days(group: Group, anna: User) -> None:
 
 
 @pytest.mark.parametrize(("headers", "message"), [
-    (EN, "Invite links work for 14 days: ask the group's owner to renew it"),
-    (DE, "Einladungslinks gelten 14 Tage: Bitte den Besitzer der Gruppe, ihn zu verlängern"),
+    (EN, "as invite links work for 14 days. Ask the group's owner to renew it"),
+    (DE, "denn Einladungslinks gelten 14 Tage. Bitte den Besitzer der Gruppe, ihn zu verlängern"),
 ])
 def test_an_expired_invite_link_says_so(
     group: Group, anna: User, headers: dict[str, str], message: str
