@@ -261,3 +261,11 @@ def test_no_helper_input_gives_a_server_error(client: Client, tool: str) -> None
             assert response.status_code in expected, (key, value[:20])
     assert Client().get(reverse(tool), {"players": ["Anna,Ben,Cem", "x"], "take": ["0", "1"]}
                         ).status_code in (200, 302)
+
+
+def test_a_colour_on_two_other_targets_is_told_at_that_field(client: Client) -> None:
+    html = post(client, "dreizehn", "play", {
+        "variant": "on", "target": "none", "cards": "", "colour": "yellow", "value": "2",
+        "elsewhere": ["green", "blue", "yellow"]})
+    assert 'id="answer"' not in html
+    assert "There are only three targets." in _field_errors(html)
