@@ -113,6 +113,19 @@ def main_pages(scene: Evening) -> list[str]:
     return pages
 
 
+def other_pages(scene: Evening) -> list[str]:
+    """The rest of the app a player reaches from the main pages."""
+    group = f"/g/{scene.group.pk}/"
+    night = scene.finished.game_night_id
+    pages = ["/", "/groups/", "/groups/new/", "/accounts/", "/rules/", "/tools/bulls/",
+             "/tools/targets/", group + "settings/", group + "history/", group + "head-to-head/",
+             group + f"nights/{night}/", group + f"players/{scene.players[4].pk}/",
+             group + "matches/new/", scene.sheet(scene.finished) + "?view=table"]
+    pages += [f"/rules/{game}/" for game in GAMES]
+    pages += [group + f"games/{game}/" for game in GAMES]
+    return pages
+
+
 @pytest.fixture
 def scene(db: Any) -> Evening:
     return evening()
@@ -124,7 +137,7 @@ def test_every_tap_target_of_the_main_pages_is_at_least_44_px(
     assert page.viewport_size == {"width": 390, "height": 844}
     log_in(page, live_server.url, scene.user)
     small: dict[str, list[str]] = {}
-    for path in main_pages(scene):
+    for path in main_pages(scene) + other_pages(scene):
         for language in ("de", "en"):
             page.set_extra_http_headers({"Accept-Language": language})
             response = page.goto(live_server.url + path)
