@@ -150,3 +150,21 @@ def test_a_running_match_is_abandoned_after_a_yes(
     match.refresh_from_db()
     assert match.status == Match.Status.ABANDONED
     assert match.changes.get().kind == "abandon"
+
+
+def test_switching_the_entry_mode_keeps_what_was_typed(
+    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+) -> None:
+    group, players, anna = table
+    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    page.goto(sheet_url(live_server, match))
+    form = page.locator("#deal-form form")
+    form.locator('input[name="s0-hand"]').fill("4")
+    form.get_by_role("button", name="Card numbers").click()
+    expect(page.locator('input[name="s1-hand_cards"]')).to_be_visible()
+    page.locator('input[name="s1-hand_cards"]').fill("55, 10")
+    page.locator("#deal-form").get_by_role("button", name="Hornochsen").click()
+    # Anna's count came along hidden; Ben's cards became 7 + 3 Hornochsen.
+    expect(page.locator('input[name="s0-hand"]')).to_have_value("4")
+    expect(page.locator('input[name="s1-hand"]')).to_have_value("10")
+    assert not match.deals.exists()
