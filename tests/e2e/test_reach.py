@@ -101,7 +101,8 @@ LOW_CONTRAST = """
 
 CONTRAST_TARGETS = (
     ".btn-outline-secondary, .btn-secondary, .link-secondary, .btn-outline-primary, "
-    ".btn-link, .live-colour .label, .live-colour .counts, main a:not(.btn)"
+    ".btn-link, .live-colour .label, .live-colour .counts, main a:not(.btn), .nav-link, "
+    ".badge, .text-body-secondary, .form-text"
 )
 
 
@@ -205,7 +206,9 @@ def test_buttons_links_and_live_labels_reach_wcag_aa_contrast(
     measured: dict[str, list[dict[str, Any]]] = {}
     for path in [scene.sheet(scene.running["x-nimmt"]), scene.sheet(scene.finished),
                  scene.live("drei-sind-einer-zuviel"), scene.live("freaky"),
-                 f"/g/{scene.group.pk}/"]:
+                 f"/g/{scene.group.pk}/", f"/g/{scene.group.pk}/roster/",
+                 f"/g/{scene.group.pk}/history/", f"/g/{scene.group.pk}/settings/",
+                 "/rules/freaky/check/", "/rules/x-nimmt/"]:
         page.goto(live_server.url + path)
         theme = page.evaluate("document.documentElement.getAttribute('data-bs-theme')")
         assert theme == scheme
