@@ -168,3 +168,23 @@ def test_switching_the_entry_mode_keeps_what_was_typed(
     expect(page.locator('input[name="s0-hand"]')).to_have_value("4")
     expect(page.locator('input[name="s1-hand"]')).to_have_value("10")
     assert not match.deals.exists()
+
+
+def test_after_saving_a_long_form_the_saved_message_and_standings_are_in_view(
+    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+) -> None:
+    group, players, anna = table
+    match = services.match_start(group=group, game="dreizehn", players=players, user=anna)
+    page.goto(sheet_url(live_server, match))
+    form = page.locator("#deal-form form")
+    form.locator('input[name="s2-red"]').fill("1")
+    save = form.get_by_role("button", name="Save deal")
+    save.scroll_into_view_if_needed()
+    save.click()
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Deal 1 saved. Scores: Anna 0, Ben 0, Cem 2.")
+    expect(notice).to_be_focused()
+    expect(notice).to_be_in_viewport()
+    expect(page.locator("#standings")).to_be_in_viewport()
+    expect(page.locator("#progress")).to_contain_text("Ben deals, Cem starts")
+    expect(page.locator("#progress")).to_be_in_viewport()
