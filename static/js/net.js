@@ -44,6 +44,7 @@
       document.body.appendChild(box);
     }
     box.textContent = "";
+    box.dataset.kind = options.kind || "";
     var alert = document.createElement("div");
     alert.className = "alert alert-" + (options.level || "danger") + " shadow d-flex align-items-center gap-2 mb-0 py-2";
     alert.setAttribute("role", "alert");
@@ -68,9 +69,9 @@
     box.appendChild(alert);
     box.hidden = false;
   };
-  K.hideToast = function () {
+  K.hideToast = function (kind) {
     var box = document.getElementById("net-toast");
-    if (box) { box.hidden = true; box.textContent = ""; }
+    if (box && (typeof kind !== "string" || box.dataset.kind === kind)) { box.hidden = true; box.textContent = ""; }
   };
 
   /* ---- busy: the sending form's buttons are disabled and the tapped one spins ---- */

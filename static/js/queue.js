@@ -89,7 +89,7 @@
       var item = dealItem(form, "pending");
       if (!add(item)) { return false; }
       nextForm(form, item.number);
-      K.toast(K.t("queued", { number: item.number }), { level: "warning" });
+      K.toast(K.t("queued", { number: item.number }), { level: "warning", kind: "queued" });
       return true;
     }
     if (form.closest("#board")) {
@@ -98,7 +98,7 @@
       var button = form.querySelector("button");
       var label = (button && button.getAttribute("aria-label")) || text(button);
       if (!add({ kind: "live", id: K.newKey(), url: form.action, fields: fields, revision: field({ fields: fields }, "revision"), lines: [label], state: "pending" })) { return false; }
-      K.toast(K.t("queuedTap"), { level: "warning" });
+      K.toast(K.t("queuedTap"), { level: "warning", kind: "queued" });
       return true;
     }
     return false;
@@ -138,6 +138,7 @@
     items.sort(function (a, b) { return (a.kind === "deal" && b.kind === "deal" ? a.number - b.number : 0) || a.seq - b.seq; });
     if (!items.length) { return Promise.resolve(); }
     flushing = true;
+    K.hideToast("queued");  // the rows say how it goes from here
     var saved = false, answered = false, board = null, basedOn = null, revision = null, broken = false;
     function step(index) {
       if (index >= items.length) { return Promise.resolve(); }
