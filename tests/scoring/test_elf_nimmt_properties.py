@@ -208,3 +208,20 @@ def test_a_group_deck_with_the_same_totals_scores_by_its_own_hornochsen(
         for player, score in score_deal(entries, deck=deck).items():
             totals[player] += score
     assert dict(game.totals) == totals
+
+
+@settings(max_examples=200, deadline=None)
+@given(held=st.lists(st.integers(0, 4), min_size=2, max_size=7), data=st.data())
+def test_a_stolen_bull_card_comes_from_someone_holding_the_most_of_everybody(
+    held: list[int], data: st.DataObject,
+) -> None:
+    """Counted over everybody, the taker included: the victims hold the most, the taker never
+    steals from themselves, and a taker alone with the most has nobody to steal from."""
+    taker = data.draw(st.integers(0, len(held) - 1))
+    victims = steal_from(held, taker)
+    most = max(held)
+    assert all(held[victim] == most and victim != taker for victim in victims)
+    leaders = [seat for seat, count in enumerate(held) if count == most and most]
+    assert victims == [seat for seat in leaders if seat != taker]
+    if leaders == [taker]:
+        assert victims == []
