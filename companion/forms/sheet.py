@@ -320,7 +320,7 @@ class DreiFormat(EntryFormat):
 class XNimmtFormat(EntryFormat):
     """X nimmt!: Hornochsen in hand and in the X-stack, as counts or card numbers."""
 
-    modes = (Mode("counts", _("Hornochsen")), Mode("cards", _("Card numbers")),
+    modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
              Mode("grid", _("Card grid")))
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
@@ -383,7 +383,7 @@ class XNimmtFormat(EntryFormat):
 class ElfNimmtFormat(EntryFormat):
     """11 nimmt!: Hornochsen in hand, as a count or card numbers, and who went out."""
 
-    modes = (Mode("counts", _("Hornochsen")), Mode("cards", _("Card numbers")),
+    modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
              Mode("grid", _("Card grid")))
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:

@@ -68,6 +68,8 @@ def test_the_english_texts_say_group_and_gloss_the_zwischenwertung() -> None:
     bare = [m for m in msgids
             if "Zwischenwertung" in m and not re.search(r"\w \(Zwischenwertung\)", m)]
     assert bare == []
+    alone = [m for m in msgids if m in {"Hornochsen", "Zwischenwertung", "Bullenkarte"}]
+    assert alone == []
 
 
 @pytest.mark.parametrize("german, english", [
