@@ -188,6 +188,31 @@ def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
     assert totals(table.match) == [23, 3, 1]
 
 
+def test_a_save_is_busy_while_it_is_sent_and_cannot_be_sent_twice(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table)
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url)
+            if request.method == "POST" and request.url.endswith("/deals/new/") else None)
+    fill(page, OURS)
+    state = page.evaluate("""() => {
+        const button = [...document.querySelectorAll('#deal-form button[type=submit]')]
+            .find(b => b.textContent.trim() === 'Save deal');
+        button.click();
+        const busy = [button.disabled, button.closest('form').getAttribute('aria-busy'),
+                      button.classList.contains('is-busy')];
+        button.click();
+        button.closest('form').requestSubmit();  // the Enter key in a field
+        return busy;
+    }""")
+    assert state == [True, "true", True]
+    expect(page.locator("#deal-1")).to_be_visible()
+    expect(page.get_by_role("button", name=SAVE)).to_be_enabled()
+    assert len(posts) == 1
+    assert table.match.deals.count() == 1
+
+
 @pytest.fixture
 def second(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[BrowserContext]:
     context = browser.new_context(**browser_context_args)
