@@ -39,7 +39,8 @@ def milliseconds(text: str) -> float:
 
 def wrk(url: str, cookie: str, connections: int, seconds: int) -> dict[str, float]:
     command = [
-        shutil.which("wrk") or "/usr/bin/wrk", "-t2", f"-c{connections}", f"-d{seconds}s",
+        shutil.which("wrk") or "/usr/bin/wrk", f"-t{min(2, connections)}", f"-c{connections}",
+        f"-d{seconds}s",
         "--latency", "--timeout", "10s",
         "-H", f"Cookie: {cookie}", "-H", "Accept-Encoding: gzip, br", "-H", "Accept-Language: de",
         url,
