@@ -691,7 +691,18 @@ def match_changes(request: HttpRequest, group_id: int, match_id: int) -> HttpRes
 
 @login_required
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row."""
+    """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row.
+
+    Every phone on the board polls it like the sheet: 304 while nothing changed."""
+    if request.htmx and request.method == "GET" and "If-None-Match" in request.headers:
+        not_modified = _unchanged(request, group_id, match_id)
+        if not_modified is not None:
+            return not_modified
+    return _live_page(request, group_id, match_id)
+
+
+@login_required
+def _live_page(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     if match.game not in services.LIVE_GAMES:
         raise Http404
@@ -712,7 +723,8 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
         match.refresh_from_db()
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice, "question": question,
-               "closed": match.status != Match.Status.OPEN}
+               "closed": match.status != Match.Status.OPEN,
+               "etag": _etag(request, match.pk, match.revision)}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
     status = 409 if notice else 200
     return render(request, template, context, status=status)

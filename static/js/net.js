@@ -97,7 +97,7 @@
     var spinning = submitter || (elt.tagName === "BUTTON" || elt.tagName === "A" ? elt : null);
     if (spinning && on) { spinning.classList.add("is-busy"); } else if (spinning) { spinning.classList.remove("is-busy"); }
   }
-  function isPoll(elt) { return elt && elt.id === "sheet-poll"; }
+  function isPoll(elt) { return !!elt && /-poll$/.test(elt.id); }
   /* Requests the user made (a form, a button, a link), not background ones (the poll, a
      score preview while typing): only those show busy and speak up when they fail. */
   function byUser(elt) { return !!elt && /^(FORM|BUTTON|A)$/.test(elt.tagName) && !isPoll(elt); }

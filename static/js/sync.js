@@ -2,7 +2,8 @@
    the page is visible, sending the ETag of the sheet it shows: an unchanged sheet answers
    304 without a body. A new sheet is swapped in, but a deal form that is in use (typed
    into, focused, or correcting a deal) stays as it is, and says so when its deal number
-   was recorded on another phone meanwhile. */
+   was recorded on another phone meanwhile. The live board (#board-poll) polls the same
+   way; it waits while a number is being typed into it. */
 (function () {
   "use strict";
   var K = window.Kartenrunde = window.Kartenrunde || {};
@@ -42,6 +43,12 @@
   document.addEventListener("htmx:configRequest", function (event) {
     var cfg = event.detail;
     if (cfg.verb !== "get") { if (K.byUser(cfg.elt)) { K.changed(); } return; }
+    if (cfg.elt.id === "board-poll") {
+      var board = document.getElementById("board");
+      if (board && board.dataset.etag) { cfg.headers["If-None-Match"] = board.dataset.etag; }
+      cfg.elt.dataset.changes = String(changes);
+      return;
+    }
     if (cfg.elt.id !== "sheet-poll") { return; }
     var sheet = document.getElementById("sheet");
     if (sheet && sheet.dataset.etag) { cfg.headers["If-None-Match"] = sheet.dataset.etag; }
@@ -53,9 +60,14 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var elt = K.source(event);
-    if (elt.id !== "sheet-poll" || !event.detail.shouldSwap) { return; }
+    if (!/^(sheet|board)-poll$/.test(elt.id) || !event.detail.shouldSwap) { return; }
     if (elt.dataset.changes !== String(changes)) {  // a save answered meanwhile: its sheet is newer
       event.detail.shouldSwap = false;
+      return;
+    }
+    if (elt.id === "board-poll") {
+      var typing = document.activeElement;
+      if (typing && typing.value && typing.closest && typing.closest("#board form")) { event.detail.shouldSwap = false; }
       return;
     }
     var form = dealForm();
@@ -100,7 +112,7 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (K.source(event).id === "sheet-poll" && xhr && (xhr.status === 304 || xhr.status === 200) && K.queue) {
+    if (/^(sheet|board)-poll$/.test(K.source(event).id) && xhr && (xhr.status === 304 || xhr.status === 200) && K.queue) {
       K.queue.flush();  // the server answers: send what waits
     }
   });

@@ -292,6 +292,25 @@ def test_an_open_sheet_polls_and_a_finished_one_only_when_shown_again(
     assert "every 2s" not in finished
 
 
+@pytest.mark.django_db
+def test_the_live_board_answers_304_until_a_card_is_tapped(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    live = url("match_live", match)
+    etag = _board_etag(anna_client, live)
+    assert anna_client.get(live, **HX, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
+    changed = anna_client.get(live, **HX, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert 'id="board-poll"' in changed.content.decode()
+
+
+def _board_etag(client: Client, live: str) -> str:
+    html = client.get(live, **HX).content.decode()
+    return html.split('data-etag="', 1)[1].split('"', 1)[0].replace("&quot;", '"')
+
+
 # ------------------------------------------------------------ manifest, service worker
 
 

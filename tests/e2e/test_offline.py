@@ -307,3 +307,19 @@ def test_live_taps_made_offline_are_replayed_in_order(
     expect(page.locator("#net-queue")).to_have_count(0)
     expect(page.locator("#board")).to_contain_text("2 cards taken")
     assert [turn[1] for turn in matches.live_turns(Match.objects.get(pk=drei.pk))] == [colours]
+
+
+def test_a_card_tapped_on_one_phone_appears_on_the_others_live_board(
+    table: Table, page: Page, second: BrowserContext, live_server: Any
+) -> None:
+    drei = matches.match_start(group=table.match.group, game="drei-sind-einer-zuviel",
+                               players=table.players)
+    live = f"{live_server.url}/g/{drei.group_id}/matches/{drei.pk}/live/"
+    other = second.new_page()
+    for phone in (page, other):
+        phone.set_extra_http_headers({"Accept-Language": "en"})
+        log_in(phone, live_server.url, table.user)
+        phone.goto(live)
+    page.locator("#board form button.live-colour").first.click()
+    expect(page.locator("#board")).to_contain_text("1 card taken")
+    expect(other.locator("#board")).to_contain_text("1 card taken", timeout=3000)
