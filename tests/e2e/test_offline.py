@@ -323,3 +323,38 @@ def test_a_card_tapped_on_one_phone_appears_on_the_others_live_board(
     page.locator("#board form button.live-colour").first.click()
     expect(page.locator("#board")).to_contain_text("1 card taken")
     expect(other.locator("#board")).to_contain_text("1 card taken", timeout=3000)
+
+
+def test_on_plain_http_in_the_lan_the_queue_works_and_nothing_errors(
+    table: Table, playwright: Any, browser_type_launch_args: dict[str, Any],
+    browser_context_args: dict[str, Any], live_server: Any, settings: Any,
+) -> None:
+    settings.ALLOWED_HOSTS = ["kartenrunde.lan"]
+    port = live_server.url.rsplit(":", 1)[1]
+    launch = {**browser_type_launch_args, "args": [
+        *browser_type_launch_args["args"], "--host-resolver-rules=MAP kartenrunde.lan 127.0.0.1"]}
+    browser = playwright.chromium.launch(**launch)
+    try:
+        page = browser.new_context(**browser_context_args).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and
+                "Cross-Origin-Opener-Policy" not in m.text else None)  # Django's header, on HTTP
+        lan = Table(table.user, table.players, table.match,
+                    table.url.replace(live_server.url, f"http://kartenrunde.lan:{port}"))
+        open_sheet(page, lan)
+        assert page.evaluate("[window.isSecureContext, 'serviceWorker' in navigator]") == [
+            False, False]
+        expect(page.locator("#wake-lock")).to_be_hidden()  # no wake lock on plain HTTP
+        page.context.set_offline(True)
+        fill(page, OURS)
+        page.get_by_role("button", name=SAVE).click()
+        expect(page.locator("#net-queue .queue-row")).to_contain_text("waiting for network")
+        next_key = page.locator("#deal-form [name=client_key]").input_value()
+        assert re.fullmatch("[0-9a-f]{32}", next_key)  # random hex: no crypto.randomUUID here
+        page.context.set_offline(False)
+        expect(page.locator("#deal-1")).to_be_visible(timeout=5000)
+        assert totals(table.match) == [23, 3, 1]
+        assert errors == []
+    finally:
+        browser.close()
