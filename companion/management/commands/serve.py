@@ -91,9 +91,9 @@ class Command(BaseCommand):
     def host_names() -> list[str]:
         """The machine's name, also as ``name.local`` (how phones find it by mDNS)."""
         name = socket.gethostname().strip()
-        if not name or lan.is_loopback(name) or "." in name:
-            return [name] if name and not lan.is_loopback(name) else []
-        return [name, f"{name}.local"]
+        if not name or lan.is_loopback(name):
+            return []
+        return [name] if "." in name else [name, f"{name}.local"]
 
     @staticmethod
     def export(*, hosts: list[str], origins: list[str], lan_urls: list[str]) -> None:
@@ -118,7 +118,7 @@ class Command(BaseCommand):
         if local:
             write(f"On this computer: {local}")
         if lan.is_loopback(host):
-            write("Only this computer can open it (HOST=127.0.0.1). "
+            write(f"Only this computer can open it (HOST={host}). "
                   "Leave HOST unset to let the phones at the table in.")
         elif not urls:
             write("No network address found: connect this computer to the Wi-Fi "
