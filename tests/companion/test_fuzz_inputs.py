@@ -75,7 +75,8 @@ class World:
 @pytest.fixture
 def world(group: Group, anna: User, outsider: User) -> World:
     ben = User.objects.create_user("ben", password="kartenrunde-ben-1")
-    Membership.objects.create(group=group, user=ben, role=Membership.Role.MEMBER)
+    ben_membership = Membership.objects.create(group=group, user=ben,
+                                               role=Membership.Role.MEMBER)
     Player.objects.filter(group=group, name="Ben").update(user=ben)
     Player.objects.create(group=group, name="Dora")
     evening = night(group, "2026-02-05", "Bei Ben")
@@ -104,6 +105,7 @@ def world(group: Group, anna: User, outsider: User) -> World:
         "night_id": [str(evening.pk)],
         "player_id": [str(p.pk) for p in group.players.order_by("id")[:2]],
         "invite_id": [str(invite.pk)],
+        "membership_id": [str(ben_membership.pk)],
         "number": ["1"],
         "token": [invite.token],
         "game": ["x-nimmt", "freaky", "elf-nimmt", "dreizehn", "drei-sind-einer-zuviel"],
@@ -114,6 +116,7 @@ def world(group: Group, anna: User, outsider: User) -> World:
         "night_id": [str(other_night.pk)],
         "player_id": [str(other_player.pk)],
         "invite_id": [str(other_invite.pk)],
+        "membership_id": [str(Membership.objects.get(group=other_group).pk)],
         "number": ["2", "40000"],
         "token": ["x" * 300, "nope", "a%00b", "%E2%80%AE"],
         "game": ["nope", "x-nimmt-" * 20],
