@@ -40,7 +40,14 @@ from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm, MatchStartForm
 from companion.models import Deal, Match, Membership, Player, Seat
 from companion.notices import Notice
-from companion.parsing import MAX_ID, MAX_POSITIVE, MAX_SMALL, id_from, number_from
+from companion.parsing import (
+    MAX_ID,
+    MAX_POSITIVE,
+    MAX_SMALL,
+    id_from,
+    number_from,
+    parse_whole_number,
+)
 from companion.selectors.sheet import (
     Sheet,
     deal_preview_for,
@@ -271,15 +278,20 @@ def _unchanged(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     """304 when the poll's ``If-None-Match`` is the current ETag of this user's sheet."""
     for etag in parse_etags(request.headers.get("If-None-Match", ""))[:4]:
         parts = etag.removeprefix("W/").strip('"').split(".")
-        if len(parts) != 4 or not parts[0].isdigit() or not parts[2].isdigit():
+        if len(parts) != 4:
             continue
         revision, language, user_id, seal = parts
+        try:
+            parse_whole_number(revision, minimum=0, maximum=MAX_POSITIVE)
+            user = parse_whole_number(user_id, minimum=0, maximum=MAX_ID)
+        except ValidationError:
+            continue
         if language != get_language() or not constant_time_compare(
-            seal, _seal(request, match_id, int(user_id))
+            seal, _seal(request, match_id, user)
         ):
             continue
         with connection.cursor() as cursor:
-            cursor.execute(REVISION_SQL, [match_id, group_id, int(user_id)])
+            cursor.execute(REVISION_SQL, [match_id, group_id, user])
             current = cursor.fetchone()
         if current is not None and str(current[0]) == revision:
             response = HttpResponseNotModified()

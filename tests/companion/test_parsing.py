@@ -296,3 +296,15 @@ def test_the_nul_page_speaks_german(anna_client, group) -> None:
                                 HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 400
     assert "Diese Eingabe kann nicht gelesen werden" in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("etag", ['"1.de.².abc"', '"1.de.' + "9" * 5000 + '.abc"',
+                                  '"¹.de.1.abc"', '"1.de.\u200b1.abc"', '"1.de.1"'])
+def test_a_malformed_sheet_etag_gives_the_whole_sheet(anna_client, group, players,
+                                                      etag: str) -> None:
+    from tests.companion.test_sheet_views import start, url
+
+    match = start(group, players, "x-nimmt")
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
