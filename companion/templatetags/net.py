@@ -41,7 +41,6 @@ def strings() -> dict[str, str]:
         "refusedDeal": _("The server refused deal %(number)s."),
         "asNext": _("Enter as the next deal"),
         "discard": _("Discard"),
-        "liveTaps": _("Taps not sent yet"),
         "tapChainBroken": _("Not sent: a tap before it was refused."),
         "staleForm": _("Deal %(number)s was recorded on another phone. Your entries are "
                        "still here."),

@@ -229,7 +229,7 @@
     var head = document.createElement("div");
     head.className = "d-flex gap-2 align-items-center";
     var title = document.createElement("strong");
-    title.textContent = item.kind === "deal" ? K.t("deal", { number: item.number }) : K.t("liveTaps");
+    title.textContent = item.kind === "deal" ? K.t("deal", { number: item.number }) : item.lines[0];
     var badge = document.createElement("span");
     badge.className = "badge ms-auto " + (item.state === "error" ? "text-bg-danger" : "text-bg-warning");
     badge.textContent = K.t(item.state === "error" ? "notSaved" : item.state === "sending" ? "sending" : "waiting");
@@ -237,6 +237,7 @@
     head.appendChild(badge);
     body.appendChild(head);
     var list = document.createElement("ul");
+    if (item.kind !== "deal") { list.hidden = true; }
     list.className = "list-unstyled small mb-0 queue-entries";
     item.lines.forEach(function (line) {
       var li = document.createElement("li");

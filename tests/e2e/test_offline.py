@@ -300,7 +300,7 @@ def test_live_taps_made_offline_are_replayed_in_order(
     page.context.set_offline(True)
     taps.nth(0).locator("button").click()
     taps.nth(1).locator("button").click()
-    expect(page.locator("#net-queue li")).to_have_count(2)
+    expect(page.locator("#net-queue .queue-row")).to_have_count(2)
     expect(page.locator("#net-queue")).to_contain_text("waiting for network")
     assert matches.live_turns(Match.objects.get(pk=drei.pk)) == []
     page.context.set_offline(False)
