@@ -178,7 +178,10 @@
       K.toast(K.t("offline"), { action: function () { form.requestSubmit(submitter || undefined); } });
       return;
     }
-    setTimeout(function () { setBusy(form, submitter, true); }, 0);  // after the submitter's value is taken
+    if ((form.method || "get").toLowerCase() !== "post") { return; }  // a search or a download: no wait
+    setTimeout(function () {  // after the submitter's value is taken, unless another script stopped it
+      if (!event.defaultPrevented) { setBusy(form, submitter, true); }
+    }, 0);
   });
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) { return; }

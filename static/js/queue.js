@@ -168,6 +168,11 @@
             }
             return step(index + 1);
           }
+          if (response.status === 403) {  // an old page (its security token): sent again after a reload
+            update(item.id, { state: "pending" });
+            K.toast(K.t("forbidden"), { action: function () { location.reload(); }, actionLabel: K.t("reload") });
+            return null;
+          }
           if (response.status >= 500) {
             update(item.id, { state: "pending", message: K.t("server") });
             later();
