@@ -112,6 +112,7 @@
 
   function refusal(html, item, status) {
     if (item.kind === "deal" && status === 409) { return K.t("recordedElsewhere", { number: item.number }); }
+    if (status === 403 || status === 404) { return K.t(status === 403 ? "forbidden" : "notFound"); }
     var doc = new DOMParser().parseFromString(html, "text/html");
     var found = Array.prototype.map.call(doc.querySelectorAll("#form-errors, .invalid-feedback, #deal-form [role=alert], #notice"), text);
     found = found.filter(function (line, i) { return line && found.indexOf(line) === i; });
@@ -167,11 +168,6 @@
               revision = rev ? rev.value : null;
             }
             return step(index + 1);
-          }
-          if (response.status === 403) {  // an old page (its security token): sent again after a reload
-            update(item.id, { state: "pending" });
-            K.toast(K.t("forbidden"), { action: function () { location.reload(); }, actionLabel: K.t("reload") });
-            return null;
           }
           if (response.status >= 500) {
             update(item.id, { state: "pending", message: K.t("server") });
