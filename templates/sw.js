@@ -4,7 +4,7 @@
    copy (a score sheet opened before opens without the network), else a short offline page.
    htmx requests, polls and posts are never answered from the cache. */
 "use strict";
-const STATIC = "kartenrunde-static";
+const STATIC = "kartenrunde-static-{{ version }}";  // a new name with every new set of files
 const PAGES = "kartenrunde-pages";
 const STATIC_PREFIX = {{ static_prefix|safe }};
 const SHELL = {{ shell|safe }};
@@ -15,7 +15,17 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(caches.keys().then((names) => Promise.all(names
+    .filter((name) => name.startsWith("kartenrunde-static") && name !== STATIC)
+    .map((name) => caches.delete(name)))).then(() => self.clients.claim()));
+});
+
+// A page that loaded before this worker took over names its files: store them too.
+self.addEventListener("message", (event) => {
+  if (!event.data || !Array.isArray(event.data.store)) { return; }
+  const urls = event.data.store.filter((url) => new URL(url).origin === self.location.origin);
+  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(urls))
+    .catch(() => null).then(() => event.ports[0] && event.ports[0].postMessage("stored")));
 });
 
 function fromCacheThenRefresh(request) {

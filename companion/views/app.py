@@ -7,6 +7,7 @@ the layout's static files and speaks the user's language in its offline page.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from django.contrib.staticfiles.storage import staticfiles_storage
@@ -84,6 +85,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
 def service_worker(request: HttpRequest) -> HttpResponse:
     shell = _static_urls(SHELL)
     context = {
+        "version": hashlib.sha256(json.dumps(shell).encode()).hexdigest()[:12],
         "shell": json.dumps(shell),
         "static_prefix": json.dumps(PrefixNode.handle_simple("STATIC_URL")),
         "offline_page": json.dumps(render(request, "offline.html").content.decode()),

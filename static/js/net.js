@@ -217,13 +217,17 @@
     var controlled = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register("/sw.js").then(function () {
       return navigator.serviceWorker.ready;
-    }).then(function () {
+    }).then(function (registration) {
       if (controlled || !document.body.dataset.user) { return; }
       // This page loaded before the worker took over: keep it and its files for offline use.
       var files = Array.prototype.map.call(document.querySelectorAll("script[src], link[rel=stylesheet]"),
         function (node) { return node.src || node.href; });
-      caches.open("kartenrunde-static").then(function (cache) { return cache.addAll(files); });
-      return caches.open(PAGES).then(function (cache) { return cache.add(location.href); });
+      var stored = new Promise(function (resolve) {
+        var channel = new MessageChannel();
+        channel.port1.onmessage = resolve;
+        registration.active.postMessage({ store: files }, [channel.port2]);
+      });
+      return Promise.all([stored, caches.open(PAGES).then(function (cache) { return cache.add(location.href); })]);
     }).then(function () {
       document.documentElement.dataset.offlineReady = "1";
     }).catch(function (err) { console.warn("Service worker not available:", err); });
