@@ -269,3 +269,13 @@ def test_the_settings_page_shows_who_changed_what(group: Group, anna: User, ben:
     german = client_for(ben).get(f"/g/{group.pk}/settings/", **DE).content.decode()
     assert "anna</span> hat dora aus der Gruppe entfernt" in german
     assert "ben</span> hat den Spieler „Cem“ in „Cemal“ umbenannt" in german
+
+
+def test_a_look_alike_username_is_refused_at_signup(anna: User) -> None:
+    response = Client().post("/accounts/signup/", {
+        "username": "ＡＮＮＡ",
+        "password1": "kartenrunde-x-1234", "password2": "kartenrunde-x-1234",
+    }, **EN)
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.content.decode()
+    assert User.objects.count() == 1
