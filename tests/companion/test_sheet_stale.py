@@ -98,7 +98,7 @@ def test_a_stale_live_tap_through_htmx_answers_409_with_the_current_board(
     )
     html = response.content.decode()
     assert response.status_code == 409
-    assert html.lstrip().startswith('<div id="board">')
+    assert html.lstrip().startswith('<div id="board" data-etag=')
     assert "Another phone recorded a card meanwhile" in html
     match.refresh_from_db()
     assert match.options["live_rev"] == 1

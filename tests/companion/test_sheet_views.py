@@ -348,7 +348,7 @@ def test_the_live_page_records_taps_and_puts_the_result_on_the_sheet(
         live, {"revision": 0, "player": players[1].pk, "colour": "rot"}, **HX
     )
     assert response.status_code == 200
-    assert response.content.decode().lstrip().startswith('<div id="board">')
+    assert response.content.decode().lstrip().startswith('<div id="board" data-etag=')
     response = anna_client.post(live, {"revision": 1, "player": players[1].pk, "colour": "rot"})
     assert response.status_code == 302
     response = anna_client.post(live, {"revision": 1, "player": players[0].pk, "colour": "rot"})
