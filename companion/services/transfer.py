@@ -663,15 +663,21 @@ def _check_changes(
             _entries_by_key(change_reader, "before", keys, game),
             _entries_by_key(change_reader, "after", keys, game),
         ))
-    # The change undo would take back (the newest deal change not undone; the log is
-    # newest first) must fit the deals there are.
-    target = next(
-        (index for index, (change, _b, _a) in enumerate(changes)
-         if change.kind in deal_kinds and change.undone_at is None), None,
-    )
-    if target is not None:
+    # The changes undo and redo would apply next must fit the deals there are. The log
+    # is oldest first: undo takes back the newest deal change not undone, redo re-applies
+    # the oldest undone one after it (``services.matches.undo_target``/``redo_target``).
+    # A deal comes back (undo of a delete, redo of a record) at most right after the last.
+    in_log = [(index, change) for index, (change, _b, _a) in enumerate(changes)
+              if change.kind in deal_kinds]
+    done = [index for index, change in in_log if change.undone_at is None]
+    undo = done[-1] if done else None
+    redo = next((index for index, change in in_log
+                 if change.undone_at is not None and (undo is None or index > undo)), None)
+    for target, returns in ((undo, MatchChange.Kind.DELETE), (redo, MatchChange.Kind.RECORD)):
+        if target is None:
+            continue
         change = changes[target][0]
-        limit = deals + 1 if change.kind == MatchChange.Kind.DELETE else deals
+        limit = deals + 1 if change.kind == returns else deals
         if change.deal_number is not None and change.deal_number > limit:
             raise readers[target].fail(
                 ngettext("the change names deal %(number)d, but the match has %(deals)d deal.",

@@ -168,3 +168,28 @@ def test_a_live_record_the_engine_refuses_is_refused(group: Group, players, bob:
     live["options"]["live_rows"] = [["p1", 5]]
     live["status"] = Match.Status.ABANDONED
     assert refused(document, bob).endswith("only a running match can have a live record.")
+
+
+def undone_edit(number: int) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        stamp = x_match(doc)["changes"][0]["created_at"]
+        x_match(doc)["changes"].append({
+            "kind": "edit", "deal_number": number, "before": None, "after": None,
+            "created_at": stamp, "undone_at": stamp, "client_key": None,
+        })
+    return change
+
+
+def test_the_change_redo_would_apply_must_fit_the_deals(document: Doc, bob: User) -> None:
+    assert refused(changed(document, undone_edit(7)), bob) == (
+        "Game night 2026-01-10, match 2, change 2: the change names deal 7, but the match has "
+        "2 deals."
+    )
+
+
+def test_a_log_whose_next_undo_and_redo_fit_is_imported(document: Doc, bob: User) -> None:
+    group = group_import(user=bob, content=json.dumps(changed(document, undone_edit(2))))
+    x = group.matches.get(game="x-nimmt")
+    assert [(c.kind, c.deal_number, c.undone_at is not None)
+            for c in x.changes.order_by("id")] == [("edit", 2, False), ("edit", 2, True)]
+
