@@ -32,41 +32,35 @@
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   };
 
+  /* A new element with classes and text, added to parent (texts never go in as HTML). */
+  K.el = function (tag, className, text, parent) {
+    var node = document.createElement(tag);
+    node.className = className || "";
+    if (text) { node.textContent = text; }
+    if (tag === "button") { node.type = "button"; }
+    if (parent) { parent.appendChild(node); }
+    return node;
+  };
+
   /* ---- the toast: one at a time, at the bottom where the thumb is ---- */
   K.toast = function (message, options) {
     options = options || {};
-    var box = document.getElementById("net-toast");
-    if (!box) {
-      box = document.createElement("div");
-      box.id = "net-toast";
-      box.className = "net-toast";
-      box.setAttribute("aria-live", "assertive");
-      document.body.appendChild(box);
-    }
+    var box = document.getElementById("net-toast") || K.el("div", "net-toast", "", document.body);
+    box.id = "net-toast";
+    box.setAttribute("aria-live", "assertive");
     box.textContent = "";
     box.dataset.kind = options.kind || "";
-    var alert = document.createElement("div");
-    alert.className = "alert alert-" + (options.level || "danger") + " shadow d-flex align-items-center gap-2 mb-0 py-2";
+    var level = options.level || "danger";
+    var alert = K.el("div", "alert alert-" + level + " shadow d-flex flex-wrap align-items-center gap-2 mb-0 py-2", "", box);
     alert.setAttribute("role", "alert");
-    var text = document.createElement("span");
-    text.className = "flex-grow-1";
-    text.textContent = message;
-    alert.appendChild(text);
+    K.el("span", "net-toast-text", message, alert);
     if (options.action) {
-      var again = document.createElement("button");
-      again.type = "button";
-      again.className = "btn btn-sm btn-" + (options.level || "danger");
-      again.textContent = options.actionLabel || K.t("retry");
-      again.addEventListener("click", function () { K.hideToast(); options.action(); });
-      alert.appendChild(again);
+      K.el("button", "btn btn-sm ms-auto btn-" + level, options.actionLabel || K.t("retry"), alert)
+        .addEventListener("click", function () { K.hideToast(); options.action(); });
     }
-    var close = document.createElement("button");
-    close.type = "button";
-    close.className = "btn-close";
+    var close = K.el("button", "btn-close" + (options.action ? "" : " ms-auto"), "", alert);
     close.setAttribute("aria-label", K.t("close"));
     close.addEventListener("click", K.hideToast);
-    alert.appendChild(close);
-    box.appendChild(alert);
     box.hidden = false;
   };
   K.hideToast = function (kind) {
@@ -194,13 +188,10 @@
     if (up) { if (bar) { bar.hidden = true; } return; }
     if (!document.getElementById("sheet") && !document.getElementById("board")) { return; }
     if (!bar) {
-      bar = document.createElement("div");
+      bar = K.el("div", "net-status", K.t("stale"));
       bar.id = "net-status";
-      bar.className = "net-status";
       bar.setAttribute("role", "status");
-      bar.textContent = K.t("stale");
-      var main = document.getElementById("main");
-      main.parentNode.insertBefore(bar, main);
+      document.body.insertBefore(bar, document.getElementById("main"));
     }
     bar.hidden = false;
   };

@@ -212,62 +212,36 @@
     return item;
   }
 
-  function button(label, style, onClick) {
-    var b = document.createElement("button");
-    b.type = "button";
-    b.className = "btn btn-sm " + style;
-    b.textContent = label;
-    b.addEventListener("click", onClick);
-    return b;
-  }
-
   function row(item) {
-    var card = document.createElement("div");
-    card.className = "card mb-2 queue-row " + (item.state === "error" ? "border-danger" : "border-warning");
+    var error = item.state === "error", el = K.el;
+    var card = el("div", "card mb-2 queue-row " + (error ? "border-danger" : "border-warning"));
     card.dataset.state = item.state;
-    var body = document.createElement("div");
-    body.className = "card-body p-2";
-    var head = document.createElement("div");
-    head.className = "d-flex gap-2 align-items-center";
-    var title = document.createElement("strong");
-    title.textContent = item.kind === "deal" ? K.t("deal", { number: item.number }) : item.lines[0];
-    var badge = document.createElement("span");
-    badge.className = "badge ms-auto " + (item.state === "error" ? "text-bg-danger" : "text-bg-warning");
-    badge.textContent = K.t(item.state === "error" ? "notSaved" : item.state === "sending" ? "sending" : "waiting");
-    head.appendChild(title);
-    head.appendChild(badge);
-    body.appendChild(head);
-    var list = document.createElement("ul");
-    if (item.kind !== "deal") { list.hidden = true; }
-    list.className = "list-unstyled small mb-0 queue-entries";
-    item.lines.forEach(function (line) {
-      var li = document.createElement("li");
-      li.textContent = line;
-      list.appendChild(li);
-    });
-    body.appendChild(list);
-    if (item.message) {
-      var message = document.createElement("div");
-      message.className = "small mt-1 " + (item.state === "error" ? "text-danger" : "text-body-secondary");
-      if (item.state === "error") { message.setAttribute("role", "alert"); }
-      message.textContent = item.message;
-      body.appendChild(message);
+    var body = el("div", "card-body p-2", "", card);
+    var head = el("div", "d-flex gap-2 align-items-center", "", body);
+    el("strong", "", item.kind === "deal" ? K.t("deal", { number: item.number }) : item.lines[0], head);
+    el("span", "badge ms-auto " + (error ? "text-bg-danger" : "text-bg-warning"),
+      K.t(error ? "notSaved" : item.state === "sending" ? "sending" : "waiting"), head);
+    if (item.kind === "deal") {
+      var list = el("ul", "list-unstyled small mb-0 queue-entries", "", body);
+      item.lines.forEach(function (line) { el("li", "", line, list); });
     }
-    if (item.state === "error") {
-      var actions = document.createElement("div");
-      actions.className = "d-flex gap-2 mt-2 flex-wrap";
-      actions.appendChild(button(item.kind === "deal" ? K.t("asNext") : K.t("retry"), "btn-primary", function () {
+    if (item.message) {
+      var message = el("div", "small mt-1 " + (error ? "text-danger" : "text-body-secondary"), item.message, body);
+      if (error) { message.setAttribute("role", "alert"); }
+    }
+    if (!error) { return card; }
+    var actions = el("div", "d-flex gap-2 mt-2 flex-wrap", "", body);
+    el("button", "btn btn-sm btn-primary", K.t(item.kind === "deal" ? "asNext" : "retry"), actions)
+      .addEventListener("click", function () {
         var items = load().filter(function (i) { return i.id !== item.id; });
         var again = resend(item);
         again.seq = items.reduce(function (top, i) { return Math.max(top, i.seq || 0); }, 0) + 1;
         items.push(again);
         store(items);
         flush();
-      }));
-      actions.appendChild(button(K.t("discard"), "btn-outline-danger", function () { remove(item.id); }));
-      body.appendChild(actions);
-    }
-    card.appendChild(body);
+      });
+    el("button", "btn btn-sm btn-outline-danger", K.t("discard"), actions)
+      .addEventListener("click", function () { remove(item.id); });
     return card;
   }
 
@@ -276,7 +250,7 @@
     var box = document.getElementById("net-queue");
     if (!items.length) { if (box) { box.remove(); } return; }
     if (!box) {
-      box = document.createElement("section");
+      box = K.el("section");
       box.id = "net-queue";
       box.setAttribute("aria-live", "polite");
     }

@@ -89,24 +89,16 @@
     var old = form.querySelector(".stale-form");
     if (old && (number === next || form.dataset.dirty !== "1")) { old.remove(); }
     if (!(number < next) || form.querySelector(".stale-form")) { return; }
-    var notice = document.createElement("div");
-    notice.className = "alert alert-warning py-2 stale-form d-flex flex-wrap gap-2 align-items-center";
+    var notice = K.el("div", "alert alert-warning py-2 stale-form d-flex flex-wrap gap-2 align-items-center");
     notice.setAttribute("role", "alert");
-    var text = document.createElement("span");
-    text.textContent = K.t("staleForm", { number: number });
-    var use = document.createElement("button");
-    use.type = "button";
-    use.className = "btn btn-sm btn-warning";
-    use.textContent = K.t("useForNext", { number: next });
-    use.addEventListener("click", function () {
+    K.el("span", "", K.t("staleForm", { number: number }), notice);
+    K.el("button", "btn btn-sm btn-warning", K.t("useForNext", { number: next }), notice).addEventListener("click", function () {
       var now = parseInt(document.getElementById("sheet").dataset.next, 10);
       form.querySelector("[name=number]").value = String(now);
       var heading = document.querySelector("#deal-form h2");
       if (heading) { heading.textContent = K.t("deal", { number: now }); }
       notice.remove();
     });
-    notice.appendChild(text);
-    notice.appendChild(use);
     form.insertBefore(notice, form.firstElementChild);
   });
 
