@@ -48,6 +48,10 @@ BAD_VALUES: tuple[str, ...] = (
 )
 """Malformed values sent to every field (sampled per field)."""
 
+BAD_ETAGS = ('"1.de.².x"', '"¹.en.1.x"', '"1.de.' + "9" * 5000 + '.x"', 'W/"1.de.-1.x"',
+             '"1.de.1"', "*", '"' + "." * 300 + '"')
+"""Malformed If-None-Match values for the polled pages (the sheet's ETag has four parts)."""
+
 PATH_INTS_BAD = ("0", "9223372036854775808")
 VALUES_PER_FIELD = 2
 SEED = 11
@@ -327,10 +331,11 @@ class Fuzzer:
         """Every request is rolled back, so every request starts from these counts."""
 
     def send(self, persona: str, method: str, url: str, data: Any = None, *,
-             content_type: str | None = None, htmx: bool = False) -> tuple[int, str]:
+             content_type: str | None = None, htmx: bool = False,
+             headers: dict[str, str] | None = None) -> tuple[int, str]:
         client = self.clients[persona]
         cookies = SimpleCookie(client.cookies.output(header="", sep=";"))
-        headers = {"HX-Request": "true"} if htmx else {}
+        headers = {**({"HX-Request": "true"} if htmx else {}), **(headers or {})}
         self.requests += 1
         with transaction.atomic():
             if method == "get":
@@ -368,7 +373,10 @@ class Fuzzer:
                     _status, body = self.send(persona, "get", path)
                     if body:
                         pages.append((persona, path, body))
-                    self.send(persona, "get", path, htmx=True)
+                    self.send(persona, "get", path, htmx=True, headers={
+                        "If-None-Match": self.rng.choice(BAD_ETAGS),
+                        "HX-Current-URL": self.rng.choice(BAD_VALUES)[:200],
+                    })
                     self.send(persona, "post", path, {})
                 for path in bad if persona == "owner" else ():
                     self.send(persona, "get", path)
