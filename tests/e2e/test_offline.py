@@ -358,3 +358,24 @@ def test_on_plain_http_in_the_lan_the_queue_works_and_nothing_errors(
         assert errors == []
     finally:
         browser.close()
+
+
+def test_a_half_typed_deal_is_kept_when_another_phone_completes_the_match(
+    table: Table, page: Page
+) -> None:
+    anna, ben, cem = table.players
+    matches.deal_record(match=table.match, number=1, entries={
+        anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    log_in(page, table.url, table.user)
+    page.goto(table.url)
+    page.locator('#deal-form input[name="s0-hand"]').fill("7")
+    matches.deal_record(match=table.match, number=2, entries={  # the last deal, elsewhere
+        anna.pk: {"hand": 2}, ben.pk: {"hand": 2}, cem.pk: {"hand": 2}})
+
+    expect(page.locator("#deal-2")).to_be_visible(timeout=3000)
+    expect(page.locator("#deal-form")).to_have_count(0)  # nothing more to record here
+    row = page.locator("#net-queue .queue-row")
+    expect(row).to_contain_text("Deal 2 was recorded on another phone meanwhile")
+    expect(row).to_contain_text("Anna: Hornochsen in hand 7")
+    expect(row.get_by_role("button", name="Discard")).to_be_visible()
