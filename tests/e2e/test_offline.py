@@ -379,3 +379,28 @@ def test_a_half_typed_deal_is_kept_when_another_phone_completes_the_match(
     expect(row).to_contain_text("Deal 2 was recorded on another phone meanwhile")
     expect(row).to_contain_text("Anna: Hornochsen in hand 7")
     expect(row.get_by_role("button", name="Discard")).to_be_visible()
+
+
+def test_a_finished_sheet_stops_polling_and_shows_a_reopen_when_shown_again(
+    table: Table, page: Page
+) -> None:
+    anna, ben, cem = table.players
+    for number in (1, 2):
+        matches.deal_record(match=table.match, number=number, entries={
+            anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
+    matches.match_finish(match=table.match)
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    log_in(page, table.url, table.user)
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if request.headers.get(
+        "hx-request") else None)
+    page.goto(table.url)
+    matches.match_reopen(match=table.match)  # on another phone
+    page.wait_for_timeout(3000)
+    assert polls == []  # finished: no polling
+    expect(page.locator("#winners")).to_be_visible()
+
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # shown again
+    expect(page.locator("#winners")).to_have_count(0)
+    expect(page.locator("#sheet .badge").first).to_have_text("running")
+    assert polls  # the sheet asked again once it was shown again (and polls on: it is open)
