@@ -174,8 +174,11 @@
             later();
             return null;
           }
-          update(item.id, { state: "error", message: refusal(html, item, response.status) });
-          var sheet = new DOMParser().parseFromString(html, "text/html").getElementById("sheet");
+          var answer = new DOMParser().parseFromString(html, "text/html");
+          // An all-zero deal is refused with a question; its row offers the server's "yes".
+          var yes = item.kind === "deal" ? answer.querySelector("button[name=confirm_empty]") : null;
+          update(item.id, { state: "error", message: refusal(html, item, response.status), confirm: yes ? text(yes) : "" });
+          var sheet = answer.getElementById("sheet");
           if (sheet) { nextHint = parseInt(sheet.dataset.next, 10) || nextHint; }
           answered = true;
           if (item.kind === "live") { broken = true; board = html.indexOf('id="board"') >= 0 ? html : board; }
@@ -231,6 +234,13 @@
     }
     if (!error) { return card; }
     var actions = el("div", "d-flex gap-2 mt-2 flex-wrap", "", body);
+    if (item.confirm) {
+      el("button", "btn btn-sm btn-warning", item.confirm, actions).addEventListener("click", function () {
+        setField(item, "confirm_empty", "1");
+        update(item.id, { state: "pending", message: "", confirm: "", fields: item.fields });
+        flush();
+      });
+    }
     el("button", "btn btn-sm btn-primary", K.t(item.kind === "deal" ? "asNext" : "retry"), actions)
       .addEventListener("click", function () {
         var items = load().filter(function (i) { return i.id !== item.id; });

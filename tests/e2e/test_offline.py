@@ -404,3 +404,22 @@ def test_a_finished_sheet_stops_polling_and_shows_a_reopen_when_shown_again(
     expect(page.locator("#winners")).to_have_count(0)
     expect(page.locator("#sheet .badge").first).to_have_text("running")
     assert polls  # the sheet asked again once it was shown again (and polls on: it is open)
+
+
+def test_an_all_zero_deal_sent_from_the_queue_is_saved_only_after_its_yes(
+    table: Table, page: Page
+) -> None:
+    open_sheet(page, table)
+    page.context.set_offline(True)
+    page.get_by_role("button", name=SAVE).click()  # nothing typed: every player 0
+    expect(page.locator("#net-queue .queue-row")).to_contain_text("waiting for network")
+
+    page.context.set_offline(False)
+    row = page.locator("#net-queue .queue-row")
+    expect(row).to_contain_text("not saved")
+    assert table.match.deals.count() == 0
+    row.get_by_role("button", name="Yes, save the zeros").click()
+    expect(page.locator("#net-queue")).to_have_count(0)
+    expect(page.locator("#deal-1")).to_be_visible(timeout=5000)
+    assert table.match.deals.count() == 1
+    assert totals(table.match) == [0, 0, 0]
