@@ -50,6 +50,10 @@ if env.flag("DJANGO_HTTPS"):
     SECURE_HSTS_SECONDS = 365 * 24 * 3600
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+else:
+    # On plain HTTP (the table's LAN) browsers ignore Cross-Origin-Opener-Policy and
+    # log a warning on every page; send it only where it takes effect.
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 INSTALLED_APPS = [
     "companion",

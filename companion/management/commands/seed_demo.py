@@ -22,7 +22,7 @@ from scoring.common import rules_for
 
 USERNAME = "demo"
 PASSWORD = "kartenrunde-demo"
-GROUP_NAME = "Demo-Runde"
+GROUP_NAME = "Demo-Gruppe"
 PLAYERS = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fritzi")
 
 NIGHTS: tuple[tuple[int, str, tuple[tuple[str, int], ...]], ...] = (
