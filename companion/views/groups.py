@@ -132,16 +132,23 @@ def group_settings(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("group_settings", group_id=group.pk)
 
 
+def _invites_changed(request: HttpRequest, group: Group, message: str) -> HttpResponse:
+    """The invites part of the settings page over htmx; otherwise the page with ``message``."""
+    if request.htmx:
+        return render(request, "companion/groups/settings.html#invites",
+                      _settings_context(request, group))
+    messages.success(request, message)
+    return redirect("group_settings", group_id=group.pk)
+
+
 @login_required
 @require_POST
 def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
     group = _get_owned_group(request, group_id)
     services.invite_create(group=group, created_by=request.user)
-    if request.htmx:
-        return render(request, "companion/groups/settings.html#invites",
-                      _settings_context(request, group))
-    messages.success(request, _("A new invite link is ready: send it to your friends."))
-    return redirect("group_settings", group_id=group.pk)
+    return _invites_changed(
+        request, group, _("A new invite link is ready: send it to your friends.")
+    )
 
 
 @login_required
@@ -150,11 +157,9 @@ def invite_revoke(request: HttpRequest, group_id: int, invite_id: int) -> HttpRe
     group = _get_owned_group(request, group_id)
     invite = get_object_or_404(Invite, group=group, pk=invite_id)
     services.invite_revoke(invite=invite, by=request.user)
-    if request.htmx:
-        return render(request, "companion/groups/settings.html#invites",
-                      _settings_context(request, group))
-    messages.success(request, _("The invite link has been revoked: it no longer works."))
-    return redirect("group_settings", group_id=group.pk)
+    return _invites_changed(
+        request, group, _("The invite link has been revoked: it no longer works.")
+    )
 
 
 @login_required
@@ -164,11 +169,7 @@ def invite_renew(request: HttpRequest, group_id: int, invite_id: int) -> HttpRes
     group = _get_owned_group(request, group_id)
     invite = get_object_or_404(Invite, group=group, pk=invite_id, revoked_at__isnull=True)
     services.invite_renew(invite=invite, by=request.user)
-    if request.htmx:
-        return render(request, "companion/groups/settings.html#invites",
-                      _settings_context(request, group))
-    messages.success(request, _("The invite link works for another 14 days."))
-    return redirect("group_settings", group_id=group.pk)
+    return _invites_changed(request, group, _("The invite link works for another 14 days."))
 
 
 @login_required
