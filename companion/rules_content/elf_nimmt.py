@@ -118,6 +118,11 @@ Karte): keine Bullenkarte. 19 und 78 werden aufgedeckt; oben liegen jetzt 5, 19 
 <p>Eine Bullenkarte bleibt liegen, wenn du sie nutzt; du behältst sie den ganzen
 Durchgang. Zu Beginn jedes Durchgangs kommen alle Bullenkarten zurück in den Vorrat.</p>
 """, level=3, decision=True),
+        Section("app-decides-wrap-order", "Mehrere Karten über die 100 hinweg", """
+<p>Legst du mit einer Bullenkarte mehrere Karten auf einen Stapel, zählt „aufsteigend, die
+höchste zuoberst“ über die 100 hinweg, vom Stapel aus gesehen: auf der 95 kommen 96, dann 3;
+die 3 liegt oben, obwohl 96 die größere Zahl ist. Die 3 zuerst wäre falsch herum.</p>
+""", level=3, decision=True),
         Section("app-decides-short-draw-pile", "Zugstapel fast leer", """
 <p>Sind beim Aufdecken weniger als zwei Karten im Zugstapel, wird aufgedeckt, was noch da ist.</p>
 """, level=3, decision=True),
@@ -266,6 +271,11 @@ card. 19 and 78 are turned up; the tops are now 5, 19 and 78.</p>
         Section("app-decides-bull-cards-kept", "Bull cards are not used up", """
 <p>A bull card stays with you when you use it; you keep it for the whole deal. At the start
 of each deal all bull cards go back to the supply.</p>
+""", level=3, decision=True),
+        Section("app-decides-wrap-order", "Several cards across the 100", """
+<p>When you put several cards on one pile with a bull card, “ascending, highest on top”
+counts across the 100, seen from the pile: on the 95 come 96, then 3; the 3 lies on top
+although 96 is the bigger number. The 3 first would be the wrong way round.</p>
 """, level=3, decision=True),
         Section("app-decides-short-draw-pile", "Draw pile almost empty", """
 <p>If fewer than two cards are left in the draw pile when new piles are turned up, turn up

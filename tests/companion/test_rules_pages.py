@@ -193,6 +193,8 @@ DECISIONS: dict[str, list[tuple[str, str, str]]] = {
     ],
     "elf-nimmt": [
         ("app-decides-bull-cards-kept", "nicht verbraucht", "not used up"),
+        # Bull cards (rules): "put down in ascending (wrap-aware) order, highest on top".
+        ("app-decides-wrap-order", "über die 100 hinweg", "across the 100"),
         ("app-decides-short-draw-pile", "weniger als zwei", "fewer than two"),
         ("app-decides-stealing", "dich eingeschlossen", "you included"),
         ("app-decides-next-starter", "Sitzreihenfolge", "seat order"),
