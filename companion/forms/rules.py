@@ -248,9 +248,25 @@ class XRoundForm(CheckForm):
                 GAMES["x-nimmt"].min_players) % {"count": GAMES["x-nimmt"].min_players})
             return data
 
+        xrow_field = {name: f"xrow_{index}" for index in range(1, MAX_X_PLAYERS + 1)
+                      if (name := (data.get(f"name_{index}") or "").strip()
+                          or gettext("Player %(number)s") % {"number": index}) in x_rows}
+
         def field_of(err: ScoringError) -> str | None:
-            card = err.params.get("card")
-            return field_of_card.get(card) if isinstance(card, int) else None
+            """The row, revealed card or X-Reihe the engine's refusal is about."""
+            size = err.params.get("size")
+            if err.code.startswith("row_") and size in X_ROW_CARDS:
+                return f"row_{size}"
+            card = err.params.get("card", err.params.get("right"))
+            if not isinstance(card, int):
+                return None
+            if err.code != "x_row_not_ascending" and card in field_of_card:
+                return field_of_card[card]
+            for name, x_row in x_rows.items():
+                if card in x_row:
+                    return xrow_field.get(name)
+            return next((f"row_{size}" for size, row in zip(X_ROW_CARDS, rows, strict=True)
+                         if card in row), None)
 
         self.answer = self.ask(lambda: check_x_nimmt_round(
             rows, plays, RoundChoices(row_choices, x_choices), x_rows=x_rows),

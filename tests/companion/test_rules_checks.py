@@ -266,6 +266,38 @@ def test_it_rejects_impossible_rounds(client: Client, data: dict[str, str], mess
     assert 'class="answer' not in html
 
 
+def _error_after(html: str, name: str) -> str:
+    """The text of the first error shown after the input ``round-<name>`` (its field's error)."""
+    start = html.index(f'name="round-{name}"')
+    found = re.search(r'class="(?:text-danger small field-error|invalid-feedback)"[^>]*>([^<]*)<',
+                      html[start:])
+    assert found, f"no error after {name}"
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("data", "field", "message"), [
+    # Rule 1: a row takes only cards higher than its last card, so it ascends.
+    ({"row_4": "40 31 45"}, "row_4", "Row 4 must ascend from left to right, but 31 follows 40."),
+    # Rule 3: a taken row restarts with the played card, so no row is ever empty.
+    ({"row_5": ""}, "row_5", "Row 5 is empty: every row always holds a card."),
+    # Rule 5: X-row cards must ascend left to right.
+    ({"xrow_2": "30 10"}, "xrow_2", "An X-row must ascend from left to right, but 10 follows 30."),
+    ({"xrow_3": "70"}, "xrow_3", "Card 70 appears twice."),
+])
+def test_it_shows_an_impossible_row_or_x_row_at_its_own_field(
+        client: Client, data: dict[str, str], field: str, message: str) -> None:
+    html = _resolve(client, {**ROUND_ONE, **data})
+    assert _error_after(html, field) == message
+    assert 'class="alert alert-danger' not in html
+    assert 'class="answer' not in html
+
+
+def test_it_shows_an_unsorted_row_at_its_field_in_german(client: Client) -> None:
+    html = _resolve(client, {**ROUND_ONE, "row_4": "40 31 45"}, language="de")
+    assert "31" in _error_after(html, "row_4")
+    assert "aufsteigen" in _error_after(html, "row_4")
+
+
 def test_the_x_row_check_sends_a_lower_card_s_row_to_the_x_stack(client: Client) -> None:
     html = post(client, X, "xrow", {"x_row": "18 23", "card": "9"})
     assert "The 9 is lower than the X-Reihe’s last card" in html
