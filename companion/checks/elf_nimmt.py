@@ -153,6 +153,11 @@ class ElfTakeAnswer:
     rule: str
 
     @property
+    def from_a_player(self) -> bool:
+        """The supply is empty: the card would come from another player (or from nobody)."""
+        return self.due is not None and self.due.source is not elf_nimmt.BullCardSource.SUPPLY
+
+    @property
     def gets_one(self) -> bool:
         return self.due is not None and self.due.source is not (
             elf_nimmt.BullCardSource.TAKER_HAS_MOST)

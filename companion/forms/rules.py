@@ -580,7 +580,9 @@ class ElfTakeForm(CheckForm):
                         required=False, initial=0)
     others = cards_field(
         _("Bull cards of the other players"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
-        max_count=GAMES["elf-nimmt"].max_players - 1, allow_duplicates=True,
+        # Room for a few too many, so that a ninth player hears the player range, not a
+        # limit on "cards" (check_elf_take refuses more than 7 players).
+        max_count=3 * GAMES["elf-nimmt"].max_players, allow_duplicates=True,
         help_text=_("One number per player, e.g. 4 4 2"))
 
     answer: elf_checks.ElfTakeAnswer | None = None

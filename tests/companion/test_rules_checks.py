@@ -524,6 +524,33 @@ def test_it_rejects_impossible_tables(client: Client, data: dict[str, str], mess
     assert 'id="answer-play"' not in html
 
 
+@pytest.mark.parametrize(("others", "count"), [("1 1 1 1 1 1 1", 8), ("0 " * 10, 11)])
+def test_the_take_check_refuses_more_than_7_players_with_the_player_range(
+        client: Client, others: str, count: int) -> None:
+    # 11 nimmt! is for 2–7 players: the taker plus 7 others are 8.
+    for language, words in (("en", f"11 nimmt! is played by 2 to 7 players, not {count}."),
+                            ("de", f"11 nimmt! spielen 2 bis 7 Spieler, nicht {count}.")):
+        html = post(client, ELF, "take", {"size": "4", "mine": "1", "others": others},
+                    language=language)
+        assert texts(html, cls="invalid-feedback") == [words]
+        assert 'id="answer-take"' not in html
+
+
+def test_a_bull_card_from_the_supply_does_not_point_to_the_stealing_rule(client: Client) -> None:
+    # "If the supply is empty, they MAY take one": with cards in the supply nobody steals.
+    html = post(client, ELF, "take", {"size": "3", "mine": "3", "others": "3 3"})
+    assert "You get a bull card from the supply (0 left)." in text(html, id_="answer-take")
+    assert "#bull-card-steal" not in text_html(html, "answer-take")
+    html = post(client, ELF, "take", {"size": "3", "mine": "4", "others": "3 3"})
+    assert "#bull-card-steal" in text_html(html, "answer-take")
+
+
+def text_html(html: str, id_: str) -> str:
+    """The markup of the element with ``id_`` up to its closing div."""
+    start = html.index(f'id="{id_}"')
+    return html[start:html.index("</div>", start)]
+
+
 def test_more_than_10_bull_cards_are_refused(client: Client) -> None:
     html = post(client, ELF, "take", {"size": "3", "mine": "5", "others": "4 3"})
     assert "There are only 10 bull cards, but 12 are held." in html
