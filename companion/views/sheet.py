@@ -455,10 +455,18 @@ def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
         except ScoringError as err:
             form.preview_hint = message_for(err)
     else:
+        owners = {f"s{seat.number}-": seat.player.name for seat in sheet.seats}
+
+        def named(message: object, name: str | None) -> str:
+            # The engine's messages name the player already ("Ben: 3 collected cards ...").
+            text = str(message)
+            return text if name is None or text.startswith(f"{name}:") else f"{name}: {text}"
+
         errors = [*form.non_player_errors(), *(
-            f"{seat.player.name}: {message}"
+            named(message, seat.player.name)
             for seat in sheet.seats for message in form.seat_errors.get(seat.number, [])
-        ), *(str(message) for name, messages_ in form.errors.items() if name != "__all__"
+        ), *(named(message, owners.get(name.partition("-")[0] + "-"))
+             for name, messages_ in form.errors.items() if name != "__all__"
              for message in messages_)]
         form.preview_hint = errors[0] if errors else _("Some entries are not readable yet.")
     if request.htmx:

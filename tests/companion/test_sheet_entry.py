@@ -125,6 +125,23 @@ def test_unreadable_or_impossible_input_gets_a_quiet_hint_never_an_error_page(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("game", "data", "hint"), [
+    ("freaky", {"s0-collected": "3"},
+     "No preview yet: Anna: 3 collected cards is impossible: every collected row has at least 4 "
+     "cards."),
+    ("x-nimmt", {"mode": "counts", "s1-hand": "abc"},
+     "No preview yet: Ben: Enter a whole number with the digits 0–9."),
+])
+def test_the_preview_hint_names_the_player_once(
+    anna_client: Client, group: Group, players: list[Player], game: str,
+    data: dict[str, str], hint: str,
+) -> None:
+    match = start(group, players, game)
+    response = anna_client.post(url("deal_preview", match), data, **HX, **EN)
+    assert text(response.content.decode()) == hint
+
+
+@pytest.mark.django_db
 def test_the_preview_needs_a_member_and_a_post(
     anna_client: Client, outsider_client: Client, group: Group, players: list[Player]
 ) -> None:
