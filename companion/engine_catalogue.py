@@ -122,7 +122,6 @@ TEMPLATES = [
     gettext_noop('Row {row} cannot be collected: no feature appears four times in it.'),
     gettext_noop('Row {row} holds at most 3 number cards besides its start card, not {count}.'),
     gettext_noop('Row {row} must be a list of cards, not {value!r}.'),
-    gettext_noop('Row {row} must be ascending without repeats: {cards}.'),
     gettext_noop('Row {size} holds at most {most} cards between two placements, not {count}.'),
     gettext_noop('Row {size} is empty: every row always holds a card.'),
     gettext_noop('Row {size} must ascend from left to right, but {right} follows {left}.'),

@@ -417,11 +417,15 @@ def _check_rows(
                 "Row {row} holds at most 3 number cards besides its start card, not {count}.",
                 row=index + 1, count=len(cards),
             )
-        if any(a >= b for a, b in pairwise(cards)):
-            raise error(
-                "row_order", "Row {row} must be ascending without repeats: {cards}.",
-                row=index + 1, cards=list(cards),
-            )
+        for left, right in pairwise(cards):
+            if left == right:
+                raise error("card_twice", "Card {card} appears twice.", card=left)
+            if right < left:
+                raise error(
+                    "row_order",
+                    "Row {size} must ascend from left to right, but {right} follows {left}.",
+                    size=index + 1, row=index + 1, left=left, right=right,
+                )
         checked.append(cards)
     return checked[0], checked[1], checked[2]
 

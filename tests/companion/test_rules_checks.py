@@ -117,7 +117,7 @@ def test_the_answer_links_to_the_rule_that_decides(client: Client) -> None:
     ({"card": "90"}, "There is no card 90: number cards go from 1 to 89."),
     ({"card": "30"}, "Card 30 is a start card and is never played."),
     ({"row_1": "10 19", "card": "19"}, "Card 19 is already on the table."),
-    ({"row_1": "19 10", "card": "5"}, "Row 1 must be ascending without repeats: [19, 10]."),
+    ({"row_1": "19 10", "card": "5"}, "Row 1 must ascend from left to right, but 10 follows 19."),
     ({"row_1": "10 x", "card": "5"}, "“x” is not a card number."),
 ])
 def test_it_rejects_cards_that_cannot_be(client: Client, data: dict[str, str],
@@ -125,6 +125,16 @@ def test_it_rejects_cards_that_cannot_be(client: Client, data: dict[str, str],
     html = post(client, DREI, "place", {"row_1": "", "row_2": "", "row_3": "", **data})
     assert message in html
     assert 'id="answer"' not in html
+
+
+def test_an_unsorted_row_is_named_at_its_field_with_its_two_cards_in_german(
+        client: Client) -> None:
+    # "Within a row, cards lie in ascending order."
+    html = post(client, DREI, "place", {"row_1": "24 10", "row_2": "", "row_3": "", "card": "5"},
+                language="de")
+    assert texts(html, cls="invalid-feedback") == [
+        "Die Reihe 1 muss von links nach rechts aufsteigen, aber 10 folgt auf 24."]
+    assert "[" not in texts(html, cls="invalid-feedback")[0]
 
 
 def test_the_htmx_path_returns_only_the_check(client: Client) -> None:

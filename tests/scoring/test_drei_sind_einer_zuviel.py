@@ -101,7 +101,9 @@ def test_place_does_not_change_its_arguments() -> None:
         ([(40,), (), ()], 10, "Card 40 does not belong in row 1."),
         ([(1, 2, 3, 4), (), ()], 10,
          "Row 1 holds at most 3 number cards besides its start card, not 4."),
-        ([(3, 2), (), ()], 10, "Row 1 must be ascending without repeats: [3, 2]."),
+        # "Within a row, cards lie in ascending order": said with the two cards, no list.
+        ([(3, 2), (), ()], 10, "Row 1 must ascend from left to right, but 2 follows 3."),
+        ([(3, 3), (), ()], 10, "Card 3 appears twice."),
         ([(), ()], 10, "The table has exactly three rows, not [(), ()]."),
         ([(), (), 5], 10, "Row 3 must be a list of cards, not 5."),
     ],
