@@ -651,7 +651,7 @@ class DreizehnCheckForm(CheckForm):
                 target, values, card, variant=data["variant"], elsewhere=elsewhere)
 
         self.answer = self.ask(answer, field_of=lambda err: (
-            "value" if err.code == "red_value" else "elsewhere" if err.code in (
+            "value" if err.code in ("red_value", "colour_value") else "elsewhere" if err.code in (
                 "colour_twice", "targets_count") else None))
         return data
 

@@ -580,6 +580,21 @@ def test_a_yellow_2_on_12_makes_14_and_takes_the_cards(client: Client) -> None:
     assert 'href="/rules/dreizehn/#over-13"' in html
 
 
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "A yellow card shows 1, 2, 5 or 7, not 4."),
+    ("de", "Eine Karte der Farbe Gelb zeigt 1, 2, 5 oder 7, nicht 4."),
+])
+def test_a_yellow_4_is_refused_at_the_value_of_the_card(
+        client: Client, language: str, message: str) -> None:
+    # Components: yellow, green and blue cards show 1, 2, 5 and 7; only the red cards are 4s.
+    html = post(client, DREIZEHN, "play", {
+        "target": "yellow", "cards": "", "colour": "yellow", "value": "4"}, language=language)
+    value_fieldset = html[html.index('name="play-colour"'):html.index('name="play-value"')]
+    assert f'<div class="text-danger small">{message}</div>' in value_fieldset
+    assert 'class="alert alert-danger' not in html
+    assert 'id="answer"' not in html
+
+
 def test_exactly_13_is_safe(client: Client) -> None:
     html = post(client, DREIZEHN, "play", {
         "target": "blue", "cards": "7 5", "colour": "red", "value": "4"})
