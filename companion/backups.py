@@ -26,8 +26,9 @@ from django.apps import apps
 from django.core import serializers
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Model
 
@@ -130,18 +131,31 @@ def restore(path: Path) -> dict[str, int]:
         raise CommandError(
             "The database is not migrated yet: run `manage.py migrate` first, then restore."
         )
-    with transaction.atomic():
-        held = {model._meta.label: model._base_manager.count() for model in backed_up_models()}
-        held = {label: count for label, count in held.items() if count}
-        if held:
-            listed = ", ".join(f"{count} × {label}" for label, count in sorted(held.items()))
-            raise CommandError(
-                f"The database is not empty ({listed}). A restore only writes into an empty "
-                "database, so that nothing is mixed or overwritten: point DATABASE_URL (or "
-                "SQLITE_PATH) at a new database, run `manage.py migrate`, then restore."
-            )
-        call_command("loaddata", str(path), verbosity=0)
-        return {model._meta.label: model._base_manager.count() for model in backed_up_models()}
+    try:
+        with transaction.atomic():
+            held = {model._meta.label: model._base_manager.count()
+                    for model in backed_up_models()}
+            held = {label: count for label, count in held.items() if count}
+            if held:
+                listed = ", ".join(f"{count} × {label}" for label, count in sorted(held.items()))
+                raise CommandError(
+                    f"The database is not empty ({listed}). A restore only writes into an "
+                    "empty database, so that nothing is mixed or overwritten: point "
+                    "DATABASE_URL (or SQLITE_PATH) at a new database, run `manage.py migrate`, "
+                    "then restore."
+                )
+            call_command("loaddata", str(path), verbosity=0)
+            return {model._meta.label: model._base_manager.count()
+                    for model in backed_up_models()}
+    except (DeserializationError, DatabaseError, ValueError, TypeError, LookupError,
+            OSError, EOFError) as err:
+        # A damaged or foreign file (or one whose rows contradict each other): one line
+        # saying so instead of a traceback; the transaction has put nothing in.
+        reason = " ".join(str(err).split())[:500] or type(err).__name__
+        raise CommandError(
+            f"{path} is not a backup this app can read, or it is damaged; nothing was "
+            f"restored. ({reason})"
+        ) from err
 
 
 def summary(counts: dict[str, int]) -> str:

@@ -36,6 +36,8 @@ if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
 
 ALLOWED_HOSTS = env.as_list("DJANGO_ALLOWED_HOSTS", ("127.0.0.1", "localhost", "[::1]"))
 CSRF_TRUSTED_ORIGINS = env.as_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# A refused form gets our page in the user's language, not Django's English one.
+CSRF_FAILURE_VIEW = "companion.views.core.csrf_failure"
 # Set by `manage.py serve` (`make run`): the machine's URLs on the local network,
 # which invite links and QR codes use instead of 127.0.0.1 (companion/sharing.py).
 LAN_URLS = env.as_list("KARTENRUNDE_LAN_URLS")

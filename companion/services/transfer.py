@@ -20,6 +20,7 @@ The CSV export has one row per player per deal, with English headers.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import functools
@@ -501,16 +502,38 @@ def _refuse_constant(name: str) -> Any:
     )
 
 
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+"""Byte order marks of the Unicode encodings an editor may save JSON in (UTF-32 first:
+its little-endian mark begins with UTF-16's)."""
+
+
+def _refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object as a dict; a key given twice makes the file ambiguous, so it is refused."""
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            shown = key[:80].encode("utf-8", "backslashreplace").decode("utf-8")
+            raise TransferError(
+                _("This file gives “%(key)s” twice in one place, so it is unclear which "
+                  "one counts: it was changed by hand or is damaged.") % {"key": shown}
+            )
+        document[key] = value
+    return document
+
+
 def _parse(content: bytes | str) -> Any:
     if isinstance(content, bytes):
+        encoding = next((name for bom, name in _BOMS if content.startswith(bom)), "utf-8-sig")
         try:
-            content = content.decode("utf-8-sig")
+            content = content.decode(encoding)
         except UnicodeDecodeError as exc:
             raise TransferError(
                 _("This file is not a Kartenrunde export: it is not text.")
             ) from exc
     try:
-        return json.loads(content, parse_constant=_refuse_constant)
+        return json.loads(content, parse_constant=_refuse_constant,
+                          object_pairs_hook=_refuse_twice)
     except TransferError:
         raise
     except json.JSONDecodeError as exc:

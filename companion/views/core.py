@@ -1,4 +1,4 @@
-"""Views that belong to no area: the landing page."""
+"""Views that belong to no area: the landing page, the refused-form page."""
 
 from __future__ import annotations
 
@@ -7,6 +7,15 @@ from django.shortcuts import render
 
 from companion.selectors.groups import groups_for_user, running_matches_for_user
 from scoring import GAMES
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its security token (page open for days, cookies blocked, forged).
+
+    Django's own page is English and technical; this one is ours, in the user's language.
+    """
+    return render(request, "403_csrf.html", {"no_cookie": "cookie" in reason.lower()},
+                  status=403)
 
 
 def home(request: HttpRequest) -> HttpResponse:

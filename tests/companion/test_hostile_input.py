@@ -1,0 +1,136 @@
+"""Hostile input beyond the fuzzers: forged forms, doctored import files, foreign backups.
+
+Each case is one an attacker (or a damaged file) brings: the answer is a clear
+message in the user's language or our own error page, never Django's bare page
+or a traceback, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
+
+from companion.models import Group, Player
+from companion.services.transfer import group_export_json
+from tests.companion.test_backups import everything
+
+
+def import_file(client: Client, content: bytes) -> str:
+    upload = SimpleUploadedFile("runde.json", content, content_type="application/json")
+    response = client.post(reverse("group_import"), {"file": upload},
+                           headers={"Accept-Language": "de"})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+# ------------------------------------------------------------------ forms without their token
+
+
+@pytest.mark.django_db
+def test_a_form_sent_without_its_security_token_gets_our_page_in_german_and_saves_nothing(
+    anna: User,
+) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(anna)
+    response = client.post(reverse("group_create"), {"name": "Geklaute Runde"},
+                           headers={"Accept-Language": "de"})
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert "Das Formular wurde nicht angenommen" in page
+    assert "darum wurde nichts gespeichert" in page
+    assert 'href="/"' in page
+    assert "CSRF verification failed" not in page
+    assert not Group.objects.filter(name="Geklaute Runde").exists()
+
+
+@pytest.mark.django_db
+def test_the_refused_form_page_speaks_english_to_an_english_browser(anna: User) -> None:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(anna)
+    response = client.post(reverse("group_create"), {"name": "X"},
+                           headers={"Accept-Language": "en"})
+    assert response.status_code == 403
+    assert "The form was not accepted" in response.content.decode()
+
+
+# ------------------------------------------------------------------ doctored import files
+
+
+@pytest.mark.django_db
+def test_an_import_file_giving_a_key_twice_is_refused_not_read_as_the_last_one(
+    group: Group, anna_client: Client,
+) -> None:
+    document = group_export_json(group)
+    doctored = document.replace('"name":"Donnerstagsrunde"',
+                                '"name":"Donnerstagsrunde","name":"Zweite Runde"', 1)
+    assert doctored != document
+    page = import_file(anna_client, doctored.encode())
+    assert ("Diese Datei nennt „name“ an einer Stelle zweimal, darum ist unklar, was gilt"
+            in page)
+    assert Group.objects.count() == 1
+    assert not Group.objects.filter(name="Zweite Runde").exists()
+
+
+@pytest.mark.django_db
+def test_a_key_given_twice_with_a_lone_surrogate_is_named_readably(
+    group: Group, anna_client: Client,
+) -> None:
+    document = json.loads(group_export_json(group))
+    text = json.dumps(document)[:-1] + ', "\\ud800": 1, "\\ud800": 2}'
+    page = import_file(anna_client, text.encode())
+    assert "Diese Datei nennt „\\ud800“ an einer Stelle zweimal" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_an_export_saved_as_utf16_or_utf32_with_a_byte_order_mark_is_imported(
+    group: Group, anna_client: Client, encoding: str,
+) -> None:
+    content = group_export_json(group).encode(encoding)
+    if encoding == "utf-16-be":
+        content = b"\xfe\xff" + content
+    assert content[:2] in (b"\xff\xfe", b"\xfe\xff")
+    upload = SimpleUploadedFile("runde.json", content, content_type="application/json")
+    response = anna_client.post(reverse("group_import"), {"file": upload})
+    imported = Group.objects.exclude(pk=group.pk).get(name="Donnerstagsrunde")
+    assert response.status_code == 302
+    assert response.url == reverse("history", args=[imported.pk])
+    assert sorted(Player.objects.filter(group=imported).values_list("name", flat=True)) == [
+        "Anna", "Ben", "Cem"]
+
+
+# ------------------------------------------------------------------ hostile backups
+
+
+HOSTILE_BACKUPS = {
+    "not-json": "[{{{",
+    "unknown-model": '[{"model": "nope.nope", "pk": 1, "fields": {}}]',
+    "bad-value": '[{"model": "auth.user", "pk": 1, "fields": {"username": "x", '
+                 '"password": "y", "is_superuser": "maybe"}}]',
+    "dangling-reference": '[{"model": "companion.group", "pk": 1, "fields": {'
+                          '"name": "X", "owner": 4242, "created_at": "2026-01-01T00:00:00Z"}}]',
+    "not-a-list": '{"model": "auth.user"}',
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", sorted(HOSTILE_BACKUPS))
+def test_restoring_a_damaged_or_foreign_file_says_so_in_one_line_and_restores_nothing(
+    tmp_path: Path, name: str,
+) -> None:
+    path = tmp_path / "kartenrunde.json"
+    path.write_text(HOSTILE_BACKUPS[name])
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(path), verbosity=0)
+    assert str(refused.value).startswith(
+        f"{path} is not a backup this app can read, or it is damaged; nothing was restored. ("
+    )
+    assert all(rows == [] for rows in everything().values())
