@@ -64,6 +64,13 @@ def play_message(check: elf_nimmt.PlayCheck) -> str:
     return message_for(err)
 
 
+def _crosses_100(check: elf_nimmt.PlayCheck) -> bool:
+    """A wrongly ordered pile whose cards wrap after 100 (the lower number goes on top)."""
+    top, first, then = (check.params.get(key) for key in ("top", "first", "then"))
+    return isinstance(top, int) and isinstance(first, int) and isinstance(then, int) and (
+        first > top > then)
+
+
 def check_elf_play(
     tops: Sequence[int], hand: Sequence[int], plays: Mapping[int, Sequence[int]], bulls: int,
 ) -> ElfPlayAnswer:
@@ -73,6 +80,8 @@ def check_elf_play(
     >>> answer = check_elf_play([98], [5, 20], {}, 0)
     >>> [(c.card, c.distances, c.legal) for c in answer.cards], answer.must_take
     ([(5, (7,), (0,)), (20, (22,), ())], False)
+    >>> check_elf_play([95], [96, 3], {0: (3, 96)}, 1).rule
+    'app-decides-wrap-order'
     """
     if not hand and not plays:
         raise Refusal(gettext("Enter your hand cards."), field="hand", code="no_hand")
@@ -90,6 +99,8 @@ def check_elf_play(
         rule = "bull-cards" if check.legal and len(
             [c for cs in plays.values() for c in cs]) > 1 else (
             PLAY_RULES.get(check.problem, "turn") if check.problem else "rule-difference")
+        if check.problem is elf_nimmt.PlayProblem.WRONG_ORDER and _crosses_100(check):
+            rule = "app-decides-wrap-order"
     return ElfPlayAnswer(tuple(tops), cards, must, check, message, bulls, rule)
 
 

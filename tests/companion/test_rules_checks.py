@@ -452,6 +452,23 @@ def test_without_a_bull_card_several_cards_are_refused(client: Client) -> None:
     assert "Without a bull card you put down exactly one card." in text(html, cls="play-verdict")
 
 
+@pytest.mark.parametrize(("language", "verdict", "decided"), [
+    ("en", "Put the cards on the pile with 95 in ascending order: 96 before 3.",
+     "Decided by: Several cards across the 100"),
+    ("de", "Lege die Karten aufsteigend auf den Stapel mit der 95: 96 vor 3.",
+     "Entschieden durch: Mehrere Karten über die 100 hinweg"),
+])
+def test_a_bull_card_play_across_the_100_names_the_wrap_aware_order(
+        client: Client, language: str, verdict: str, decided: str) -> None:
+    # Bull cards: "put down in ascending (wrap-aware) order, highest on top": on 95 the 3
+    # comes after the 96.
+    html = post(client, ELF, "play", {"tops": "95", "hand": "96 3", "bulls": "1",
+                                      "play_0": "3 96"}, language=language)
+    assert verdict in text(html, cls="play-verdict")
+    assert decided in text(html, id_="answer-play")
+    assert 'href="/rules/elf-nimmt/#app-decides-wrap-order"' in html
+
+
 def test_a_card_11_away_is_refused_in_a_bull_card_play(client: Client) -> None:
     html = post(client, ELF, "play", {"tops": "33", "hand": "34 44", "bulls": "1",
                                       "play_0": "34 44"})
