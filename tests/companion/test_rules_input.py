@@ -60,7 +60,7 @@ def test_the_take_check_with_no_other_player_is_refused_at_that_field(
 def test_the_take_check_with_eleven_players_is_refused(client: Client) -> None:
     html = post(client, "elf-nimmt", "take", {"size": "3", "mine": "0",
                                               "others": "0 0 0 0 0 0 0 0 0 0"})
-    assert "Enter at most 6 cards." in _field_errors(html)
+    assert _field_errors(html) == ["11 nimmt! is played by 2 to 7 players, not 11."]
     assert 'id="answer-take"' not in html
 
 
