@@ -793,6 +793,10 @@ class DealForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if any(name in self.errors for name in ("number", "version", "confirm_empty")):
+            # Hidden fields have no place to show their error: say it above the form.
+            self.add_error(None, _("The form was damaged on its way (a hidden value is "
+                                   "unreadable). Reload the page and enter the deal again."))
         if self.errors:
             return cleaned
         rules = rules_for(self.game)

@@ -18,9 +18,10 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from companion.models import Group, Player
+from companion.models import Deal, Group, Player
 from companion.services.transfer import group_export_json
 from tests.companion.test_backups import everything
+from tests.companion.test_history_helpers import play
 
 
 def import_file(client: Client, content: bytes) -> str:
@@ -59,6 +60,46 @@ def test_the_refused_form_page_speaks_english_to_an_english_browser(anna: User) 
                            headers={"Accept-Language": "en"})
     assert response.status_code == 403
     assert "The form was not accepted" in response.content.decode()
+
+
+# ------------------------------------------------------------------ damaged hidden fields
+
+
+X_DEAL = {"mode": "count", "s0-hand": "4", "s0-x_stack": "0", "s1-hand": "2",
+          "s1-x_stack": "0", "s2-hand": "0", "s2-x_stack": "1"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("version", ["-1", "1e3", "①", "9" * 30])
+def test_a_correction_with_a_damaged_hidden_version_says_so_above_the_form(
+    group: Group, anna_client: Client, version: str,
+) -> None:
+    match = play(group, "x-nimmt", [{"Anna": {"hand": 3, "x_stack": 1},
+                                     "Ben": {"hand": 0, "x_stack": 0},
+                                     "Cem": {"hand": 7, "x_stack": 2}}],
+                 on="2026-02-05", finished=False)
+    url = reverse("deal_edit", args=[group.pk, match.pk, 1])
+    response = anna_client.post(url, {**X_DEAL, "number": "1", "version": version},
+                                headers={"HX-Request": "true", "Accept-Language": "de"})
+    assert response.status_code == 422
+    assert ("Das Formular kam beschädigt an (ein verborgener Wert ist unlesbar). Bitte die "
+            "Seite neu laden und den Durchgang noch einmal eingeben."
+            in response.content.decode())
+    assert Deal.objects.get(match=match, number=1).scores.get(player__name="Anna").score == 5
+
+
+@pytest.mark.django_db
+def test_a_new_deal_with_a_damaged_hidden_number_says_so_and_records_nothing(
+    group: Group, anna_client: Client,
+) -> None:
+    match = play(group, "x-nimmt", [], on="2026-02-05", finished=False,
+                 players=["Anna", "Ben", "Cem"])
+    url = reverse("deal_new", args=[group.pk, match.pk])
+    response = anna_client.post(url, {**X_DEAL, "number": "-3"},
+                                headers={"Accept-Language": "de"})
+    assert response.status_code == 422
+    assert "ein verborgener Wert ist unlesbar" in response.content.decode()
+    assert not Deal.objects.filter(match=match).exists()
 
 
 # ------------------------------------------------------------------ doctored import files
