@@ -90,6 +90,10 @@ def check_dreizehn_play(
     >>> answer = check_dreizehn_play("yellow", [5, 4, 1, 2], dreizehn.Card("yellow", 2))
     >>> answer.play.total, len(answer.play.taken), answer.rule
     (2, 4, 'over-13')
+    >>> check_dreizehn_play("yellow", [7, 4], dreizehn.Card("yellow", 2)).rule
+    'app-decides-exactly-13'
+    >>> check_dreizehn_play("yellow", [5], dreizehn.Card("yellow", 2)).rule
+    'over-13'
     """
     mode = dreizehn.Variant.COLOUR_BY_FIRST_CARD if variant else dreizehn.Variant.FIXED_COLOURS
     if target is None and not variant:
@@ -105,14 +109,16 @@ def check_dreizehn_play(
         raise _target_refusal(err, "cards") from err
     play = dreizehn.check_play(target, cards, card, variant=mode,
                                colours_elsewhere=elsewhere if variant else ())
-    if play.verdict is dreizehn.Verdict.COLOUR_ELSEWHERE:
+    if play.verdict is dreizehn.Verdict.COLOUR_ELSEWHERE or (variant and not play.allowed):
+        # In the variant a target's colour is the one its first coloured card gave it.
         rule = "variant-open-targets"
     elif not play.allowed:
         rule = "colours"
-    elif play.taken:
-        rule = "over-13"
-    else:
+    elif play.total == dreizehn.LIMIT and not play.taken:
         rule = "app-decides-exactly-13"
+    else:
+        # Over 13 the cards are taken; below it nothing happens: the "over 13" rule either way.
+        rule = "over-13"
     return DreizehnAnswer(play, rule)
 
 

@@ -285,3 +285,18 @@ def test_the_13_check_names_its_rule() -> None:
     with pytest.raises(Refusal) as refused:
         check_dreizehn_play("yellow", [7, 7], card)
     assert refused.value.field == "cards"
+
+
+def test_the_13_check_names_exactly_13_only_for_a_total_of_13() -> None:
+    # "Exceeds 13 means total > 13; a total of exactly 13 is safe": that decision is the reason
+    # only at 13; a total of 7 stays because it is not over 13.
+    card = dreizehn.Card("yellow", 2)
+    assert check_dreizehn_play("yellow", [5], card).rule == "over-13"
+    assert check_dreizehn_play("yellow", [7, 4], card).rule == "app-decides-exactly-13"
+
+
+def test_the_13_check_in_the_variant_refuses_a_second_colour_by_the_variant_rule() -> None:
+    # Variant: "the first coloured card played on an empty target fixes its colour for the deal".
+    answer = check_dreizehn_play("green", [4], dreizehn.Card("yellow", 2), variant=True)
+    assert not answer.play.allowed
+    assert answer.rule == "variant-open-targets"
