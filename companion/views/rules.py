@@ -146,6 +146,10 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """A game's legality checks: post the situation, get the answer of :mod:`companion.checks`."""
     slug = _game_or_404(game)
     which = request.POST.get("check") if request.method == "POST" else None
+    if request.method == "POST" and which not in CHECK_FORMS[slug]:
+        # Only a forged or garbled request names no check of this game: our 400 page,
+        # not the whole page again (which htmx would put inside the answer's box).
+        return render(request, "400.html", status=400)
     players, players_error = _check_players(request, slug)
     bound: dict[str, forms.Form] = {}
     for key, form_class in CHECK_FORMS[slug].items():

@@ -175,3 +175,21 @@ def test_restoring_a_damaged_or_foreign_file_says_so_in_one_line_and_restores_no
         f"{path} is not a backup this app can read, or it is damaged; nothing was restored. ("
     )
     assert all(rows == [] for rows in everything().values())
+
+
+# ------------------------------------------------------------------ forged rules checks
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("check", ["①", "", "../round", "x" * 300])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_rules_check_naming_no_check_of_the_game_gets_our_400_page(
+    client: Client, check: str, htmx: bool,
+) -> None:
+    headers = {"Accept-Language": "de", **({"HX-Request": "true"} if htmx else {})}
+    response = client.post(reverse("rules_check", args=["x-nimmt"]), {"check": check},
+                           headers=headers)
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Die Anfrage ist unterwegs beschädigt worden." in page
+    assert page.count("<html") == 1
