@@ -69,6 +69,33 @@ def test_the_preview_shows_each_players_deal_score_new_total_and_place(
 
 
 @pytest.mark.django_db
+def test_the_german_preview_heads_its_place_column_platz(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "x-nimmt")
+    response = anna_client.post(url("deal_preview", match), {
+        "mode": "counts", "number": 1, "s0-hand": "1",
+    }, **HX, HTTP_ACCEPT_LANGUAGE="de")
+    assert ("<th scope=\"col\">dieser Durchgang</th><th scope=\"col\">neue Summe</th>"
+            "<th scope=\"col\">Platz</th>") in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "labels"), [
+    ("drei-sind-einer-zuviel", [f"Anna: {colour}" for colour in (
+        "Orange", "Flieder", "Hellblau", "Rot", "Türkis", "Magenta", "Olivgrün")]),
+    ("dreizehn", ["Anna Gelb − + Grün − + Blau − + rote 4er − +"]),
+])
+def test_the_german_deal_form_names_the_colours_as_nouns(
+    anna_client: Client, group: Group, players: list[Player], game: str, labels: list[str]
+) -> None:
+    match = start(group, players, game)
+    page = text(anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="de")
+                .content.decode())
+    assert [label for label in labels if label not in page] == []
+
+
+@pytest.mark.django_db
 def test_the_preview_stores_nothing(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
