@@ -237,7 +237,7 @@ piles grows.</p>
 supply and put it face up in front of you. You may hold several.</p>
 """, level=3),
         Section("bull-card-steal", "Supply empty: take a bull card away", """
-<p>Once all 10 bull cards are handed out, you may take the bull card from the player who
+<p>Once all 10 bull cards are handed out, you may take (steal) the bull card from the player who
 has the most. If several have equally many, you choose one of them. How the app counts “the
 most” is explained below under “How the app decides”.</p>
 """, level=3),
@@ -289,7 +289,7 @@ what is left.</p>
 <li>If you have as many as others, you may take one from one of those others.</li>
 <li>Otherwise you take it from the player with the most; if several tie, you choose.</li>
 </ul>
-<p>Taking it is optional (“darf”). Where it is clear from whom, the app takes it at once and
+<p>Taking it (stealing) is optional (“darf”). Where it is clear from whom, the app takes it at once and
 offers “don't take it”; on a tie it asks from whom. Whenever the app names a player, it says
 why (who holds how many).</p>
 """, level=3, decision=True),

@@ -124,6 +124,8 @@ def test_the_search_marks_every_word(client: Client) -> None:
     ("X-Reihe", "/rules/x-nimmt/#x-row"),
     ("13", "/rules/dreizehn/#over-13"),
     ("third card", "/rules/drei-sind-einer-zuviel/#third-card"),
+    # The word an English player uses for taking a bull card away when the supply is empty.
+    ("steal", "/rules/elf-nimmt/#bull-card-steal"),
 ])
 def test_english_search_finds_the_sections(client: Client, query: str, expected: str) -> None:
     html = get(client, reverse("rules_search") + f"?q={query}", language="en")
