@@ -527,6 +527,11 @@ MAX_PILES = 100
 """A table of 11 nimmt! never has more piles than cards."""
 
 
+IMPOSSIBLE_PLAYS = (elf_nimmt.PlayProblem.CARD_TWICE, elf_nimmt.PlayProblem.CARD_ON_TABLE,
+                    elf_nimmt.PlayProblem.NOT_IN_HAND)
+"""Plays that describe no real move (a card twice, from the table, not in the hand)."""
+
+
 class ElfPlayForm(CheckForm):
     tops = cards_field(_("Top cards of the piles"), maximum=100, max_count=MAX_PILES,
                        required=True, help_text=_("In table order, e.g. 5 19 78"))
@@ -571,6 +576,15 @@ class ElfPlayForm(CheckForm):
 
         self.answer = self.ask(lambda: elf_checks.check_elf_play(tops, hand, plays, bulls),
                                field_of=field_of)
+        play = self.answer.play if self.answer is not None else None
+        if play is not None and play.problem in IMPOSSIBLE_PLAYS:
+            # Not a verdict of the rules but a play that cannot be made: shown at its pile.
+            card = play.params.get("card")
+            piles = [index for index, cards_ in plays.items() if card in cards_]
+            pile = piles[-1] if piles else None  # a card put down twice: its second place
+            self.add_error(None if pile is None else f"play_{pile}", ValidationError(
+                elf_checks.play_message(play), code=play.problem.value))
+            self.answer = None
         return data
 
 

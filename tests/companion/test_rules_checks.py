@@ -469,6 +469,28 @@ def test_a_bull_card_play_across_the_100_names_the_wrap_aware_order(
     assert 'href="/rules/elf-nimmt/#app-decides-wrap-order"' in html
 
 
+@pytest.mark.parametrize(("data", "field", "en", "de"), [
+    ({"tops": "33 50", "hand": "34", "play_1": "35"}, "play_1",
+     "Card 35 is not in the hand.", "Karte 35 ist nicht auf der Hand."),
+    ({"tops": "33 50", "hand": "34 51", "bulls": "2", "play_0": "34", "play_1": "51 34"},
+     "play_1", "Card 34 is put down twice.", None),
+    ({"tops": "33 50", "play_0": "50"}, "play_0", "Card 50 already lies on the table.", None),
+])
+def test_a_play_that_cannot_be_made_is_refused_at_its_pile(
+        client: Client, data: dict[str, str], field: str, en: str, de: str | None) -> None:
+    # A turn is "play a card onto a discard pile": from the hand, once, not from the table.
+    post(client, ELF, "play", {"tops": data["tops"], "hand": data.get("hand", "")})
+    for language, message in (("en", en), ("de", de)):
+        html = post(client, ELF, "play", data, language=language)
+        errors = html[html.index(f'name="play-{field}"'):]
+        found = re.search(r'<div class="text-danger small">([^<]*)</div>', errors)
+        assert found is not None
+        if message is not None:
+            assert found.group(1) == message
+        assert 'id="answer-play"' not in html
+        assert "Decided by" not in html and "Entschieden durch" not in html
+
+
 def test_a_card_11_away_is_refused_in_a_bull_card_play(client: Client) -> None:
     html = post(client, ELF, "play", {"tops": "33", "hand": "34 44", "bulls": "1",
                                       "play_0": "34 44"})
