@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import forms
@@ -17,6 +18,7 @@ from companion.services.groups import (
     PLAYER_NAME_MAX,
     game_night_date,
 )
+from companion.services.transfer import EARLIEST, LATEST
 
 
 class GroupCreateForm(forms.Form):
@@ -115,7 +117,9 @@ class JoinForm(forms.Form):
 
 class GameNightForm(forms.Form):
     date = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date", "min": EARLIEST.isoformat(),
+                                      "max": LATEST.isoformat()}, format="%Y-%m-%d"),
     )
     place = forms.CharField(label=_("Place"), max_length=100, required=False,
                             widget=forms.TextInput(attrs={"placeholder": _("e.g. at Ben's")}))
@@ -125,3 +129,14 @@ class GameNightForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initial.setdefault("date", game_night_date())
+
+    def clean_date(self) -> dt.date:
+        # The years an export may hold: a night outside them could be exported but never
+        # imported again (companion.services.transfer).
+        value: dt.date = self.cleaned_data["date"]
+        if not EARLIEST <= value <= LATEST:
+            raise forms.ValidationError(
+                _("Pick a date between the years %(first)d and %(last)d."),
+                code="out_of_years", params={"first": EARLIEST.year, "last": LATEST.year},
+            )
+        return value

@@ -7,6 +7,7 @@ or a traceback, and nothing is saved.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from companion.models import Deal, Group, Player
+from companion.models import Deal, GameNight, Group, Player
 from companion.services.transfer import group_export_json
 from tests.companion.test_backups import everything
 from tests.companion.test_history_helpers import play
@@ -193,3 +194,48 @@ def test_a_rules_check_naming_no_check_of_the_game_gets_our_400_page(
     assert response.status_code == 400
     assert "Die Anfrage ist unterwegs beschädigt worden." in page
     assert page.count("<html") == 1
+
+
+# ------------------------------------------------------------------ dates an export cannot hold
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("date", ["0001-01-01", "1899-12-31", "3000-01-01", "9999-12-31"])
+def test_a_game_night_outside_the_years_an_export_holds_is_refused(
+    group: Group, anna_client: Client, date: str,
+) -> None:
+    response = anna_client.post(reverse("night_new", args=[group.pk]),
+                                {"date": date, "place": "Bei Ben", "notes": ""},
+                                headers={"Accept-Language": "de"})
+    assert response.status_code == 200
+    assert "Wähle ein Datum zwischen den Jahren 1900 und 2999." in response.content.decode()
+    assert not GameNight.objects.filter(group=group).exists()
+
+
+@pytest.mark.django_db
+def test_a_game_night_cannot_be_moved_outside_those_years_either(
+    group: Group, anna_client: Client,
+) -> None:
+    evening = GameNight.objects.create(group=group, date=dt.date(2026, 2, 5), place="Bei Ben")
+    response = anna_client.post(reverse("night_edit", args=[group.pk, evening.pk]),
+                                {"date": "9999-12-31", "place": "Bei Ben", "notes": ""},
+                                headers={"Accept-Language": "de"})
+    assert "Wähle ein Datum zwischen den Jahren 1900 und 2999." in response.content.decode()
+    evening.refresh_from_db()
+    assert evening.date == dt.date(2026, 2, 5)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("date", ["1900-01-01", "2999-12-31"])
+def test_a_game_night_on_the_edge_years_is_saved_and_its_export_imports_again(
+    group: Group, anna_client: Client, date: str,
+) -> None:
+    response = anna_client.post(reverse("night_new", args=[group.pk]),
+                                {"date": date, "place": "Bei Ben", "notes": ""})
+    assert response.status_code == 302
+    assert GameNight.objects.get(group=group).date.isoformat() == date
+    upload = SimpleUploadedFile("runde.json", group_export_json(group).encode(),
+                                content_type="application/json")
+    imported = anna_client.post(reverse("group_import"), {"file": upload})
+    assert imported.status_code == 302
+    assert GameNight.objects.filter(date=date).count() == 2
