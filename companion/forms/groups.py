@@ -18,7 +18,7 @@ from companion.services.groups import (
     PLAYER_NAME_MAX,
     game_night_date,
 )
-from companion.services.transfer import EARLIEST, LATEST
+from companion.services.transfer import EARLIEST, LATEST, MAX_NOTES
 
 
 class GroupCreateForm(forms.Form):
@@ -123,7 +123,7 @@ class GameNightForm(forms.Form):
     )
     place = forms.CharField(label=_("Place"), max_length=100, required=False,
                             widget=forms.TextInput(attrs={"placeholder": _("e.g. at Ben's")}))
-    notes = forms.CharField(label=_("Notes"), required=False,
+    notes = forms.CharField(label=_("Notes"), required=False, max_length=MAX_NOTES,
                             widget=forms.Textarea(attrs={"rows": 3}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

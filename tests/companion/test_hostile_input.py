@@ -239,3 +239,16 @@ def test_a_game_night_on_the_edge_years_is_saved_and_its_export_imports_again(
     imported = anna_client.post(reverse("group_import"), {"file": upload})
     assert imported.status_code == 302
     assert GameNight.objects.filter(date=date).count() == 2
+
+
+@pytest.mark.django_db
+def test_game_night_notes_longer_than_an_export_may_hold_are_refused(
+    group: Group, anna_client: Client,
+) -> None:
+    response = anna_client.post(reverse("night_new", args=[group.pk]),
+                                {"date": "2026-02-05", "place": "", "notes": "x" * 10_001},
+                                headers={"Accept-Language": "de"})
+    assert response.status_code == 200
+    assert ("Bitte sicherstellen, dass der Wert aus höchstens 10000 Zeichen besteht. "
+            "(Er besteht aus 10001 Zeichen.)") in response.content.decode()
+    assert not GameNight.objects.filter(group=group).exists()
