@@ -152,6 +152,28 @@ def test_every_tap_target_of_the_main_pages_is_at_least_44_px(
                                    for target in targets)
 
 
+def test_the_sheets_head_buttons_stay_inside_the_page_in_german(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    # Rules, Dispute?, the game's helper and "Keep screen on" do not fit one 390 px line in
+    # German: they wrap instead of running past the page's edge and squeezing their words.
+    log_in(page, live_server.url, scene.user)
+    page.set_extra_http_headers({"Accept-Language": "de"})
+    outside = {}
+    for game in GAMES:
+        page.goto(live_server.url + scene.sheet(scene.running[game]))
+        page.locator("#wake-lock").evaluate("el => { el.hidden = false; }")  # as on a phone
+        outside[game] = page.evaluate("""() => {
+          const main = document.querySelector('main').getBoundingClientRect();
+          const edge = main.right - parseFloat(getComputedStyle(document.querySelector('main'))
+                                              .paddingRight);
+          return [...document.querySelectorAll('.head-links .btn')]
+            .filter(b => b.getBoundingClientRect().right > edge + 0.5)
+            .map(b => b.innerText.trim());
+        }""")
+    assert outside == {game: [] for game in GAMES}
+
+
 def test_the_entry_mode_switch_and_the_freaky_row_buttons_are_44_px(
     live_server: Any, page: Page, scene: Evening
 ) -> None:
