@@ -109,6 +109,7 @@ TEMPLATES = [
     gettext_noop('Face-down cards come in threes; {colour} has {count}.'),
     gettext_noop('Give one shuffled deck per deal.'),
     gettext_noop('Hand cards are kept in ascending order.'),
+    gettext_noop('In the variant an empty target has no colour yet: the first coloured card played on it gives it one.'),
     gettext_noop('Minus points are missing for {players}.'),
     gettext_noop('No card for an X-row has to be chosen now.'),
     gettext_noop('No card is put down.'),

@@ -528,6 +528,11 @@ def check_target(
     ... except ScoringError as refused:
     ...     print(refused.code, refused.params)
     target_over {'total': 14}
+    >>> try:
+    ...     check_target("green", [], variant=Variant.COLOUR_BY_FIRST_CARD)
+    ... except ScoringError as refused:
+    ...     print(refused.code)
+    target_empty_coloured
     """
     variant = _check_variant(variant)
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
@@ -543,6 +548,13 @@ def check_target(
         )
     if target_colour is not None:
         _check_colour(target_colour, allow_red=False)
+        if variant is Variant.COLOUR_BY_FIRST_CARD and not on_target:
+            # The card that went over stays, so a target that has a colour is never empty.
+            raise error(
+                "target_empty_coloured",
+                "In the variant an empty target has no colour yet: the first coloured card "
+                "played on it gives it one.",
+            )
     for placed in on_target:
         if placed.colour == RED or placed.colour == target_colour:
             continue

@@ -106,7 +106,8 @@ def check_dreizehn_play(
     try:
         dreizehn.check_target(target, cards, variant=mode)
     except ScoringError as err:
-        raise _target_refusal(err, "cards") from err
+        raise _target_refusal(
+            err, "target" if err.code == "target_empty_coloured" else "cards") from err
     play = dreizehn.check_play(target, cards, card, variant=mode,
                                colours_elsewhere=elsewhere if variant else ())
     if play.verdict is dreizehn.Verdict.COLOUR_ELSEWHERE or (variant and not play.allowed):

@@ -158,7 +158,8 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
         if form_class is check_forms.XRoundForm:
             kwargs["players"] = players or ["Anna", "Ben", "Cem"]
         if request.GET.get("variant") == "first-card" and "variant" in form_class.base_fields:
-            kwargs["initial"] = {"variant": True}  # opened from a 13 sheet played in the variant
+            # Opened from a 13 sheet played in the variant: a target starts without a colour.
+            kwargs["initial"] = {"variant": True, "target": check_forms.NO_COLOUR}
         bound[key] = form_class(data, **kwargs)
     if which in bound:
         form = bound[which]

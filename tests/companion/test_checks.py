@@ -272,7 +272,7 @@ def test_in_the_variant_the_first_coloured_card_gives_a_target_its_colour() -> N
     with pytest.raises(Refusal, match=r"The colour blue already lies on another target."):
         play_on_target(played.targets, 0, dreizehn.Card("blue", 2), variant=True)
     twice = [load_target("t1", "blue", [5], variant=True),
-             load_target("t2", "blue", [], variant=True)]
+             load_target("t2", "blue", [2], variant=True)]
     with pytest.raises(Refusal, match=r"The colour blue cannot be on two targets."):
         check_colours_once(twice)
 
@@ -300,3 +300,14 @@ def test_the_13_check_in_the_variant_refuses_a_second_colour_by_the_variant_rule
     answer = check_dreizehn_play("green", [4], dreizehn.Card("yellow", 2), variant=True)
     assert not answer.play.allowed
     assert answer.rule == "variant-open-targets"
+
+
+def test_the_13_check_in_the_variant_refuses_an_empty_target_with_a_colour() -> None:
+    # "The first coloured card played on an empty target fixes its colour": empty means none.
+    with pytest.raises(Refusal) as refused:
+        check_dreizehn_play("green", [], dreizehn.Card("green", 2), variant=True)
+    assert refused.value.field == "target"
+    assert refused.value.message == ("In the variant an empty target has no colour yet: the "
+                                     "first coloured card played on it gives it one.")
+    with pytest.raises(Refusal):
+        load_target("t1", "green", [], variant=True)

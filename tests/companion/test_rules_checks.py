@@ -634,6 +634,22 @@ def test_a_yellow_4_is_refused_at_the_value_of_the_card(
     assert 'id="answer"' not in html
 
 
+def test_a_coloured_empty_target_in_the_variant_is_refused_at_the_target(client: Client) -> None:
+    # Variant: "the first coloured card played on an empty target fixes its colour".
+    html = post(client, DREIZEHN, "play", {"variant": "on", "target": "green", "cards": "",
+                                           "colour": "green", "value": "2"}, language="de")
+    assert ("Zielscheibe" in html[html.index('name="play-target"') - 2000:
+                                  html.index('name="play-colour"')])
+    assert 'id="answer"' not in html
+
+
+def test_the_check_opened_for_the_variant_starts_with_a_target_without_colour(
+        client: Client) -> None:
+    html = client.get(reverse("rules_check", args=[DREIZEHN]) + "?variant=first-card",
+                      HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert re.search(r'name="play-target"[^>]*value="none"[^>]* checked', html)
+
+
 def test_exactly_13_is_safe(client: Client) -> None:
     html = post(client, DREIZEHN, "play", {
         "target": "blue", "cards": "7 5", "colour": "red", "value": "4"})

@@ -264,9 +264,15 @@ def test_a_red_4_that_pushes_a_target_over_13_takes_it():
         ({"target_colour": "green", "cards": [G7, G7, G1], "card": G1}, "totalling 15"),
         ({"target_colour": "green", "cards": [G7], "card": "G1"}, "'G1' is not a card of 13"),
         (
-            {"target_colour": "green", "cards": [], "card": G1, "variant": FIRST_CARD,
+            {"target_colour": "green", "cards": [G7], "card": G1, "variant": FIRST_CARD,
              "colours_elsewhere": ["green"]},
             "The colour green cannot be on two targets",
+        ),
+        # Variant: the first coloured card on an EMPTY target fixes its colour, and the card
+        # that goes over 13 stays: a target with a colour is never empty.
+        (
+            {"target_colour": "green", "cards": [], "card": G1, "variant": FIRST_CARD},
+            "In the variant an empty target has no colour yet",
         ),
     ],
 )
