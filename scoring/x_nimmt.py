@@ -117,19 +117,19 @@ def _rows(rows: object) -> tuple[Row, Row, Row]:
         cards = _cards(row)
         if not cards:
             raise error(
-                "row_empty", "Row {size} is empty: every row always holds a card.", size=size
+                "row_empty", "The {size}-row is empty: every row always holds a card.", size=size
             )
         for left, right in pairwise(cards):
             if right < left:
                 raise error(
                     "row_not_ascending",
-                    "Row {size} must ascend from left to right, but {right} follows {left}.",
+                    "The {size}-row must ascend from left to right, but {right} follows {left}.",
                     size=size, left=left, right=right,
                 )
         if len(cards) >= size:
             raise error(
                 "row_too_long",
-                "Row {size} holds at most {most} cards between two placements, not {count}.",
+                "The {size}-row holds at most {most} cards between two placements, not {count}.",
                 size=size, most=size - 1, count=len(cards),
             )
         for card in cards:

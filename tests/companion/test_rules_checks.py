@@ -287,9 +287,10 @@ def _error_after(html: str, name: str) -> str:
 
 @pytest.mark.parametrize(("data", "field", "message"), [
     # Rule 1: a row takes only cards higher than its last card, so it ascends.
-    ({"row_4": "40 31 45"}, "row_4", "Row 4 must ascend from left to right, but 31 follows 40."),
+    ({"row_4": "40 31 45"}, "row_4",
+     "The 4-row must ascend from left to right, but 31 follows 40."),
     # Rule 3: a taken row restarts with the played card, so no row is ever empty.
-    ({"row_5": ""}, "row_5", "Row 5 is empty: every row always holds a card."),
+    ({"row_5": ""}, "row_5", "The 5-row is empty: every row always holds a card."),
     # Rule 5: X-row cards must ascend left to right.
     ({"xrow_2": "30 10"}, "xrow_2", "An X-row must ascend from left to right, but 10 follows 30."),
     ({"xrow_3": "70"}, "xrow_3", "Card 70 appears twice."),
@@ -304,8 +305,8 @@ def test_it_shows_an_impossible_row_or_x_row_at_its_own_field(
 
 def test_it_shows_an_unsorted_row_at_its_field_in_german(client: Client) -> None:
     html = _resolve(client, {**ROUND_ONE, "row_4": "40 31 45"}, language="de")
-    assert "31" in _error_after(html, "row_4")
-    assert "aufsteigen" in _error_after(html, "row_4")
+    assert _error_after(html, "row_4") == (
+        "Die 4er-Reihe muss von links nach rechts aufsteigen, aber 31 folgt auf 40.")
 
 
 def test_the_x_row_check_sends_a_lower_card_s_row_to_the_x_stack(client: Client) -> None:

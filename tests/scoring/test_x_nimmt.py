@@ -279,9 +279,10 @@ def test_the_resolver_ignores_choices_for_cards_that_need_none() -> None:
     ("kwargs", "message"),
     [
         ({"rows": [[40], [50]], "plays": {"A": 1, "B": 2}}, "exactly three rows"),
-        ({"rows": [[40], [], [60]], "plays": {"A": 1, "B": 2}}, "Row 4 is empty"),
+        ({"rows": [[40], [], [60]], "plays": {"A": 1, "B": 2}}, "The 4-row is empty"),
         ({"rows": [[40, 30], [50], [60]], "plays": {"A": 1, "B": 2}}, "30 follows 40"),
-        ({"rows": [[40, 41, 42], [50], [60]], "plays": {"A": 1, "B": 2}}, "Row 3 holds at most 2"),
+        ({"rows": [[40, 41, 42], [50], [60]], "plays": {"A": 1, "B": 2}},
+         "The 3-row holds at most 2"),
         ({"rows": [[40], [50], [60]], "plays": {"A": 0, "B": 2}}, "There is no card 0"),
         ({"rows": [[40], [50], [60]], "plays": {"A": 101, "B": 2}}, "There is no card 101"),
         ({"rows": [[40], [50], [60]], "plays": {"A": 50, "B": 2}}, "Card 50 already lies in a row"),
@@ -332,7 +333,7 @@ def test_the_resolver_rejects_impossible_tables_with_a_clear_message(
         ([[40], [50], [60]], 0, "There is no card 0"),
         ([[40], [50], [60]], 50, "Card 50 already lies in a row"),
         ([[40], [50], [60]], True, "There is no card True"),
-        ([[40], [50, 51, 52, 53], [60]], 70, "Row 4 holds at most 3"),
+        ([[40], [50, 51, 52, 53], [60]], 70, "The 4-row holds at most 3"),
         ("abc", 5, "exactly three rows"),
     ],
 )
