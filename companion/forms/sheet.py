@@ -797,6 +797,12 @@ class DealForm(forms.Form):
             # Hidden fields have no place to show their error: say it above the form.
             self.add_error(None, _("The form was damaged on its way (a hidden value is "
                                    "unreadable). Reload the page and enter the deal again."))
+            if "number" in self.errors:
+                # Not shown again (the sheet would read it as a deal number): sent without
+                # it, the entries count as the next deal.
+                data = self.data.copy()
+                data.pop("number", None)
+                self.data = data
         if self.errors:
             return cleaned
         rules = rules_for(self.game)

@@ -98,9 +98,15 @@ def test_a_new_deal_with_a_damaged_hidden_number_says_so_and_records_nothing(
     url = reverse("deal_new", args=[group.pk, match.pk])
     response = anna_client.post(url, {**X_DEAL, "number": "-3"},
                                 headers={"Accept-Language": "de"})
+    page = response.content.decode()
     assert response.status_code == 422
-    assert "ein verborgener Wert ist unlesbar" in response.content.decode()
+    assert "ein verborgener Wert ist unlesbar" in page
+    assert 'value="-3"' not in page
     assert not Deal.objects.filter(match=match).exists()
+    # Sent again as shown (without the damaged number), the entries are the next deal.
+    again = anna_client.post(url, X_DEAL)
+    assert again.status_code == 302
+    assert list(Deal.objects.filter(match=match).values_list("number", flat=True)) == [1]
 
 
 # ------------------------------------------------------------------ doctored import files
