@@ -82,6 +82,8 @@ def check_elf_play(
     ([(5, (7,), (0,)), (20, (22,), ())], False)
     >>> check_elf_play([95], [96, 3], {0: (3, 96)}, 1).rule
     'app-decides-wrap-order'
+    >>> check_elf_play([98], [5], {0: (5,)}, 0).rule, check_elf_play([33], [40], {0: (40,)}, 0).rule
+    ('rule-wrap-around', 'rule-difference')
     """
     if not hand and not plays:
         raise Refusal(gettext("Enter your hand cards."), field="hand", code="no_hand")
@@ -101,6 +103,9 @@ def check_elf_play(
             PLAY_RULES.get(check.problem, "turn") if check.problem else "rule-difference")
         if check.problem is elf_nimmt.PlayProblem.WRONG_ORDER and _crosses_100(check):
             rule = "app-decides-wrap-order"
+        elif check.legal and rule == "rule-difference" and any(
+                card < tops[pile] for pile, cards_ in plays.items() for card in cards_):
+            rule = "rule-wrap-around"  # one card that fits only because 1 comes after 100
     return ElfPlayAnswer(tuple(tops), cards, must, check, message, bulls, rule)
 
 

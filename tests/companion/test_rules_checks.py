@@ -492,6 +492,19 @@ def test_a_play_that_cannot_be_made_is_refused_at_its_pile(
         assert "Decided by" not in html and "Entschieden durch" not in html
 
 
+@pytest.mark.parametrize(("language", "decided"), [
+    ("en", "Decided by: Rule 3: After 100 comes 1"),
+    ("de", "Entschieden durch: Regel 3: Nach der 100 kommt die 1"),
+])
+def test_the_5_on_the_98_is_allowed_by_the_wrap_around(
+        client: Client, language: str, decided: str) -> None:
+    # Rule 3 "wrap-around after 100": on 98, the 5 has distance 7.
+    html = post(client, ELF, "play", {"tops": "98", "hand": "5", "play_0": "5"},
+                language=language)
+    assert decided in text(html, id_="answer-play")
+    assert 'class="rule-link" href="/rules/elf-nimmt/#rule-wrap-around"' in html
+
+
 def test_a_card_11_away_is_refused_in_a_bull_card_play(client: Client) -> None:
     html = post(client, ELF, "play", {"tops": "33", "hand": "34 44", "bulls": "1",
                                       "play_0": "34 44"})
