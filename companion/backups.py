@@ -148,7 +148,7 @@ def restore(path: Path) -> dict[str, int]:
             return {model._meta.label: model._base_manager.count()
                     for model in backed_up_models()}
     except (DeserializationError, DatabaseError, ValueError, TypeError, LookupError,
-            OSError, EOFError) as err:
+            OSError, EOFError, lzma.LZMAError) as err:
         # A damaged or foreign file (or one whose rows contradict each other): one line
         # saying so instead of a traceback; the transaction has put nothing in.
         reason = " ".join(str(err).split())[:500] or type(err).__name__

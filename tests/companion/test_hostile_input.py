@@ -170,6 +170,18 @@ HOSTILE_BACKUPS = {
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("suffix", [".json.xz", ".json.gz", ".json.bz2"])
+def test_restoring_a_compressed_backup_that_is_not_compressed_says_so_in_one_line(
+    tmp_path: Path, suffix: str,
+) -> None:
+    path = tmp_path / f"kartenrunde{suffix}"
+    path.write_bytes(b"BZh not compressed at all")
+    with pytest.raises(CommandError, match="is not a backup this app can read, or it is damaged"):
+        call_command("restore", str(path), verbosity=0)
+    assert all(rows == [] for rows in everything().values())
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", sorted(HOSTILE_BACKUPS))
 def test_restoring_a_damaged_or_foreign_file_says_so_in_one_line_and_restores_nothing(
     tmp_path: Path, name: str,
