@@ -59,12 +59,16 @@
     return store(items);
   }
 
+  /* Where a form posts. Not form.action: a form with an input named "action" (the live
+     board's) gets that input from it. */
+  function target(form) { return new URL(form.getAttribute("action") || "", location.href).href; }
+
   function dealItem(form, state, message) {
     var fields = [];
     new FormData(form).forEach(function (value, name) {
       if (name !== "csrfmiddlewaretoken" && typeof value === "string") { fields.push([name, value]); }
     });
-    var item = { kind: "deal", url: form.action, fields: fields, lines: summary(form), state: state, message: message || "" };
+    var item = { kind: "deal", url: target(form), fields: fields, lines: summary(form), state: state, message: message || "" };
     item.number = parseInt(field(item, "number"), 10) || 0;
     item.id = field(item, "client_key") || K.newKey();
     setField(item, "client_key", item.id);
@@ -97,7 +101,7 @@
       new FormData(form).forEach(function (value, name) { if (name !== "csrfmiddlewaretoken") { fields.push([name, String(value)]); } });
       var button = form.querySelector("button");
       var label = (button && button.getAttribute("aria-label")) || text(button);
-      if (!add({ kind: "live", id: K.newKey(), url: form.action, fields: fields, revision: field({ fields: fields }, "revision"), lines: [label], state: "pending" })) { return false; }
+      if (!add({ kind: "live", id: K.newKey(), url: target(form), fields: fields, revision: field({ fields: fields }, "revision"), lines: [label], state: "pending" })) { return false; }
       K.toast(K.t("queuedTap"), { level: "warning", kind: "queued" });
       return true;
     }
