@@ -23,6 +23,14 @@ from companion.parsing import clean_name, name_key
 
 GROUP_NAME_MAX = Group._meta.get_field("name").max_length or 80
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 40
+ROSTER_MAX = 500
+"""Players a group's roster may hold: far more than any table needs, few enough that the
+roster, the start form and every name check stay fast (a pasted list of 20,000 names
+took minutes to check and made the roster page 60 MB)."""
+
+
+def roster_full_message() -> str:
+    return _("A group's roster holds at most %(max)d players.") % {"max": ROSTER_MAX}
 
 
 EVENING_ENDS_AT = 6
@@ -150,6 +158,10 @@ def group_create(
         raise ValidationError({"name": error}) from error
     owner_name = owner.get_username()[:PLAYER_NAME_MAX]
     names = [owner_name]
+    player_names = [raw for raw in player_names if raw.strip()]
+    if len(player_names) + 1 > ROSTER_MAX:
+        raise ValidationError({"players": ValidationError(roster_full_message(),
+                                                          code="roster_full")})
     try:
         for raw in player_names:
             if raw.strip():
@@ -295,6 +307,8 @@ def group_leave(*, group: Group, user: AbstractBaseUser) -> None:
 def player_add(*, group: Group, name: str) -> Player:
     with transaction.atomic():
         name = _clean_player_name(group=group, name=name)
+        if Player.objects.filter(group=group).count() >= ROSTER_MAX:
+            raise ValidationError(roster_full_message(), code="roster_full")
         with _unique_player_name(name):
             return Player.objects.create(group=group, name=name)
 

@@ -59,7 +59,12 @@ from companion.parsing import (
     name_key,
     parse_whole_number,
 )
-from companion.services.groups import GROUP_NAME_MAX, PLAYER_NAME_MAX
+from companion.services.groups import (
+    GROUP_NAME_MAX,
+    PLAYER_NAME_MAX,
+    ROSTER_MAX,
+    roster_full_message,
+)
 from scoring import GAMES, ScoringError, rank
 from scoring.common import rules_for
 
@@ -850,7 +855,10 @@ def _check(document: Any) -> _Plan:
     )
     players: dict[str, Player] = {}
     names: dict[str, str] = {}
-    for reader in root.items("players", lambda i: _("Player %(n)d") % {"n": i + 1}):
+    player_readers = root.items("players", lambda i: _("Player %(n)d") % {"n": i + 1})
+    if len(player_readers) > ROSTER_MAX:
+        raise TransferError(roster_full_message())
+    for reader in player_readers:
         key = reader.text("key", max_length=MAX_KEY, blank=False)
         name = reader.name("name", max_length=PLAYER_NAME_MAX)
         if key in players:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,51 @@ def test_game_night_notes_longer_than_an_export_may_hold_are_refused(
     assert ("Bitte sicherstellen, dass der Wert aus höchstens 10000 Zeichen besteht. "
             "(Er besteht aus 10001 Zeichen.)") in response.content.decode()
     assert not GameNight.objects.filter(group=group).exists()
+
+
+# ------------------------------------------------------------------ rosters too large to use
+
+
+@pytest.mark.django_db
+def test_a_new_group_with_more_names_than_a_roster_holds_is_refused_quickly(
+    anna_client: Client,
+) -> None:
+    names = "\n".join(f"Spieler {n}" for n in range(1, 20_001))
+    started = time.perf_counter()
+    response = anna_client.post(reverse("group_create"), {"name": "Riesenrunde", "players": names},
+                                headers={"Accept-Language": "de"})
+    assert time.perf_counter() - started < 5
+    assert response.status_code == 200
+    assert "Die Spielerliste einer Gruppe hat höchstens 500 Spieler." in response.content.decode()
+    assert not Group.objects.filter(name="Riesenrunde").exists()
+
+
+@pytest.mark.django_db
+def test_a_new_group_with_a_full_roster_is_still_created(anna_client: Client) -> None:
+    names = "\n".join(f"Spieler {n}" for n in range(1, 500))
+    response = anna_client.post(reverse("group_create"), {"name": "Große Runde", "players": names})
+    assert response.status_code == 302
+    assert Player.objects.filter(group__name="Große Runde").count() == 500
+
+
+@pytest.mark.django_db
+def test_a_full_roster_takes_no_further_player(group: Group, anna_client: Client) -> None:
+    Player.objects.bulk_create(Player(group=group, name=f"Spieler {n}") for n in range(497))
+    assert group.players.count() == 500
+    response = anna_client.post(reverse("roster", args=[group.pk]), {"name": "Zora"},
+                                headers={"Accept-Language": "de"})
+    assert "Die Spielerliste einer Gruppe hat höchstens 500 Spieler." in response.content.decode()
+    assert group.players.count() == 500
+
+
+@pytest.mark.django_db
+def test_an_import_with_more_players_than_a_roster_holds_is_refused(
+    group: Group, anna_client: Client,
+) -> None:
+    document = json.loads(group_export_json(group))
+    template = document["players"][0]
+    document["players"] = [{**template, "key": f"p{n}", "name": f"Spieler {n}"}
+                           for n in range(1, 502)]
+    page = import_file(anna_client, json.dumps(document).encode())
+    assert "Die Spielerliste einer Gruppe hat höchstens 500 Spieler." in page
+    assert Group.objects.count() == 1
