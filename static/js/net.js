@@ -150,6 +150,10 @@
     var elt = K.source(event);
     if (!byUser(elt)) { return; }
     if (K.queue && K.queue.takeFailed(event)) { return; }  // an offline deal or live tap: queued instead
+    if (key === "forbidden" || key === "notFound") {  // sending it again would fail again: reload
+      K.toast(K.t(key, values), { action: function () { location.reload(); }, actionLabel: K.t("reload") });
+      return;
+    }
     K.toast(K.t(key, values), { action: retryOf(event.detail) });
   }
   document.addEventListener("htmx:sendError", function (event) { K.online(false); failed(event, "offline"); });

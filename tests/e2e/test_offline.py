@@ -188,6 +188,28 @@ def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
     assert totals(table.match) == [23, 3, 1]
 
 
+def test_correcting_a_deal_deleted_on_another_phone_offers_a_reload_not_a_retry(
+    table: Table, page: Page
+) -> None:
+    matches.deal_record(match=table.match, number=1,
+                        entries={p.pk: {"hand": 1} for p in table.players})
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    log_in(page, table.url, table.user)
+    page.goto(table.url)
+    page.locator("#deal-1 .deal-edit").click()
+    expect(page.locator("#deal-form h2")).to_have_text("Correct deal 1")
+    deal = table.match.deals.get(number=1)
+    matches.deal_delete(match=Match.objects.get(pk=table.match.pk), number=1, version=deal.version)
+    page.get_by_role("button", name="Save correction").click()
+
+    toast = page.locator("#net-toast")
+    expect(toast).to_contain_text("Not found: perhaps it was deleted on another phone.")
+    expect(toast.get_by_role("button", name="Try again")).to_have_count(0)  # it would fail again
+    toast.get_by_role("button", name="Reload").click()
+    expect(page.locator("#deal-form h2")).to_have_text("Deal 1")
+    assert table.match.deals.count() == 0
+
+
 def test_a_save_is_busy_while_it_is_sent_and_cannot_be_sent_twice(
     table: Table, page: Page
 ) -> None:
