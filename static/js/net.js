@@ -150,7 +150,7 @@
     var elt = K.source(event);
     if (!byUser(elt)) { return; }
     if (K.queue && K.queue.takeFailed(event)) { return; }  // an offline deal or live tap: queued instead
-    if (key === "forbidden" || key === "notFound") {  // sending it again would fail again: reload
+    if (key === "notFound") {  // it is gone: sending it again would fail again, reloading shows why
       K.toast(K.t(key, values), { action: function () { location.reload(); }, actionLabel: K.t("reload") });
       return;
     }
