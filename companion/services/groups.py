@@ -258,6 +258,8 @@ def group_join(
             player.save(update_fields=["user"])
         elif player == NEW_PLAYER:
             name = _clean_player_name(group=group, name=user.get_username())
+            if Player.objects.filter(group=group).count() >= ROSTER_MAX:
+                raise ValidationError(roster_full_message(), code="roster_full")
             with _unique_player_name(name):
                 player = Player.objects.create(group=group, name=name, user=user)
         _log(group, GroupChange.Kind.JOIN, user, user=user.get_username(),

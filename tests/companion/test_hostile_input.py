@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from companion.models import Deal, GameNight, Group, Player
+from companion.models import Deal, GameNight, Group, Invite, Membership, Player
 from companion.services.transfer import group_export_json
 from tests.companion.test_backups import everything
 from tests.companion.test_history_helpers import play
@@ -319,3 +319,19 @@ def test_an_import_with_more_players_than_a_roster_holds_is_refused(
     page = import_file(anna_client, json.dumps(document).encode())
     assert "Die Spielerliste einer Gruppe hat höchstens 500 Spieler." in page
     assert Group.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_joining_a_full_roster_as_a_new_player_is_refused_and_makes_no_member(
+    group: Group, anna: User, outsider: User,
+) -> None:
+    Player.objects.bulk_create(Player(group=group, name=f"Spieler {n}") for n in range(497))
+    invite = Invite.objects.create(group=group, created_by=anna)
+    client = Client()
+    client.force_login(outsider)
+    response = client.post(reverse("group_join", args=[invite.token]), {"player": "new"},
+                           headers={"Accept-Language": "de"})
+    assert response.status_code == 200
+    assert "Die Spielerliste einer Gruppe hat höchstens 500 Spieler." in response.content.decode()
+    assert not Membership.objects.filter(group=group, user=outsider).exists()
+    assert group.players.count() == 500
