@@ -547,6 +547,14 @@ class ColourRow:
     cells: tuple[ColourCell, ...]
 
 
+def named(message: object, name: str | None) -> str:
+    """``message`` starting with the player's ``name`` once (engine messages often name them)."""
+    text = str(message)
+    if name is None or text.startswith((f"{name}:", f"{name} ")):
+        return text
+    return f"{name}: {text}"
+
+
 @dataclass
 class PlayerBlock:
     """One player's part of the deal form, for the template."""
@@ -554,6 +562,13 @@ class PlayerBlock:
     seat: Seat
     fields: list[EntryField]
     errors: list[str] = field(default_factory=list)
+
+    @property
+    def named_errors(self) -> list[str]:
+        """The errors for a place away from the player's name: each starting with the name
+        once (the engine's messages mostly name the player already)."""
+        name = self.seat.player.name
+        return [named(error, name) for error in self.errors]
 
 
 class DealForm(forms.Form):

@@ -37,7 +37,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from companion import notices
 from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
 from companion.engine_messages import message_for
-from companion.forms.sheet import SEAT_FIELD, DealForm, MatchStartForm
+from companion.forms.sheet import SEAT_FIELD, DealForm, MatchStartForm, named
 from companion.models import Deal, Match, Membership, Player, Seat
 from companion.notices import Notice
 from companion.parsing import (
@@ -456,12 +456,6 @@ def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
             form.preview_hint = message_for(err)
     else:
         owners = {f"s{seat.number}-": seat.player.name for seat in sheet.seats}
-
-        def named(message: object, name: str | None) -> str:
-            # The engine's messages name the player already ("Ben: 3 collected cards ...").
-            text = str(message)
-            return text if name is None or text.startswith(f"{name}:") else f"{name}: {text}"
-
         errors = [*form.non_player_errors(), *(
             named(message, seat.player.name)
             for seat in sheet.seats for message in form.seat_errors.get(seat.number, [])

@@ -338,6 +338,25 @@ def test_the_card_grid_is_refused_like_typed_numbers(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("game", "data", "line"), [
+    ("elf-nimmt", {"mode": "grid", "went_out": "1", "s0-hand_cards": ["5"]},
+     "Cem did not go out, so they still hold a card and at least one Hornochse."),
+    ("drei-sind-einer-zuviel", {"s0-orange": "1", "s0-interim_bonus": "10"},
+     "Anna has the interim bonus 10 but took no card of lilac, light blue, red, turquoise, "
+     "magenta, olive; it needs all seven colours open."),
+])
+def test_a_players_refusal_under_the_grid_or_the_colour_table_names_the_player_once(
+    anna_client: Client, group: Group, players: list[Player], game: str,
+    data: dict[str, Any], line: str,
+) -> None:
+    match = start(group, players, game)
+    response = grid_post(anna_client, match, {"number": 1, **data})
+    alerts = re.findall(r'<div class="text-danger small mb-1" role="alert">([^<]*)</div>',
+                        response.content.decode().replace("&#x27;", "'"))
+    assert (response.status_code, alerts) == (422, [line])
+
+
+@pytest.mark.django_db
 def test_the_card_grid_of_11_nimmt_records_the_hands(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
