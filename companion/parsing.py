@@ -330,6 +330,21 @@ def id_from(data: Mapping[str, Any], key: str) -> int | None:
 _INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co"})
 """Control, formatting (zero-width, bidi), surrogate and private-use characters."""
 
+_SELECTORS = frozenset(
+    [0x034F, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+)
+"""Variation selectors and the combining grapheme joiner: marks that change nothing a
+reader can tell apart ("Anna\ufe0f" looks like "Anna")."""
+
+
+def _name_text(text: str) -> str:
+    """``text`` NFKC-normalised, without invisible characters (white space kept)."""
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKC", text)
+        if ch.isspace()
+        or (unicodedata.category(ch) not in _INVISIBLE and ord(ch) not in _SELECTORS)
+    )
+
 
 def clean_name(value: str, *, max_length: int) -> str:
     """A name as the app keeps it: one way to write it, nothing invisible, trimmed.
@@ -345,13 +360,10 @@ def clean_name(value: str, *, max_length: int) -> str:
     'Anna'
     >>> clean_name("Ben\u202e  Cem", max_length=40)
     'Ben Cem'
+    >>> clean_name("Anna\ufe0f", max_length=40)
+    'Anna'
     """
-    text = unicodedata.normalize("NFKC", value)
-    text = "".join(
-        " " if ch.isspace() else ch for ch in text
-        if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE
-    )
-    text = " ".join(text.split())
+    text = " ".join(_name_text(value).split())
     if not text:
         raise ValidationError(_("Please enter a name."), code="required")
     if len(text) > max_length:
@@ -369,9 +381,7 @@ def name_key(value: str) -> str:
     >>> name_key("ＡＮＮＡ") == name_key("anna")
     True
     """
-    text = unicodedata.normalize("NFKC", value)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in _INVISIBLE)
-    return " ".join(text.split()).casefold()
+    return " ".join(_name_text(value).split()).casefold()
 
 
 def contains_nul(values: Iterable[str]) -> bool:
