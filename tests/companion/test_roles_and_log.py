@@ -184,7 +184,9 @@ def test_a_name_of_only_invisible_characters_is_refused(
     assert group.players.count() == 3
 
 
-@pytest.mark.parametrize("look_alike", ["ＡＮＮＡ", "anna", "An\u200bna", "\u202eAnna", "Anna\ufe0f", "An\u034fna"])
+@pytest.mark.parametrize(
+    "look_alike", ["ＡＮＮＡ", "anna", "An\u200bna", "\u202eAnna", "Anna\ufe0f", "An\u034fna"]
+)
 def test_a_look_alike_of_a_roster_name_is_refused(
     anna_client: Client, group: Group, look_alike: str
 ) -> None:
