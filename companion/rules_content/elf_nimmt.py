@@ -290,8 +290,8 @@ what is left.</p>
 <li>Otherwise you take it from the player with the most; if several tie, you choose.</li>
 </ul>
 <p>Taking it (stealing) is optional (“darf”). Where it is clear from whom, the app takes it
-at once and offers “don't take it”; on a tie it asks from whom. Whenever the app names a player, it says
-why (who holds how many).</p>
+at once and offers “don't take it”; on a tie it asks from whom. Whenever the app names a
+player, it says why (who holds how many).</p>
 """, level=3, decision=True),
         Section("app-decides-next-starter", "Who starts on a tie?", """
 <p>The next deal is started by the player with the most minus points in the last one. If
