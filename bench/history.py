@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import random
 import statistics
 import sys
@@ -25,40 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-urlpatterns: list[Any] = []
-"""This script is its own URL configuration: the app's URLs plus the bare view."""
-
-
-def _configure(database: Path) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "companion.settings"
-    os.environ["SQLITE_PATH"] = str(database)
-    os.environ.pop("DATABASE_URL", None)
-    os.environ["DJANGO_DEBUG"] = "0"
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.contrib.auth.decorators import login_required
-    from django.http import HttpRequest, HttpResponse
-    from django.shortcuts import render
-    from django.urls import include, path
-
-    def bare(request: HttpRequest) -> HttpResponse:
-        return HttpResponse("ok")
-
-    @login_required
-    def bare_page(request: HttpRequest) -> HttpResponse:
-        return render(request, "base.html")
-
-    urlpatterns[:] = [
-        path("bench/bare/", bare),
-        path("bench/page/", bare_page),
-        path("", include("companion.urls")),
-    ]
-    settings.ROOT_URLCONF = __name__
+from harness import configure  # bench/ is the script folder, so on sys.path
 
 
 def _fill(matches: int, seed: int) -> tuple[int, list[int]]:
@@ -66,14 +32,12 @@ def _fill(matches: int, seed: int) -> tuple[int, list[int]]:
     import datetime as dt
 
     from django.contrib.auth.models import User
-    from django.core.management import call_command
     from django.db import transaction
 
     from companion.models import Deal, DealScore, GameNight, Group, Match, Membership, Player, Seat
     from scoring import GAMES, rank
     from scoring.common import SimulatedGame, rules_for
 
-    call_command("migrate", verbosity=0)
     rng = random.Random(seed)
     names = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fiona", "Gero", "Hanna"]
     pool: dict[tuple[str, int], list[tuple[list[dict[str, Any]], list[dict[str, int]]]]] = {}
@@ -196,7 +160,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kartenrunde-bench-") as tmp:
         database = args.keep or Path(tmp) / "bench.sqlite3"
         reuse = database.exists()
-        _configure(database)
+        configure(database, Path(tmp) / "static")
         started = time.perf_counter()
         if reuse:
             from companion.models import Group

@@ -20,7 +20,6 @@ to the bare view. Aim: the 304 poll at most 1.5× the bare view.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -28,44 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-urlpatterns: list[Any] = []
-"""This script is its own URL configuration: the app's URLs plus the bare views."""
-
-
-def _configure(database: Path, static_root: str) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = "companion.settings"
-    os.environ["SQLITE_PATH"] = str(database)
-    os.environ.pop("DATABASE_URL", None)
-    os.environ["DJANGO_DEBUG"] = "0"
-    os.environ["DJANGO_STATIC_ROOT"] = static_root
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.contrib.auth.decorators import login_required
-    from django.core.management import call_command
-    from django.http import HttpRequest, HttpResponse
-    from django.shortcuts import render
-    from django.urls import include, path
-
-    def bare(request: HttpRequest) -> HttpResponse:
-        return HttpResponse("ok")
-
-    @login_required
-    def bare_page(request: HttpRequest) -> HttpResponse:
-        return render(request, "base.html")
-
-    urlpatterns[:] = [
-        path("bench/bare/", bare),
-        path("bench/page/", bare_page),
-        path("", include("companion.urls")),
-    ]
-    settings.ROOT_URLCONF = __name__
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+from harness import configure  # bench/ is the script folder, so on sys.path
 
 
 def _sheet() -> tuple[str, Any]:
@@ -112,7 +74,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=400)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kartenrunde-bench-web-") as tmp:
-        _configure(Path(tmp) / "bench.sqlite3", str(Path(tmp) / "static"))
+        configure(Path(tmp) / "bench.sqlite3", Path(tmp) / "static")
         url, client = _sheet()
         htmx = {"HTTP_HX_REQUEST": "true"}
         etag = client.get(url, **htmx)["ETag"]
