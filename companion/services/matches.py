@@ -307,14 +307,7 @@ def deal_record(
                   "Here is the current sheet.") % {"number": number},
                 code="stale",
             )
-        needed = deals_needed(match, len(seats))
-        if count >= needed:
-            raise ValidationError(
-                ngettext("The match is complete: its %(needed)s deal is recorded.",
-                         "The match is complete: all %(needed)s deals are recorded.",
-                         needed) % {"needed": needed},
-                code="complete",
-            )
+        _check_room(match, recorded=count, players=len(seats))
         data, scores = _score(match, seats, entries)
         now = timezone.now()
         deal = Deal.objects.create(match=match, number=number, created_at=now, updated_at=now)
@@ -384,6 +377,18 @@ def deal_delete(*, match: Match, number: int, version: int, user: Any = None) ->
         _shift(match, from_number=number + 1, by=-1)
         _log(match, MatchChange.Kind.DELETE, number, before, user)
         refresh_seats(match=match)
+
+
+def _check_room(match: Match, *, recorded: int, players: int) -> None:
+    """Refuse another deal when the match already has all its deals."""
+    needed = deals_needed(match, players)
+    if recorded >= needed:
+        raise ValidationError(
+            ngettext("The match is complete: its %(needed)s deal is recorded.",
+                     "The match is complete: all %(needed)s deals are recorded.",
+                     needed) % {"needed": needed},
+            code="complete",
+        )
 
 
 def _stale(change_id: int | None, change: MatchChange, what: str) -> None:
@@ -465,14 +470,7 @@ def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) 
         ))
         number = change.deal_number or 0
         if change.kind == MatchChange.Kind.RECORD:
-            needed = deals_needed(match, match.seats.count())
-            if match.deals.count() >= needed:
-                raise ValidationError(
-                    ngettext("The match is complete: its %(needed)s deal is recorded.",
-                             "The match is complete: all %(needed)s deals are recorded.",
-                             needed) % {"needed": needed},
-                    code="complete",
-                )
+            _check_room(match, recorded=match.deals.count(), players=match.seats.count())
             _put_deal(match, number, change.after, insert=True)
         elif change.kind == MatchChange.Kind.EDIT:
             _put_deal(match, number, change.after, insert=False)
