@@ -1366,13 +1366,86 @@ def card_places(state: State) -> dict[str, tuple[Card, ...]]:
 
 
 _STEP_LIMIT = 100_000
+_INDICES: tuple[range, ...] = tuple(range(count) for count in range(HAND_SIZE * 4 + 100))
+"""``range(n)`` per count ``n``: ``rng.choice(_INDICES[n])`` draws an index exactly as
+``rng.choice`` draws from a sequence of ``n`` actions."""
+_ROW_INDICES = (0, 1, 2)
+
+_DealOutcome: TypeAlias = tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]
+"""The end of a simulated deal: per seat, the hand (ascending) and the X-stack."""
+
+
+def _simulate_deal(setup: DealSetup, rng: random.Random) -> _DealOutcome:
+    """One deal of uniformly random legal actions, in a lean loop on lists.
+
+    The same moves from the same random numbers as ``rng.choice(legal_actions(state))``
+    followed by :func:`apply`, step by step (a property test holds the two together):
+    while cards are chosen, the actions are the hand cards of the players who have not
+    chosen yet, seat by seat, each hand ascending; a row choice has three actions, an
+    X-row choice one per card taken, ascending.
+    """
+    choice = rng.choice
+    indices = _INDICES
+    players = len(setup.hands)
+    rows = [[setup.rows[0]], [setup.rows[1]], [setup.rows[2]]]
+    hands = [list(hand) for hand in setup.hands]
+    x_rows: list[list[Card]] = [[] for _ in hands]
+    x_stacks: list[list[Card]] = [[] for _ in hands]
+    seats = range(players)
+    full = [size - 1 for size in ROW_SIZES]
+    played = [0] * players
+    for _ in range(_STEP_LIMIT):
+        waiting = list(seats)
+        while waiting:
+            index = choice(indices[sum([len(hands[seat]) for seat in waiting])])
+            for position, seat in enumerate(waiting):
+                hand = hands[seat]
+                if index < len(hand):
+                    played[seat] = hand.pop(index)
+                    del waiting[position]
+                    break
+                index -= len(hand)
+        for seat in sorted(seats, key=played.__getitem__):
+            card = played[seat]
+            target = -1
+            best_end = 0
+            for row_index in _ROW_INDICES:
+                end = rows[row_index][-1]
+                if best_end < end < card:
+                    target = row_index
+                    best_end = end
+            if target < 0:
+                target = choice(_ROW_INDICES)
+            elif len(rows[target]) < full[target]:
+                rows[target].append(card)
+                continue
+            taken = rows[target]
+            rows[target] = [card]
+            to_x = choice(taken) if len(taken) > 1 else taken[0]
+            x_row = x_rows[seat]
+            if not x_row or x_row[-1] < to_x:
+                x_row.append(to_x)
+            else:
+                x_stacks[seat] += x_row
+                x_rows[seat] = [to_x]
+            if len(taken) > 1:
+                hand = hands[seat]
+                hand += [other for other in taken if other != to_x]
+                hand.sort()
+        if not all(hands):
+            return tuple(map(tuple, hands)), tuple(map(tuple, x_stacks))
+    raise RuntimeError("a random game of X nimmt! did not end")
 
 
 def random_game(players: int, rng: random.Random, *, deck: Deck | None = None) -> SimulatedGame:
-    """A complete game with uniformly random legal actions, through :func:`apply`.
+    """A complete game with uniformly random legal actions of the game model.
 
-    Each deal's entries are recorded by counts, by cards or both (chosen at
-    random), as players may record them at the table.
+    Every action of :func:`legal_actions` is equally likely at every step;
+    the deals are played in a lean loop that makes the same moves as
+    ``apply(state, rng.choice(legal_actions(state)))`` from the same random
+    numbers (a property test holds the two together). Each deal's entries
+    are recorded by counts, by cards or both (chosen at random), as players
+    may record them at the table.
 
     >>> game = random_game(3, random.Random(5))
     >>> len(game.deals), sorted(game.totals) == ["P1", "P2", "P3"]
@@ -1382,28 +1455,22 @@ def random_game(players: int, rng: random.Random, *, deck: Deck | None = None) -
     _INFO.check_players(players)
     # Shuffled setups are valid by construction: skip new_game's checks for speed.
     setups = tuple(_shuffled_setup(players, rng) for _ in range(DEALS))
-    state = _start_deal(names, _deck(deck), 1, setups[0], (), setups[1:])
-    choice = rng.choice
-    for _ in range(_STEP_LIMIT):
-        if state.phase is Phase.GAME_OVER:
-            break
-        state = apply(state, choice(legal_actions(state)))
-    else:
-        raise RuntimeError("a random game of X nimmt! did not end")
+    values = _deck(deck).values
+    outcomes = [_simulate_deal(setup, rng) for setup in setups]
     deals: list[dict[str, Entry]] = []
-    values = state.deck.values
-    for result in state.results:
+    game_totals = dict.fromkeys(names, 0)
+    for hands, x_stacks in outcomes:
         entries: dict[str, Entry] = {}
-        for player, seat in zip(result.players, result.seats, strict=True):
+        for player, hand_cards, stack_cards in zip(names, hands, x_stacks, strict=True):
+            hand = sum([values[card] for card in hand_cards])
+            stack = sum([values[card] for card in stack_cards])
+            game_totals[player] += hand + 2 * stack
             form = rng.randrange(3)
             if form == 0:
-                entries[player] = Entry(hand_cards=seat.hand, x_stack_cards=seat.x_stack)
+                entries[player] = Entry(hand_cards=hand_cards, x_stack_cards=stack_cards)
+            elif form == 1:
+                entries[player] = Entry(hand, stack)
             else:
-                hand = sum([values[card] for card in seat.hand])
-                stack = sum([values[card] for card in seat.x_stack])
-                if form == 1:
-                    entries[player] = Entry(hand, stack)
-                else:
-                    entries[player] = Entry(hand, stack, seat.hand, seat.x_stack)
+                entries[player] = Entry(hand, stack, hand_cards, stack_cards)
         deals.append(entries)
-    return SimulatedGame(names, tuple(deals), totals(state))
+    return SimulatedGame(names, tuple(deals), game_totals)

@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring import hornochsen
 from scoring.common import match_totals
 from scoring.x_nimmt import (
     CARDS,
@@ -183,6 +184,16 @@ def test_a_random_game_keeps_every_rule_and_its_recorded_scores_match_the_model(
         assert score_deal(entries) == result.scores()
         # A deal ends after a round in which some player played their last card.
         assert any(not seat.hand for seat in result.seats)
+    # The lean loop of random_game makes exactly these moves from the same random numbers.
+    game = random_game(players, random.Random(seed))
+    for result, recorded in zip(state.results, game.deals, strict=True):
+        for seat, entry in zip(result.seats, recorded.values(), strict=True):
+            assert (entry.hand_hornochsen, entry.x_stack_hornochsen) == (
+                sum(map(hornochsen, seat.hand)), sum(map(hornochsen, seat.x_stack))
+            )
+            assert entry.hand_cards in (None, seat.hand)
+            assert entry.x_stack_cards in (None, seat.x_stack)
+    assert list(game.totals.values()) == list(totals(state).values())
 
 
 @settings(max_examples=200, deadline=None)
