@@ -32,7 +32,14 @@ from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Model
 
-LEFT_OUT = ("contenttypes", "auth.Permission", "sessions", "axes")
+from companion.services.results import results_rebuild
+
+LEFT_OUT = (
+    "contenttypes", "auth.Permission", "sessions", "axes",
+    # The statistics kept per finished match: computed afresh after a restore.
+    "companion.SeatResult", "companion.PlayerRecord", "companion.PairRecord",
+    "companion.GameRecord",
+)
 """App labels and models a backup leaves out (``dumpdata --exclude``)."""
 
 OPENERS: dict[str, Any] = {".json": open, ".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -145,6 +152,7 @@ def restore(path: Path) -> dict[str, int]:
                     "then restore."
                 )
             call_command("loaddata", str(path), verbosity=0)
+            results_rebuild()
             return {model._meta.label: model._base_manager.count()
                     for model in backed_up_models()}
     except (DeserializationError, DatabaseError, ValueError, TypeError, LookupError,

@@ -321,3 +321,104 @@ class GroupChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} in group {self.group_id}"
+
+
+# --- Statistics kept per finished match (derived data: companion.services.results) ---------
+
+
+class SeatResult(models.Model):
+    """A seat of a finished match as the statistics read it, written when the match is
+    finished and dropped when it is reopened or deleted (never edited by hand).
+
+    Carries what the history's statistics need without joins: the game night's date and
+    the match's start (the order played), the number of players, and the player's
+    per-deal figures summed over the match (``tally``, see ``results.TALLIES``).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="results")
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="+")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=30, choices=Game.choices)
+    date = models.DateField()
+    """The game night's date."""
+    started_at = models.DateTimeField()
+    """The match's ``created_at``: with ``date`` and the match id, the order played."""
+    number = models.PositiveSmallIntegerField()
+    """The seat number."""
+    players = models.PositiveSmallIntegerField()
+    total = models.IntegerField()
+    place = models.PositiveSmallIntegerField(null=True)
+    is_winner = models.BooleanField()
+    deals = models.PositiveSmallIntegerField()
+    """The match's number of deals."""
+    worst_score = models.IntegerField(null=True)
+    """The player's worst deal score in the match (None without deals)."""
+    worst_deal = models.PositiveSmallIntegerField(null=True)
+    """The first deal with ``worst_score``."""
+    tally = models.JSONField(default=dict)
+    """The player's per-deal figures, summed: ``{"entries": 8, "bulls": 11, ...}``."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="unique_seat_result_player"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "date", "started_at", "match"]),
+            models.Index(fields=["group", "game", "total"]),
+            models.Index(fields=["group", "game", "worst_score"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.match_id}: {self.total}"
+
+
+class PlayerRecord(models.Model):
+    """What the player page shows, kept up to date from the player's :class:`SeatResult` rows."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="+")
+    data = models.JSONField(default=dict)
+    """``{"games": [[game, matches, wins, total sum, best, worst], ...], "months":
+    [["2026-03", matches, wins], ...] (oldest first), "longest": 4, "current": 1}``."""
+
+    def __str__(self) -> str:
+        return f"record of {self.player_id}"
+
+
+class PairRecord(models.Model):
+    """Two players' finished matches together in one game (``first`` has the lower id)."""
+
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=30, choices=Game.choices)
+    matches = models.PositiveIntegerField()
+    first_ahead = models.PositiveIntegerField()
+    second_ahead = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second", "game"], name="unique_pair_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_id} vs {self.second_id} in {self.game}"
+
+
+class GameRecord(models.Model):
+    """A group's finished matches of one game, summed for the game page."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=30, choices=Game.choices)
+    matches = models.PositiveIntegerField()
+    deals = models.PositiveIntegerField()
+    data = models.JSONField(default=dict)
+    """``{"lines": [[player id, matches, wins, total sum], ...], "tallies": {"<player id>":
+    {"entries": 40, "bulls": 52, ...}}}``."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "game"], name="unique_game_record"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} in group {self.group_id}"

@@ -1,12 +1,10 @@
 """Reads of the history area: game nights, statistics and the data behind the charts.
 
 Every function here runs a fixed number of SQL queries however many matches a
-group has played. Counts, sums and extremes are computed by the database, except
-on the player page, which reads the player's results once as plain columns (no
-per-value conversion) and counts them with C builtins in one pass; the
-per-deal statistics group identical recorded entries in the database and read
-each distinct entry once through the engine (``entry_from_dict``), so the
-Python work grows with the variety of entries, not with the number of deals.
+group has played. The statistics pages (player, head-to-head, game) read records
+kept per finished match (``companion.services.results``: written when a match is
+finished, reopened or deleted), so their work does not grow with the history
+either: a few rows per player, per two players, per game.
 
 Only finished matches count for statistics; the history lists running ones too.
 """
@@ -14,42 +12,31 @@ Only finished matches count for statistics; the history lists running ones too.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import compress
 from typing import Any, Literal, TypedDict
 
-from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db import connections
-from django.db.models import (
-    Avg,
-    CharField,
-    Count,
-    Exists,
-    F,
-    FilteredRelation,
-    Max,
-    Min,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Sum,
-)
-from django.db.models.functions import Cast, Substr
+from django.db.models import Count, Exists, F, OuterRef, QuerySet
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from companion.models import Deal, DealScore, GameNight, Group, Match, Player, Seat
+from companion.models import (
+    GameNight,
+    GameRecord,
+    Group,
+    Match,
+    PairRecord,
+    Player,
+    PlayerRecord,
+    Seat,
+    SeatResult,
+)
 from scoring import GAMES, GameInfo
-from scoring.common import rules_for
 
 NIGHTS_PER_PAGE = 10
 RECENT_FORM = 10
@@ -320,24 +307,6 @@ class PlayerStats(WinRate):
         return sum(line.wins for line in self.games)
 
 
-def _finished_seats(group: Group) -> QuerySet[Seat]:
-    return Seat.objects.filter(match__group=group, match__status=FINISHED)
-
-
-def _player_finished_seats(player: Player) -> QuerySet[Seat]:
-    """A player's seats in finished matches.
-
-    No condition on the match's group: a player is seated only at matches of
-    their own group (``match_start`` refuses anyone else), and leaving it out
-    lets the database start from the player's seats instead of every match of
-    the group (head-to-head: 3.7 -> 2.3 ms on 5,000 matches).
-    """
-    return Seat.objects.filter(player=player, match__status=FINISHED)
-
-
-_PLAYED_ORDER = ("match__game_night__date", "match__created_at", "match_id")
-
-
 def streaks(wins: Iterable[bool]) -> tuple[int, int]:
     """(longest, current) run of wins in a sequence of results, oldest first.
 
@@ -353,84 +322,36 @@ def streaks(wins: Iterable[bool]) -> tuple[int, int]:
     return longest, current
 
 
-def _raw_rows(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
-    """The rows of a ``values_list`` query as the database driver returns them.
-
-    Skips Django's per-value converters: for thousands of rows of plain
-    numbers and text that is most of the time spent in Python (a boolean
-    column comes back as 0/1 on SQLite, which counts and tests the same).
-    """
-    sql, params = rows.query.sql_with_params()
-    with connections[rows.db].cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
 def player_stats(player: Player) -> PlayerStats:
-    """Everything the player page shows, in two queries.
+    """Everything the player page shows, in two queries however long the history.
 
-    One pass over the player's finished results in the order played, plain
-    columns only (the date as its ISO text, the win flag as a number: nothing
-    to convert per row), gives the per-game lines, the streaks and the months;
-    the recent form then fetches only the last ten results with their number
-    of players.
+    The per-game lines, the streaks and the months come from the player's
+    :class:`~companion.models.PlayerRecord` (kept up to date whenever a match of
+    theirs is finished, reopened or deleted); the recent form reads the last ten
+    results.
     """
-    seats = _player_finished_seats(player)
-    played = _raw_rows(
-        seats.order_by(*_PLAYED_ORDER)
-        .annotate(month=Substr(Cast("match__game_night__date", CharField()), 1, 7))
-        .values_list("match_id", "match__game", "total", "is_winner", "month")
-    )
-    if not played:
+    data = PlayerRecord.objects.filter(player=player).values_list("data", flat=True).first()
+    if not data or not data["games"]:
         return PlayerStats(player, (), (), 0, 0, ())
-    # Column-wise, so that the counting runs in C: ~2,300 rows in about a millisecond.
-    match_ids, game_of, totals, won, month_of = zip(*played, strict=True)
-    # Streaks: the runs of wins between losses (0/1, or False/True on other databases).
-    runs = bytes(won).split(b"\0")
-    longest, current = max(map(len, runs)), len(runs[-1])
-    points: dict[str, list[int]] = defaultdict(list)
-    for game, total in zip(game_of, totals, strict=True):
-        points[game].append(total)
-    game_wins = Counter(compress(game_of, won))
-    games = []
-    for slug, info in GAMES.items():
-        if slug not in points:
-            continue
-        finals = points[slug]
-        low, high = min(finals), max(finals)
-        best, worst = (low, high) if info.lower_is_better else (high, low)
-        games.append(PlayerGameLine(
-            info, len(finals), game_wins[slug], sum(finals) / len(finals), best, worst
-        ))
-    month_matches = Counter(month_of)  # in the order played: oldest month first
-    month_wins = Counter(compress(month_of, won))
-    months = tuple(
-        MonthLine(dt.date(int(month[:4]), int(month[5:7]), 1), matches, month_wins[month])
-        for month, matches in list(month_matches.items())[-MONTHS_SHOWN:]
+    games = tuple(
+        PlayerGameLine(GAMES[slug], matches, wins, points / matches, best, worst)
+        for slug, matches, wins, points, best, worst in data["games"]
     )
-    latest = list(match_ids[:-RECENT_FORM - 1:-1])
-    # The recent form: the last results, newest first, with their number of players.
-    details = {
-        row[0]: row
-        for row in seats.filter(match_id__in=latest).annotate(
-            players=Subquery(
-                Seat.objects.filter(match=OuterRef("match"))
-                .order_by()
-                .values("match")
-                .annotate(n=Count("id"))
-                .values("n")
-            )
-        ).values_list(
-            "match_id", "match__game", "match__game_night__date", "place", "players", "total",
-            "is_winner",
-        )
-    }
+    months = tuple(
+        MonthLine(dt.date(int(month[:4]), int(month[5:7]), 1), matches, wins)
+        for month, matches, wins in data["months"][-MONTHS_SHOWN:]
+    )
     recent = tuple(
         Result(match_id=match_id, game=GAMES[game], date=date, place=place,
                players=players, total=total, is_winner=is_winner)
-        for match_id, game, date, place, players, total, is_winner in map(details.get, latest)
+        for match_id, game, date, place, players, total, is_winner in (
+            SeatResult.objects.filter(player=player)
+            .order_by("-date", "-started_at", "-match_id")
+            .values_list("match_id", "game", "date", "place", "players", "total", "is_winner")
+            [:RECENT_FORM]
+        )
     )
-    return PlayerStats(player, tuple(games), recent, longest, current, months)
+    return PlayerStats(player, games, recent, data["longest"], data["current"], months)
 
 
 # --- Head-to-head ---------------------------------------------------------------------------
@@ -460,25 +381,17 @@ class HeadToHead:
 
 
 def head_to_head(first: Player, second: Player) -> HeadToHead:
-    """How often each of two players finished ahead of the other, per game (one query)."""
+    """How often each of two players finished ahead of the other, per game (one query,
+    from their :class:`~companion.models.PairRecord` rows)."""
+    swapped = first.pk > second.pk
+    low, high = (second, first) if swapped else (first, second)
     rows = {
-        row["match__game"]: row
-        for row in _player_finished_seats(first)
-        .annotate(other=FilteredRelation("match__seats", condition=Q(match__seats__player=second)))
-        .filter(other__isnull=False)
-        .values("match__game")
-        .annotate(
-            matches=Count("id"),
-            first_ahead=Count("id", filter=Q(place__lt=F("other__place"))),
-            second_ahead=Count("id", filter=Q(place__gt=F("other__place"))),
-        )
+        game: (matches, high_ahead, low_ahead) if swapped else (matches, low_ahead, high_ahead)
+        for game, matches, low_ahead, high_ahead in PairRecord.objects.filter(
+            first=low, second=high
+        ).values_list("game", "matches", "first_ahead", "second_ahead")
     }
-    lines = tuple(
-        HeadToHeadLine(info, rows[slug]["matches"], rows[slug]["first_ahead"],
-                       rows[slug]["second_ahead"])
-        for slug, info in GAMES.items()
-        if slug in rows
-    )
+    lines = tuple(HeadToHeadLine(info, *rows[slug]) for slug, info in GAMES.items() if slug in rows)
     overall = HeadToHeadLine(
         None,
         sum(line.matches for line in lines),
@@ -581,166 +494,158 @@ class GameStats:
 
 
 @dataclass(frozen=True, slots=True)
-class EntryCount:
-    """A distinct recorded entry (parsed by the engine), who recorded it and how often."""
+class Tallies:
+    """What the per-deal statistics of one game read: per player with recorded entries,
+    their per-deal figures (:data:`TALLIES`) summed over the game's finished matches,
+    with ``"entries"``, the number of their entries."""
 
-    player_id: int
-    entry: Any
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealData:
-    """What the per-deal statistics of one game read."""
-
-    entries: tuple[EntryCount, ...]
+    by_player: Mapping[int, Mapping[str, int]]
     deals: int
     matches: int
     names: Mapping[int, str]
 
+    def total(self, measure: str) -> int:
+        return sum(tally.get(measure, 0) for tally in self.by_player.values())
 
-def _per_player(
-    data: DealData, value: Callable[[Any], int], per: Callable[[int], int]
-) -> tuple[tuple[str, float | None], ...]:
-    """Per player, the sum of ``value`` over their entries divided by ``per(entries)``."""
-    sums: dict[int, int] = defaultdict(int)
-    counts: dict[int, int] = defaultdict(int)
-    for item in data.entries:
-        sums[item.player_id] += value(item.entry) * item.count
-        counts[item.player_id] += item.count
-    lines = [
-        (data.names[player_id], sums[player_id] / per(counts[player_id]))
-        for player_id in counts
-        if per(counts[player_id])
-    ]
-    return tuple(sorted(lines, key=lambda line: (line[0].casefold(), line[0])))
-
-
-def _total(data: DealData, value: Callable[[Any], int]) -> int:
-    return sum(value(item.entry) * item.count for item in data.entries)
-
-
-def _entries(data: DealData) -> int:
-    return sum(item.count for item in data.entries)
+    def per_player(
+        self, measure: str, *, per_entry: bool = True
+    ) -> tuple[tuple[str, float | None], ...]:
+        """Per player, ``measure`` (divided by their entries if ``per_entry``), by name."""
+        lines = [
+            (self.names[pid], tally.get(measure, 0) / (tally["entries"] if per_entry else 1))
+            for pid, tally in self.by_player.items()
+        ]
+        return tuple(sorted(lines, key=lambda line: (line[0].casefold(), line[0])))
 
 
 def _ratio(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def _same(count: int) -> int:
-    return count
+def _x_nimmt_tally(entry: Any) -> dict[str, int]:
+    counted = entry.hornochsen()
+    return {
+        "bulls": int(counted.hand + counted.x_stack),
+        "stack_points": 2 * int(counted.x_stack),
+        "minus_points": int(counted.minus_points),
+    }
 
 
-def _x_nimmt_figures(data: DealData) -> tuple[Figure, ...]:
-    def bulls(entry: Any) -> int:
-        counted = entry.hornochsen()
-        return int(counted.hand + counted.x_stack)
-
-    def stack_points(entry: Any) -> int:
-        return 2 * int(entry.hornochsen().x_stack)
-
-    def minus(entry: Any) -> int:
-        return int(entry.hornochsen().minus_points)
-
-    shares: list[tuple[str, float | None]] = []
-    stack_by: dict[int, int] = defaultdict(int)
-    minus_by: dict[int, int] = defaultdict(int)
-    for item in data.entries:
-        stack_by[item.player_id] += stack_points(item.entry) * item.count
-        minus_by[item.player_id] += minus(item.entry) * item.count
-    for player_id in sorted(minus_by, key=lambda pid: data.names[pid].casefold()):
-        shares.append((data.names[player_id], _ratio(stack_by[player_id], minus_by[player_id])))
+def _x_nimmt_figures(data: Tallies) -> tuple[Figure, ...]:
+    shares = tuple(
+        (data.names[pid], _ratio(tally.get("stack_points", 0), tally.get("minus_points", 0)))
+        for pid, tally in sorted(data.by_player.items(),
+                                 key=lambda item: (data.names[item[0]].casefold(), item[0]))
+    )
     return (
         Figure(
             str(_("Hornochsen per player and deal")),
-            _ratio(_total(data, bulls), _entries(data)),
+            _ratio(data.total("bulls"), data.total("entries")),
             "number",
-            _per_player(data, bulls, _same),
+            data.per_player("bulls"),
         ),
         Figure(
             str(_("Share of the minus points from the X-stack")),
-            _ratio(_total(data, stack_points), _total(data, minus)),
+            _ratio(data.total("stack_points"), data.total("minus_points")),
             "percent",
-            tuple(shares),
+            shares,
         ),
     )
 
 
-def _elf_nimmt_figures(data: DealData) -> tuple[Figure, ...]:
-    def bulls(entry: Any) -> int:
-        return int(entry.hornochsen())
+def _elf_nimmt_tally(entry: Any) -> dict[str, int]:
+    return {"bulls": int(entry.hornochsen())}
 
+
+def _elf_nimmt_figures(data: Tallies) -> tuple[Figure, ...]:
     return (
         Figure(
             str(_("Hornochsen per player and deal")),
-            _ratio(_total(data, bulls), _entries(data)),
+            _ratio(data.total("bulls"), data.total("entries")),
             "number",
-            _per_player(data, bulls, _same),
+            data.per_player("bulls"),
         ),
     )
 
 
-def _drei_figures(data: DealData) -> tuple[Figure, ...]:
+BONUS_CARDS = (10, 7, 5, 3)
+"""The interim scoring cards of 3 sind einer zuviel!, in the order they go out."""
+
+
+def _drei_tally(entry: Any) -> dict[str, int]:
+    return {f"bonus_{card}": 1 for card in BONUS_CARDS if entry.interim_bonus == card}
+
+
+def _drei_figures(data: Tallies) -> tuple[Figure, ...]:
     # The cards go out in the order 10, 7, 5, 3, so a match with any bonus won has its 10.
     figures = [
         Figure(
             str(_("Matches in which an interim scoring card (Zwischenwertung) was won")),
-            _ratio(sum(item.count for item in data.entries if item.entry.interim_bonus == 10),
-                   data.matches),
+            _ratio(data.total("bonus_10"), data.matches),
             "percent",
         ),
     ]
     # A bonus card is won at most once per match, so counting entries counts matches.
-    for card in (10, 7, 5, 3):
-        def holds(entry: Any, card: int = card) -> int:
-            return 1 if entry.interim_bonus == card else 0
-
+    for card in BONUS_CARDS:
         figures.append(
             Figure(
                 str(_("Interim scoring card (Zwischenwertung) %(card)d won")) % {"card": card},
-                _total(data, holds),
+                data.total(f"bonus_{card}"),
                 "count",
-                tuple(line for line in _per_player(data, holds, lambda _n: 1) if line[1]),
+                tuple(line for line in data.per_player(f"bonus_{card}", per_entry=False)
+                      if line[1]),
             )
         )
     return tuple(figures)
 
 
-def _freaky_figures(data: DealData) -> tuple[Figure, ...]:
-    def collected(entry: Any) -> int:
-        return int(entry.collected)
+def _freaky_tally(entry: Any) -> dict[str, int]:
+    return {"collected": int(entry.collected)}
 
+
+def _freaky_figures(data: Tallies) -> tuple[Figure, ...]:
     return (
         Figure(
             str(_("Cards collected per player and match")),
-            _ratio(_total(data, collected), _entries(data)),
+            _ratio(data.total("collected"), data.total("entries")),
             "number",
-            _per_player(data, collected, _same),
+            data.per_player("collected"),
         ),
     )
 
 
-def _dreizehn_figures(data: DealData) -> tuple[Figure, ...]:
-    def red(entry: Any) -> int:
-        return int(entry.red)
+def _dreizehn_tally(entry: Any) -> dict[str, int]:
+    return {"red": int(entry.red)}
 
+
+def _dreizehn_figures(data: Tallies) -> tuple[Figure, ...]:
     return (
         Figure(
             str(_("Red 4s taken per deal (all players)")),
-            _ratio(_total(data, red), data.deals),
+            _ratio(data.total("red"), data.deals),
             "number",
         ),
         Figure(
             str(_("Red 4s per player and deal")),
-            _ratio(_total(data, red), _entries(data)),
+            _ratio(data.total("red"), data.total("entries")),
             "number",
-            _per_player(data, red, _same),
+            data.per_player("red"),
         ),
     )
 
 
-DEAL_FIGURES: Mapping[str, Callable[[DealData], tuple[Figure, ...]]] = {
+TALLIES: Mapping[str, Callable[[Any], dict[str, int]]] = {
+    "x-nimmt": _x_nimmt_tally,
+    "elf-nimmt": _elf_nimmt_tally,
+    "drei-sind-einer-zuviel": _drei_tally,
+    "freaky": _freaky_tally,
+    "dreizehn": _dreizehn_tally,
+}
+"""Per game, the figures of one recorded entry (the engine's Entry) that the per-deal
+statistics sum up (zeros may be left out). Summed per seat of a finished match when it
+is finished (``SeatResult.tally``), then per player and game (``GameRecord``)."""
+
+DEAL_FIGURES: Mapping[str, Callable[[Tallies], tuple[Figure, ...]]] = {
     "x-nimmt": _x_nimmt_figures,
     "elf-nimmt": _elf_nimmt_figures,
     "drei-sind-einer-zuviel": _drei_figures,
@@ -750,112 +655,28 @@ DEAL_FIGURES: Mapping[str, Callable[[DealData], tuple[Figure, ...]]] = {
 """The statistics only per-deal data allows, per game."""
 
 
-FIGURES_CACHE_SECONDS = 7 * 24 * 3600
-
-
-def _game_scores(group: Group, game: str) -> QuerySet[DealScore]:
-    return DealScore.objects.filter(
-        deal__match__group=group, deal__match__game=game, deal__match__status=FINISHED
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _GameFacts:
-    """What the game page computes from a game's finished matches, cached as a whole."""
-
-    lines: tuple[tuple[int, int, int, float], ...]
-    """(player id, matches, wins, average final score) per player who played."""
-    best_seat: int | None
-    worst_score: int | None
-    figures: tuple[Figure, ...]
-
-
-def _game_facts(
-    group: Group, game: str, names: Mapping[int, str], *, matches: int, deals: int,
-    fingerprint: tuple[int, ...],
-) -> _GameFacts:
-    """Leaderboard lines, the ids of the records and the per-deal statistics of a game.
-
-    Distinct entries are counted in the database and each is parsed once by
-    the engine. The result is cached under a key that changes whenever it
-    could: the game's finished matches and their deals (their number, id sum
-    and version sum: the score sheet bumps a deal's version whenever its
-    entries change, ids are never reused, and a match that is finished or
-    reopened adds or removes its deals), the player names and the language.
-    """
-    key = "kartenrunde:game-facts:" + hashlib.sha256(repr((
-        group.pk, game, fingerprint, deals, matches, sorted(names.items()), get_language(),
-    )).encode()).hexdigest()
-    cached: _GameFacts | None = cache.get(key)
-    if cached is not None:
-        return cached
-    info = GAMES[game]
-    seats = _finished_seats(group).filter(match__game=game)
-    lines = tuple(
-        (row["player_id"], row["matches"], row["wins"], float(row["average"]))
-        for row in seats.values("player_id").annotate(
-            matches=Count("id"),
-            wins=Count("id", filter=Q(is_winner=True)),
-            average=Avg("total"),
-        ).order_by()
-    )
-    best_seat = (
-        seats.order_by(f"{'' if info.lower_is_better else '-'}total", *_PLAYED_ORDER)
-        .values_list("pk", flat=True)
-        .first()
-    )
-    rules = rules_for(game)
-    parsed: dict[str, Any] = {}
-    entries = []
-    rows = _game_scores(group, game).values("player_id", "data").annotate(count=Count("id"))
-    for row in rows.order_by():
-        text = repr(row["data"])
-        if text not in parsed:
-            parsed[text] = rules.entry_from_dict(row["data"])
-        entries.append(EntryCount(row["player_id"], parsed[text], row["count"]))
-    data = DealData(tuple(entries), deals, matches, names)
-    figures = DEAL_FIGURES[game](data) if entries else ()
-    worst_score = None
-    if entries:
-        extremes = _game_scores(group, game).aggregate(high=Max("score"), low=Min("score"))
-        worst_score = (
-            _game_scores(group, game)
-            .filter(score=extremes["high"] if info.lower_is_better else extremes["low"])
-            .order_by(
-                "deal__match__game_night__date", "deal__match__created_at", "deal__match_id",
-                "deal__number", "player__name",
-            )
-            .values_list("pk", flat=True)
-            .first()
-        )
-    facts = _GameFacts(lines, best_seat, worst_score, figures)
-    cache.set(key, facts, FIGURES_CACHE_SECONDS)
-    return facts
-
-
 def game_stats(
     group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT,
     players: Sequence[Player] | None = None,
 ) -> GameStats:
-    """Everything the game page shows.
+    """Everything the game page shows, in three queries however long the history (four
+    without ``players``: the roster).
 
-    Four queries when nothing changed since the last visit (the roster unless
-    ``players`` is given, two counts, the two records by id), five more to
-    compute the statistics afresh after a change.
+    The game's :class:`~companion.models.GameRecord` holds the leaderboard's sums and
+    the per-deal figures' sums (kept up to date whenever a match is finished, reopened
+    or deleted); the best final score and the worst deal score are one indexed lookup
+    each in the finished matches' results.
     """
     info = GAMES[game]
     roster = players if players is not None else group_players(group)
     names = {player.pk: player.name for player in roster}
-    matches = Match.objects.filter(group=group, game=game, status=FINISHED).count()
-    summary = Deal.objects.filter(
-        match__group=group, match__game=game, match__status=FINISHED
-    ).aggregate(deals=Count("id"), id_sum=Sum("id"), versions=Sum("version"))
-    facts = _game_facts(
-        group, game, names, matches=matches, deals=summary["deals"],
-        fingerprint=(summary["id_sum"] or 0, summary["versions"] or 0),
-    ) if matches else _GameFacts((), None, None, ())
+    record = (
+        GameRecord.objects.filter(group=group, game=game)
+        .values_list("matches", "deals", "data").first()
+    )
+    matches, deals, data = record or (0, 0, {"lines": [], "tallies": {}})
     lines = sorted(
-        facts.lines,
+        ((pid, played, wins, points / played) for pid, played, wins, points in data["lines"]),
         key=lambda line: (
             -Fraction(line[2], line[1]), -line[1], names[line[0]].casefold(), line[0]
         ),
@@ -871,14 +692,24 @@ def game_stats(
         for pid, played, wins, average in lines
         if played < min_matches
     )
-    best = (
-        Seat.objects.select_related("player", "match__game_night")
-        .filter(pk=facts.best_seat).first() if facts.best_seat else None
-    )
-    worst = (
-        DealScore.objects.select_related("player", "deal__match__game_night")
-        .filter(pk=facts.worst_score).first() if facts.worst_score else None
-    )
+    best = worst = None
+    if matches:
+        results = SeatResult.objects.filter(group=group, game=game)
+        low_first = "" if info.lower_is_better else "-"
+        high_first = "-" if info.lower_is_better else ""
+        best = (
+            results.order_by(f"{low_first}total", "date", "started_at", "match_id", "number")
+            .values_list("player__name", "total", "match_id", "date").first()
+        )
+        worst = (
+            results.filter(worst_score__isnull=False)
+            .order_by(f"{high_first}worst_score", "date", "started_at", "match_id",
+                      "worst_deal", "player__name")
+            .values_list("player__name", "worst_score", "match_id", "date", "worst_deal")
+            .first()
+        )
+    tallies = Tallies({int(pid): tally for pid, tally in data["tallies"].items()},
+                      deals, matches, names)
     shares = sorted(
         ((names[pid], wins) for pid, _played, wins, _avg in lines if wins),
         key=lambda share: (-share[1], share[0].casefold()),
@@ -886,16 +717,13 @@ def game_stats(
     return GameStats(
         game=info,
         matches=matches,
-        deals=summary["deals"],
+        deals=deals,
         min_matches=min_matches,
         leaderboard=leaderboard,
         below_minimum=below,
-        best_total=Record(best.player.name, best.total, best.match_id,
-                          best.match.game_night.date) if best else None,
-        worst_deal=Record(worst.player.name, worst.score, worst.deal.match_id,
-                          worst.deal.match.game_night.date, worst.deal.number)
-        if worst else None,
-        figures=facts.figures,
+        best_total=Record(*best) if best else None,
+        worst_deal=Record(*worst) if worst else None,
+        figures=DEAL_FIGURES[game](tallies) if tallies.by_player else (),
         win_shares=tuple(shares),
     )
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from companion.colours import parse_colour
 from companion.models import GameNight, Group, GroupChange, Invite, Membership, Player
 from companion.parsing import clean_name, name_key
+from companion.services.results import night_results_update
 
 GROUP_NAME_MAX = Group._meta.get_field("name").max_length or 80
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 40
@@ -396,4 +397,5 @@ def game_night_update(
     night.notes = notes.strip()
     with transaction.atomic():
         night.save(update_fields=["date", "place", "notes"])
+        night_results_update(night=night)
     return night

@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, Exists, F, OuterRef, Subquery, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Player, Seat
+from companion.services.results import match_results_update
 from scoring import GAMES, ScoringError, error, rank
 from scoring.common import match_totals, rules_for
 
@@ -102,10 +104,13 @@ def _score(
 
 
 def _write_scores(
-    deal: Deal, data: Mapping[int, dict[str, object]], scores: Mapping[int, int]
-) -> None:
-    deal.scores.all().delete()
-    DealScore.objects.bulk_create(
+    deal: Deal, data: Mapping[int, dict[str, object]], scores: Mapping[int, int],
+    *, new: bool = False,
+) -> list[DealScore]:
+    """Store the deal's scores; a ``new`` deal has none to replace yet."""
+    if not new:
+        deal.scores.all().delete()
+    return DealScore.objects.bulk_create(
         DealScore(deal=deal, player_id=player_id, data=data[player_id], score=scores[player_id])
         for player_id in data
     )
@@ -182,6 +187,12 @@ def refresh_seats(*, match: Match) -> list[Seat]:
     ]
     totals = {name: 0 for name in names.values()}
     totals.update(match_totals(match.game, deals))
+    _place_seats(match, seats, totals)
+    return seats
+
+
+def _place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) -> None:
+    """Store ``totals`` (per player name) with the engine's places on the seats."""
     places = {
         name: place
         for place, name, _total in rank(totals, lower_is_better=GAMES[match.game].lower_is_better)
@@ -192,7 +203,22 @@ def refresh_seats(*, match: Match) -> list[Seat]:
         seat.place = places[seat.player.name]
         seat.is_winner = finished and seat.place == 1
     Seat.objects.bulk_update(seats, ["total", "place", "is_winner"])
-    return seats
+
+
+def _add_to_seats(match: Match, seats: Sequence[Seat], scores: Mapping[int, int]) -> None:
+    """A deal appended to the sheet: each seat's total moves on by its score in that deal.
+
+    The engine's ``match_totals`` is the sum of ``score_deal`` over the deals
+    (a later deal never changes an earlier deal's score), so adding the new
+    deal's scores to totals that were the engine's gives the engine's totals,
+    without reading and parsing every earlier deal again
+    (``tests/companion/test_matches_services.py`` compares the two over random
+    games of every game). Places are ranked anew; ``revision`` moves on.
+    """
+    touch(match=match)
+    _place_seats(match, seats, {
+        seat.player.name: seat.total + scores[seat.player_id] for seat in seats
+    })
 
 
 def deals_needed(match: Match, players: int) -> int:
@@ -248,7 +274,8 @@ def match_start(
 
 
 def _sent_before(
-    match: Match, client_key: str, number: int, entries: Mapping[int, EntryData]
+    match: Match, client_key: str, number: int, entries: Mapping[int, EntryData],
+    seats: Sequence[Seat] | None = None,
 ) -> MatchChange | None:
     """The change recorded earlier with ``client_key``, if this send repeats it.
 
@@ -261,7 +288,7 @@ def _sent_before(
     if earlier is None:
         return None
     try:
-        data, _scores = _score(match, _seats(match), entries)
+        data, _scores = _score(match, seats if seats is not None else _seats(match), entries)
     except (ValidationError, ScoringError):
         data = None
     same = (
@@ -275,6 +302,21 @@ def _sent_before(
             code="key_reused",
         )
     return earlier
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A deal just recorded, with what the sheet needs to show it without reading it again."""
+
+    deal: Deal
+    seats: list[Seat]
+    """The match's seats in seat order (with players), totals and places after the deal."""
+    scores: dict[int, DealScore]
+    """The deal's stored scores per player id."""
+    change: MatchChange
+    """The log entry of the recording (what undo now takes back)."""
+    revision: int
+    """The match's revision after the deal (the sheet's new ETag)."""
 
 
 def deal_record(
@@ -292,30 +334,66 @@ def deal_record(
     the match finished since; the key with other values raises
     :class:`ValidationError` (``key_reused``).
     """
+    return deal_append(
+        match=match, number=number, entries=entries, user=user, client_key=client_key
+    ).deal
+
+
+def deal_append(
+    *, match: Match, number: int, entries: Mapping[int, EntryData], user: Any = None,
+    client_key: str | None = None, seats: Sequence[Seat] | None = None,
+) -> Recorded:
+    """:func:`deal_record`, answering with the seats, scores and log entry it wrote.
+
+    ``seats`` are the match's seats (with players) read by the caller after
+    ``match``: they are used when the match's ``revision`` is still the one
+    ``match`` carries (nothing changed since they were read), else read again.
+    The seat totals move on by the deal's scores (see :func:`_add_to_seats`).
+    """
     with transaction.atomic():
-        match = _lock(match)
-        if client_key:
-            earlier = _sent_before(match, client_key, number, entries)
+        locked = (
+            Match.objects.select_for_update()
+            .annotate(
+                recorded=Subquery(
+                    Deal.objects.filter(match=OuterRef("pk")).order_by()
+                    .values("match").annotate(count=Count("pk")).values("count")
+                ),
+                sent=Exists(MatchChange.objects.filter(
+                    match=OuterRef("pk"), client_key=client_key or "",
+                )) if client_key else Value(False),
+            )
+            .get(pk=match.pk)
+        )
+        if seats is None or locked.revision != match.revision:
+            seats = _seats(locked)
+        seats = list(seats)
+        if locked.sent:
+            earlier = _sent_before(locked, client_key or "", number, entries, seats)
             if earlier is not None:
                 raise AlreadyRecorded(earlier)
-        _check_open(match)
-        seats = _seats(match)
-        count = match.deals.count()
+        _check_open(locked)
+        count = locked.recorded or 0
         if number != count + 1:
             raise StaleData(
                 _("Deal %(number)s was recorded on another phone meanwhile. "
                   "Here is the current sheet.") % {"number": number},
                 code="stale",
             )
-        _check_room(match, recorded=count, players=len(seats))
-        data, scores = _score(match, seats, entries)
+        _check_room(locked, recorded=count, players=len(seats))
+        data, scores = _score(locked, seats, entries)
         now = timezone.now()
-        deal = Deal.objects.create(match=match, number=number, created_at=now, updated_at=now)
-        _write_scores(deal, data, scores)
-        _log(match, MatchChange.Kind.RECORD, number, None, user, after=_snapshot(deal),
-             client_key=client_key)
-        refresh_seats(match=match)
-    return deal
+        deal = Deal.objects.create(match=locked, number=number, created_at=now, updated_at=now)
+        stored = _write_scores(deal, data, scores, new=True)
+        change = _log(
+            locked, MatchChange.Kind.RECORD, number, None, user,
+            after={str(player_id): entry for player_id, entry in data.items()},
+            client_key=client_key,
+        )
+        _add_to_seats(locked, seats, scores)
+    return Recorded(
+        deal=deal, seats=seats, scores={score.player_id: score for score in stored},
+        change=change, revision=locked.revision + 1,
+    )
 
 
 def _get_deal(match: Match, number: int, version: int) -> Deal:
@@ -505,6 +583,7 @@ def match_finish(*, match: Match, user: Any = None) -> Match:
         match.save(update_fields=["status", "finished_at"])
         _log(match, MatchChange.Kind.FINISH, None, None, user)
         refresh_seats(match=match)
+        match_results_update(match=match)
     return match
 
 
@@ -519,6 +598,7 @@ def match_reopen(*, match: Match, user: Any = None) -> Match:
         match.save(update_fields=["status", "finished_at"])
         _log(match, MatchChange.Kind.REOPEN, None, None, user)
         refresh_seats(match=match)
+        match_results_update(match=match)
     return match
 
 
@@ -551,7 +631,9 @@ def match_delete(*, match: Match, user: Any) -> None:
             _("Only the group's owner and the one who started the match may delete it.")
         )
     with transaction.atomic():
-        _lock(match).delete()
+        match = _lock(match)
+        match_results_update(match=match, counts=False)
+        match.delete()
 
 
 def match_rematch(*, match: Match, user: Any = None) -> Match:
@@ -796,9 +878,11 @@ __all__ = [
     "AlreadyRecorded",
     "ConfirmationNeeded",
     "EntryData",
+    "Recorded",
     "ScoringError",
     "StaleData",
     "can_delete",
+    "deal_append",
     "deal_delete",
     "deal_edit",
     "deal_record",

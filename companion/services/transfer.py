@@ -65,6 +65,7 @@ from companion.services.groups import (
     ROSTER_MAX,
     roster_full_message,
 )
+from companion.services.results import results_rebuild
 from scoring import GAMES, ScoringError, rank
 from scoring.common import rules_for
 
@@ -951,4 +952,5 @@ def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
                 changes.append(change)
         DealScore.objects.bulk_create(scores)
         MatchChange.objects.bulk_create(changes)
+        results_rebuild(group=group)
     return group

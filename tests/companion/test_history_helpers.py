@@ -15,6 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, Player, Seat
+from companion.services.results import match_results_update
 from scoring import GAMES, rank
 from scoring.common import rules_for
 
@@ -82,6 +83,7 @@ def play(
         seat.place = places[seat.player.name]
         seat.is_winner = finished and seat.place == 1
         seat.save(update_fields=["total", "place", "is_winner"])
+    match_results_update(match=match)  # as match_finish does: the statistics' records
     return match
 
 

@@ -1,0 +1,280 @@
+"""The statistics kept per finished match, so that the history pages read a few rows
+instead of the whole history.
+
+A finished match has a :class:`~companion.models.SeatResult` per seat (the night's date,
+the final score and place, the player's per-deal figures summed); from those rows come
+the :class:`~companion.models.PlayerRecord` of each player (the player page), the
+:class:`~companion.models.PairRecord` of each two players (head-to-head) and the
+:class:`~companion.models.GameRecord` of each game (the game page).
+
+:func:`match_results_update` keeps them in step with a match: the services call it when
+a match is finished, reopened or deleted; :func:`night_results_update` when a night's
+date changes; :func:`results_rebuild` computes everything afresh (after an import, a
+restore, and for the data already there when the tables were added). A change reads the
+matching results of the players and the game concerned (a few queries, however many
+there are) and rewrites their records; the group's row is locked for that moment, so
+that two matches finished at once on PostgreSQL do not write records that miss the
+other's results.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
+from itertools import compress
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, FilteredRelation, Q
+
+from companion.models import (
+    DealScore,
+    GameNight,
+    GameRecord,
+    Group,
+    Match,
+    PairRecord,
+    PlayerRecord,
+    Seat,
+    SeatResult,
+)
+from companion.selectors.history import TALLIES
+from scoring import GAMES
+from scoring.common import rules_for
+
+FINISHED = Match.Status.FINISHED
+REBUILD_BATCH = 500
+"""Matches read at once by :func:`results_rebuild` (bounds the lists of ids sent to the
+database)."""
+
+
+def _build(matches: Iterable[Match]) -> list[SeatResult]:
+    """The :class:`SeatResult` rows of finished ``matches`` (three queries however many).
+
+    Each distinct recorded entry is read by the engine once.
+    """
+    by_id = {match.pk: match for match in matches}
+    if not by_id:
+        return []
+    dates = dict(
+        GameNight.objects.filter(matches__in=by_id).values_list("matches__id", "date")
+    )
+    scores: dict[tuple[int, int], list[tuple[int, int, Any]]] = defaultdict(list)
+    deals: dict[int, set[int]] = defaultdict(set)
+    for match_id, player_id, number, score, data in DealScore.objects.filter(
+        deal__match__in=by_id
+    ).values_list("deal__match_id", "player_id", "deal__number", "score", "data"):
+        scores[match_id, player_id].append((number, score, data))
+        deals[match_id].add(number)
+    parsed: dict[tuple[str, str], dict[str, int]] = {}
+    seats = list(
+        Seat.objects.filter(match__in=by_id).order_by("match_id", "number").values_list(
+            "pk", "match_id", "player_id", "number", "total", "place", "is_winner"
+        )
+    )
+    players = Counter(match_id for _pk, match_id, *_rest in seats)
+    results = []
+    for pk, match_id, player_id, number, total, place, is_winner in seats:
+        match = by_id[match_id]
+        rows = sorted(scores.get((match_id, player_id), ()), key=lambda row: row[0])
+        tally: dict[str, int] = {"entries": len(rows)}
+        rules, measures = rules_for(match.game), TALLIES[match.game]
+        for _number, _score, data in rows:
+            key = (match.game, repr(data))
+            if key not in parsed:
+                parsed[key] = measures(rules.entry_from_dict(data))
+            for name, value in parsed[key].items():
+                tally[name] = tally.get(name, 0) + value
+        worst_score = worst_deal = None
+        if rows:
+            pick = max if GAMES[match.game].lower_is_better else min
+            worst_score = pick(score for _number, score, _data in rows)
+            worst_deal = next(n for n, score, _data in rows if score == worst_score)
+        results.append(SeatResult(
+            match_id=match_id, seat_id=pk, group_id=match.group_id, player_id=player_id,
+            game=match.game, date=dates[match_id], started_at=match.created_at,
+            number=number, players=players[match_id], total=total, place=place,
+            is_winner=bool(is_winner), deals=len(deals[match_id]), worst_score=worst_score,
+            worst_deal=worst_deal, tally=tally,
+        ))
+    return results
+
+
+def _player_data(rows: list[tuple[str, int, bool, str]]) -> dict[str, Any]:
+    """A player's record from their results in the order played: (game, total, won, month)."""
+    games: dict[str, list[int]] = {}
+    for game, total, won, _month in rows:
+        line = games.get(game)
+        if line is None:
+            games[game] = [1, int(won), total, total, total]
+            continue
+        line[0] += 1
+        line[1] += int(won)
+        line[2] += total
+        line[3] = min(line[3], total)
+        line[4] = max(line[4], total)
+    won_flags = [bool(won) for _game, _total, won, _month in rows]
+    runs = bytes(won_flags).split(b"\0")
+    month_of = [month for _game, _total, _won, month in rows]
+    matches, wins = Counter(month_of), Counter(compress(month_of, won_flags))
+    lines = []
+    for slug, info in GAMES.items():
+        if slug in games:
+            count, won, points, low, high = games[slug]
+            best, worst = (low, high) if info.lower_is_better else (high, low)
+            lines.append([slug, count, won, points, best, worst])
+    return {
+        "games": lines,
+        "months": [[month, count, wins[month]] for month, count in matches.items()],
+        "longest": max(map(len, runs)),
+        "current": len(runs[-1]),
+    }
+
+
+def _refresh_players(players: Collection[int]) -> None:
+    """Rewrite the :class:`PlayerRecord` of ``players`` from their results (three queries)."""
+    rows: dict[int, list[tuple[str, int, bool, str]]] = {pk: [] for pk in players}
+    for player_id, game, total, won, date in (
+        SeatResult.objects.filter(player__in=players)
+        .order_by("player_id", "date", "started_at", "match_id")
+        .values_list("player_id", "game", "total", "is_winner", "date")
+    ):
+        rows[player_id].append((game, total, won, date.isoformat()[:7]))
+    PlayerRecord.objects.filter(player__in=players).delete()
+    PlayerRecord.objects.bulk_create(
+        PlayerRecord(player_id=pk, data=_player_data(results))
+        for pk, results in rows.items() if results
+    )
+
+
+def _refresh_pairs(players: Collection[int], games: Collection[str]) -> None:
+    """Rewrite the :class:`PairRecord` of every two of ``players`` in ``games`` (three queries)."""
+    rows = (
+        SeatResult.objects.filter(player__in=players, game__in=games)
+        .annotate(other=FilteredRelation(
+            "match__results", condition=Q(match__results__player__in=players)
+        ))
+        .filter(player_id__lt=F("other__player_id"))
+        .values("player_id", "other__player_id", "game")
+        .annotate(
+            matches=Count("id"),
+            first_ahead=Count("id", filter=Q(place__lt=F("other__place"))),
+            second_ahead=Count("id", filter=Q(place__gt=F("other__place"))),
+        )
+        .order_by()
+    )
+    records = [
+        PairRecord(first_id=row["player_id"], second_id=row["other__player_id"], game=row["game"],
+                   matches=row["matches"], first_ahead=row["first_ahead"],
+                   second_ahead=row["second_ahead"])
+        for row in rows
+    ]
+    PairRecord.objects.filter(first__in=players, second__in=players, game__in=games).delete()
+    PairRecord.objects.bulk_create(records)
+
+
+def _refresh_games(group_id: int, games: Collection[str]) -> None:
+    """Rewrite the :class:`GameRecord` of the group's ``games`` from their results."""
+    lines: dict[str, dict[int, list[int]]] = {game: {} for game in games}
+    tallies: dict[str, dict[int, Counter[str]]] = {game: defaultdict(Counter) for game in games}
+    deals: dict[str, dict[int, int]] = {game: {} for game in games}
+    for game, match_id, player_id, won, total, count, tally in SeatResult.objects.filter(
+        group_id=group_id, game__in=games
+    ).values_list("game", "match_id", "player_id", "is_winner", "total", "deals", "tally"):
+        line = lines[game].setdefault(player_id, [player_id, 0, 0, 0])
+        line[1] += 1
+        line[2] += int(won)
+        line[3] += total
+        deals[game][match_id] = count
+        if tally.get("entries"):
+            tallies[game][player_id].update(tally)
+    GameRecord.objects.filter(group_id=group_id, game__in=games).delete()
+    GameRecord.objects.bulk_create(
+        GameRecord(
+            group_id=group_id, game=game, matches=len(deals[game]),
+            deals=sum(deals[game].values()),
+            data={
+                "lines": sorted(lines[game].values()),
+                "tallies": {str(pk): dict(tally) for pk, tally in sorted(tallies[game].items())},
+            },
+        )
+        for game in games if deals[game]
+    )
+
+
+def _refresh(group_id: int, games: Collection[str], players: Collection[int]) -> None:
+    # Lock the group's row (PostgreSQL; SQLite writes one at a time anyway): a second
+    # change in the same group waits here, then reads this one's results.
+    list(Group.objects.select_for_update().filter(pk=group_id).values_list("pk"))
+    _refresh_players(players)
+    _refresh_pairs(players, games)
+    _refresh_games(group_id, games)
+
+
+def match_results_update(*, match: Match, counts: bool | None = None) -> None:
+    """Bring the statistics in step with ``match``: its results written if it is finished,
+    dropped if not (or, with ``counts=False``, whatever its status: before it is deleted).
+
+    Runs inside the caller's transaction, after the seats' totals are written.
+    """
+    counted = match.status == FINISHED if counts is None else counts
+    players = set(SeatResult.objects.filter(match=match).values_list("player_id", flat=True))
+    if players:
+        SeatResult.objects.filter(match=match).delete()
+    if counted:
+        results = SeatResult.objects.bulk_create(_build([match]))
+        players.update(result.player_id for result in results)
+    if players:
+        _refresh(match.group_id, {match.game}, players)
+
+
+def night_results_update(*, night: GameNight) -> None:
+    """After a night's date changed: its matches' results carry the new date."""
+    changed = SeatResult.objects.filter(match__game_night=night).exclude(date=night.date)
+    players = set(changed.values_list("player_id", flat=True))
+    if players:
+        SeatResult.objects.filter(match__game_night=night).update(date=night.date)
+        _refresh(night.group_id, (), players)
+
+
+def results_rebuild(*, group: Group | None = None) -> int:
+    """Compute the results and records of ``group`` (None: of every group) afresh;
+    returns the number of results written.
+
+    Reads only the columns it needs (the data migration that filled the tables for
+    existing databases runs it too).
+    """
+    groups = (
+        [group.pk] if group is not None
+        else list(Group.objects.order_by("pk").values_list("pk", flat=True))
+    )
+    written = 0
+    for group_id in groups:
+        with transaction.atomic():
+            written += _rebuild(group_id)
+    return written
+
+
+def _rebuild(group_id: int) -> int:
+    SeatResult.objects.filter(group_id=group_id).delete()
+    PlayerRecord.objects.filter(player__group_id=group_id).delete()
+    PairRecord.objects.filter(first__group_id=group_id).delete()
+    GameRecord.objects.filter(group_id=group_id).delete()
+    matches = list(
+        Match.objects.filter(group_id=group_id, status=FINISHED)
+        .only("pk", "group_id", "game", "created_at").order_by("pk")
+    )
+    players: set[int] = set()
+    written = 0
+    for start in range(0, len(matches), REBUILD_BATCH):
+        results = SeatResult.objects.bulk_create(
+            _build(matches[start:start + REBUILD_BATCH]), batch_size=1000
+        )
+        written += len(results)
+        players.update(result.player_id for result in results)
+    if players:
+        _refresh(group_id, list(GAMES), players)
+    return written
+
+
+__all__ = ["match_results_update", "night_results_update", "results_rebuild"]
