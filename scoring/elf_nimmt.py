@@ -967,8 +967,6 @@ _HIGH: tuple[int, ...] = tuple(window.bit_length() for window in range(_WINDOW_B
 """Per window, the distance of its highest card (the new top card after playing it)."""
 _WRAP: tuple[Card, ...] = tuple((number - 1) % 100 + 1 for number in range(101 + MAX_DISTANCE))
 """A card number counted on past 100, wrapped back into 1–100."""
-_OUT_OF_VIEW = 2 * len(CARDS)
-"""A top card no window reaches: stands for a pile already played on this turn."""
 
 
 def _take_or_subset(window: int) -> tuple[int, ...]:
@@ -1226,8 +1224,16 @@ def _steal_table(bull: Sequence[int]) -> list[tuple[int, ...]]:
     most = max(bull)
     if not most:
         return [()] * len(bull)
+    if bull.count(most) == 1:  # the common case: one leader, who steals from nobody
+        leader = bull.index(most)
+        table: list[tuple[int, ...]] = [(leader,)] * len(bull)
+        table[leader] = ()
+        return table
     leaders = tuple(seat for seat, count in enumerate(bull) if count == most)
-    return [tuple(other for other in leaders if other != seat) for seat in range(len(bull))]
+    return [
+        tuple(other for other in leaders if other != seat) if seat in leaders else leaders
+        for seat in range(len(bull))
+    ]
 
 
 _DOUBLE_ALL = (1 << 2 * len(CARDS)) - 1
@@ -1264,9 +1270,10 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     others are the cards put down), a second random number one of them. The
     rarer case of a take that may steal a bull card (the supply empty, a pile
     of 3 or more, someone to steal from) lists the steals and the take without
-    one before the plays; during a
-    bull card play (a pile already played on shows the top card
-    ``_OUT_OF_VIEW``, which no card fits) the piles still open are listed.
+    one before the plays; during a bull card play the piles still open (not
+    played on this turn, some card fits) are listed, and after each play only
+    those are looked at again, since cards only leave the hand until the turn
+    ends.
     """
     hands = [hand | hand << 100 for hand in deal.hands]
     tops = list(deal.tops)
@@ -1287,12 +1294,17 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     players = len(hands)
     following = (*range(1, players), 0)
     steals_of = _steal_table(bull) if not supply else [()] * players
-    view: list[Card] = []
-    """During a bull card play: the tops, with the piles played on out of view."""
+    still_open: list[int] | None = None
+    """During a bull card play: the piles not played on yet that some card still fits."""
+    played_on = 0
+    """During a bull card play: how many piles the player has put cards on."""
     if deal.used:
-        view = [
-            _OUT_OF_VIEW if deal.used >> pile & 1 else top for pile, top in enumerate(tops)
+        doubled = hands[seat]
+        still_open = [
+            pile for pile, top in enumerate(tops)
+            if not deal.used >> pile & 1 and (doubled >> top) & _WINDOW_BITS
         ]
+        played_on = deal.used_count
     uniform = rng.random
     bits = _WINDOW_BITS
     all_cards = _DOUBLE_ALL
@@ -1301,18 +1313,16 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
     picks_for = _fast_picks()
     subsets = picks_for[1]
     big = 2 * PILE_FOR_BULL_CARD
-    out_of_view = _OUT_OF_VIEW
     victim = -1
     """The seat to steal a bull card from, chosen with a take (-1: none)."""
     while tops:
         doubled = hands[seat]
         bulls = bull[seat]
-        if view:
+        if still_open is not None:
             # A bull card play goes on: a pile some card still fits, or the end of the turn.
-            still_open = [pile for pile, top in enumerate(view) if (doubled >> top) & bits]
             choice = int(uniform() * (len(still_open) + 1)) if still_open else 0
             if choice == len(still_open):
-                view = []
+                still_open = None
                 seat = following[seat]
                 continue
             pile = still_open[choice]
@@ -1345,14 +1355,23 @@ def _play_out(deal: _Deal, rng: random.Random) -> _Outline:
             if not doubled:
                 break
             if bulls > 1:
-                if not view:
-                    view = tops[:]
-                    view[pile] = out_of_view
+                # Cards only leave the hand during the play: the piles still open are
+                # among those open before, the one just played on no longer.
+                if still_open is None:
+                    still_open = [
+                        other for other, other_top in enumerate(tops)
+                        if other != pile and (doubled >> other_top) & bits
+                    ]
+                    played_on = 1
                     continue
-                view[pile] = out_of_view
-                if view.count(out_of_view) < bulls:
+                played_on += 1
+                if played_on < bulls:
+                    still_open = [
+                        other for other in still_open
+                        if other != pile and (doubled >> tops[other]) & bits
+                    ]
                     continue
-                view = []
+                still_open = None
             seat = following[seat]
             continue
         stack = masks.pop(pile)
