@@ -45,7 +45,10 @@ def get_game_night_for_user(
 def get_match_for_user(
     user: AbstractBaseUser | AnonymousUser, group_id: int, match_id: int
 ) -> Match:
-    group = get_group_for_user(user, group_id)
+    """The match, if ``user`` is a member of its group; 404 otherwise (one query)."""
+    if not user.is_authenticated:
+        raise Http404
     return get_object_or_404(
-        Match.objects.select_related("group", "game_night"), group=group, pk=match_id
+        Match.objects.select_related("group", "game_night").filter(group__memberships__user=user),
+        group_id=group_id, pk=match_id,
     )

@@ -324,6 +324,75 @@ def sheet_for(match: Match) -> Sheet:
     return sheet
 
 
+def sheet_after_record(match: Match, recorded: Any) -> Sheet:
+    """The sheet right after ``recorded`` (``services.matches.Recorded``) was appended.
+
+    For the htmx answer to a saved deal: the seats, the new deal's scores and the
+    log entry come from the save; one query reads the earlier deals' scores
+    (numbers only, no entry data: their rows are on the phone already, only the
+    running totals, the progression and who deals / starts next need them) and
+    one the roster's colours. Only the new row carries its entries and breakdown.
+    """
+    seats = recorded.seats
+    position = {seat.player_id: index for index, seat in enumerate(seats)}
+    earlier: dict[int, list[int]] = {}
+    for number, player_id, score in (
+        DealScore.objects.filter(deal__match=match, deal__number__lt=recorded.deal.number)
+        .values_list("deal__number", "player_id", "score")
+    ):
+        if player_id in position:
+            earlier.setdefault(number, [0] * len(seats))[position[player_id]] = score
+    running = [0] * len(seats)
+    rows: list[Row] = []
+    for number in sorted(earlier):
+        cells = []
+        for index, score_value in enumerate(earlier[number]):
+            running[index] += score_value
+            cells.append(Cell(score=score_value, total=running[index], data={}))
+        turn = turn_for(match, seats, rows, len(rows))
+        rows.append(Row(deal=Deal(match=match, number=number), cells=tuple(cells),
+                        dealer=turn.dealer, starter=turn.starter))
+    new = [recorded.scores.get(seat.player_id) for seat in seats]
+    datas = [score.data if score is not None else {} for score in new]
+    why = explain(match.game, {
+        seat.player.name: data for seat, data in zip(seats, datas, strict=True)
+    }, signed=not GAMES[match.game].lower_is_better)
+    cells = []
+    for index, (score, data) in enumerate(zip(new, datas, strict=True)):
+        value = score.score if score is not None else 0
+        running[index] += value
+        cells.append(Cell(score=value, total=running[index], data=data,
+                          why=why.get(seats[index].player.name, ()),
+                          name=seats[index].player.name))
+    turn = turn_for(match, seats, rows, len(rows))
+    rows.append(Row(deal=recorded.deal, cells=tuple(cells), dealer=turn.dealer,
+                    starter=turn.starter))
+    needed = rules_for(match.game).deal_count(len(seats))
+    colours = player_colours(
+        Player.objects.filter(group_id=match.group_id).values_list("id", "colour")
+    )
+    standings = sorted(
+        (
+            Standing(place=seat.place or 1, seat=seat, total=seat.total,
+                     colour=colours.get(seat.player_id, ""))
+            for seat in seats
+        ),
+        key=lambda standing: (
+            standing.place, standing.seat.player.name.casefold(), standing.seat.player.name
+        ),
+    )
+    sheet = Sheet(
+        match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
+        deals_needed=needed,
+        next_turn=turn_for(match, seats, rows, len(rows)) if len(rows) < needed else Turn(),
+        # The new change is the newest: undo takes it back, and nothing is left to redo.
+        last_change=recorded.change, redo_change=None,
+    )
+    sheet.winners = [seat for seat in seats if seat.is_winner]
+    sheet.colours = colours
+    return sheet
+
+
 # ------------------------------------------------------------------- the match's log
 
 

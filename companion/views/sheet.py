@@ -32,7 +32,12 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.http import (
+    HttpResponseClientRedirect,
+    reswap,
+    retarget,
+    trigger_client_event,
+)
 
 from companion import notices
 from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
@@ -54,6 +59,7 @@ from companion.selectors.sheet import (
     live_board_for,
     match_log,
     rematch_plan,
+    sheet_after_record,
     sheet_for,
 )
 from companion.services import groups as group_services
@@ -367,20 +373,21 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
         sheet = sheet_for(match)
         form = _new_deal_form(sheet, mode=request.GET.get("mode"))
         return _render(request, sheet, form=form, partial="deal-form" if form else "sheet")
-    sheet = sheet_for(match)
-    switched = _switched(request, sheet)
-    if switched is not None:
-        return _render(request, sheet, form=switched, partial="deal-form")
-    form = DealForm(request.POST, game=match.game, seats=sheet.seats)
+    if request.POST.get("switch_mode"):
+        sheet = sheet_for(match)
+        return _render(request, sheet, form=_switched(request, sheet), partial="deal-form")
+    # The seats are read once: for the form, and by the save while nothing changed since.
+    seats = list(match.seats.select_related("player").order_by("number"))
+    form = DealForm(request.POST, game=match.game, seats=seats)
     if not form.is_valid():
-        return _render(request, sheet, form=form, status=422)
+        return _render(request, sheet_for(match), form=form, status=422)
     if _ask_before_empty(match, form):
-        return _render(request, sheet, form=form, status=422)
-    number = form.cleaned_data.get("number") or sheet.next_number
+        return _render(request, sheet_for(match), form=form, status=422)
+    number = form.cleaned_data.get("number") or match.deals.count() + 1
     try:
-        services.deal_record(
+        recorded = services.deal_append(
             match=match, number=number, entries=form.entries, user=request.user,
-            client_key=form.cleaned_data.get("client_key") or None,
+            client_key=form.cleaned_data.get("client_key") or None, seats=seats,
         )
     except services.AlreadyRecorded as repeat:
         # The phone sent it again (its answer got lost): it is on the sheet already.
@@ -402,7 +409,46 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     except (ValidationError, ScoringError) as err:
         form.add_error(None, _error_text(err))
         return _render(request, sheet_for(match), form=form, status=422)
-    return _done(request, match, _("Deal %(number)s saved.") % {"number": number}, saved=number)
+    scores = ", ".join(
+        f"{seat.player.name} {recorded.scores[seat.player_id].score}" for seat in recorded.seats
+    )
+    message = _("%(message)s Scores: %(scores)s.") % {
+        "message": _("Deal %(number)s saved.") % {"number": number}, "scores": scores,
+    }
+    if not request.htmx:
+        messages.success(request, message)
+        request.session["saved_deal"] = [match.pk, number]
+        return _back(match)
+    return _saved(request, match, recorded, message)
+
+
+def _saved(
+    request: HttpRequest, match: Match, recorded: services.Recorded, message: str
+) -> HttpResponse:
+    """The htmx answer to a new deal: the parts of the sheet it changes, out of band.
+
+    Standings and progress, the new row and the totals, the progression, the next
+    deal's form (or the finish button), undo, the table mode and the notice; the
+    request itself swaps nothing. The new ETag and next deal number travel in the
+    ``kr:sheet`` event, which puts them on ``#sheet`` (static/js/sync.js).
+    """
+    match.revision = recorded.revision
+    sheet = sheet_after_record(match, recorded)
+    etag = _etag(request, match.pk, recorded.revision)
+    context = {
+        "sheet": sheet, "match": match, "group": match.group, "editing": None,
+        "form": _new_deal_form(sheet, mode=request.POST.get("mode")),
+        "notice": notices.success(message), "saved": recorded.deal.number, "oob": True,
+        "can_delete": services.can_delete(match, request.user),
+        "live_available": match.game in services.LIVE_GAMES,
+        "progression": sheet.progression,
+    }
+    response = render(request, f"{PAGE}#saved", context)
+    response = reswap(response, "none")
+    response["ETag"] = etag
+    trigger_client_event(response, "kr:sheet", {"etag": etag, "next": sheet.next_number})
+    patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 def _switched(request: HttpRequest, sheet: Sheet) -> DealForm | None:

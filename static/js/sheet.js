@@ -18,6 +18,17 @@
 
 (function () {
   "use strict";
+  /* A saved deal's row is added to the table (out of band) marked as just saved: the row
+     saved before it is not marked any more, as when the whole sheet is shown anew. */
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || !target.matches || !target.matches(".sheet-table tbody")) { return; }
+    target.querySelectorAll(".saved-row").forEach(function (row) {
+      row.classList.remove("table-success", "saved-row");
+      if (!row.classList.length) { row.removeAttribute("class"); }
+    });
+  });
+
   /* Marked by the server with data-focus: the notice after a save, a question, the edit form. */
   document.addEventListener("htmx:afterSettle", function (event) {
     var root = event.detail && event.detail.elt;

@@ -40,6 +40,15 @@
   document.addEventListener("DOMContentLoaded", fillKeys);
   document.addEventListener("htmx:load", fillKeys);
 
+  /* A saved deal answers with the changed parts of the sheet only (out of band) and names the
+     sheet's new ETag and next deal number in this event: the sheet shown is that version. */
+  document.addEventListener("kr:sheet", function (event) {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || !event.detail) { return; }
+    if (event.detail.etag) { sheet.dataset.etag = event.detail.etag; }
+    if (event.detail.next) { sheet.dataset.next = String(event.detail.next); }
+  });
+
   document.addEventListener("htmx:configRequest", function (event) {
     var cfg = event.detail;
     if (cfg.verb !== "get") { if (K.byUser(cfg.elt)) { K.changed(); } return; }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -91,7 +92,7 @@ def test_it_refuses_a_player_on_two_seats(
 
 
 @pytest.mark.django_db
-def test_saving_a_deal_with_htmx_answers_with_the_updated_sheet(
+def test_saving_a_deal_with_htmx_answers_with_the_changed_parts_of_the_sheet(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "x-nimmt")
@@ -101,7 +102,14 @@ def test_saving_a_deal_with_htmx_answers_with_the_updated_sheet(
     }, **HX)
     html = response.content.decode()
     assert response.status_code == 200
-    assert '<div id="sheet" data-etag=' in html
+    assert '<div id="sheet"' not in html
+    assert response["HX-Reswap"] == "none"
+    match.refresh_from_db()
+    assert response["ETag"].startswith(f'"{match.revision}.')
+    assert json.loads(response["HX-Trigger"]) == {
+        "kr:sheet": {"etag": response["ETag"], "next": 2}
+    }
+    assert '<section class="card mb-2" id="standings" hx-swap-oob="true"' in html
     assert "<html" not in html
     assert [s.total for s in match.seats.order_by("number")] == [23, 3, 1]
     assert 'id="deal-1"' in html
