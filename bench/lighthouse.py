@@ -1,4 +1,4 @@
-"""Lighthouse (mobile) on the production server: login page, group home, an open score sheet, a rules page.
+"""Lighthouse (mobile) on the production server: login, group home, an open sheet, a rules page.
 
 Starts the production profile (bench/serving.py: gunicorn with gunicorn.conf.py,
 DEBUG off, collected static files, a throw-away SQLite database with the demo
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from serving import Visitor, demo_pages, production_server  # noqa: E402
+from serving import Visitor, demo_pages, production_server
 
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 CHROME_FLAGS = ("--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
@@ -86,8 +86,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--json", type=Path, default=None)
-    parser.add_argument("--lighthouse", default=os.environ.get("LIGHTHOUSE")
-                        or shutil.which("lighthouse") or "/tmp/lighthouse/node_modules/.bin/lighthouse")
+    parser.add_argument("--lighthouse", default=os.environ.get("LIGHTHOUSE") or shutil.which(
+        "lighthouse") or "/tmp/lighthouse/node_modules/.bin/lighthouse")
     options = parser.parse_args()
     if not Path(options.lighthouse).exists():
         raise SystemExit(f"No Lighthouse at {options.lighthouse}: "
