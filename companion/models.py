@@ -364,7 +364,8 @@ class SeatResult(models.Model):
             models.UniqueConstraint(fields=["match", "player"], name="unique_seat_result_player"),
         ]
         indexes = [
-            models.Index(fields=["player", "date", "started_at", "match"]),
+            # The order played, with the win flag: a player's streaks read the index only.
+            models.Index(fields=["player", "date", "started_at", "match", "is_winner"]),
             models.Index(fields=["group", "game", "total"]),
             models.Index(fields=["group", "game", "worst_score"]),
         ]

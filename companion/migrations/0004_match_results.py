@@ -81,7 +81,7 @@ class Migration(migrations.Migration):
                 ('seat', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='companion.seat')),
             ],
             options={
-                'indexes': [models.Index(fields=['player', 'date', 'started_at', 'match'], name='companion_s_player__2420b5_idx'), models.Index(fields=['group', 'game', 'total'], name='companion_s_group_i_7a46b5_idx'), models.Index(fields=['group', 'game', 'worst_score'], name='companion_s_group_i_8cdb51_idx')],
+                'indexes': [models.Index(fields=['player', 'date', 'started_at', 'match', 'is_winner'], name='companion_s_player__495236_idx'), models.Index(fields=['group', 'game', 'total'], name='companion_s_group_i_7a46b5_idx'), models.Index(fields=['group', 'game', 'worst_score'], name='companion_s_group_i_8cdb51_idx')],
                 'constraints': [models.UniqueConstraint(fields=('match', 'player'), name='unique_seat_result_player')],
             },
         ),

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
-from itertools import compress
+from itertools import combinations, compress
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, F, FilteredRelation, Q
+from django.db import connections, transaction
+from django.db.models import Count, F, FilteredRelation, Max, Min, Q
 
 from companion.models import (
     DealScore,
@@ -195,37 +195,219 @@ def _refresh_games(group_id: int, games: Collection[str]) -> None:
             deals=sum(deals[game].values()),
             data={
                 "lines": sorted(lines[game].values()),
-                "tallies": {str(pk): dict(tally) for pk, tally in sorted(tallies[game].items())},
+                "tallies": {
+                    str(pk): {name: value for name, value in tally.items()
+                              if value or name == "entries"}
+                    for pk, tally in sorted(tallies[game].items())
+                },
             },
         )
         for game in games if deals[game]
     )
 
 
-def _refresh(group_id: int, games: Collection[str], players: Collection[int]) -> None:
-    # Lock the group's row (PostgreSQL; SQLite writes one at a time anyway): a second
-    # change in the same group waits here, then reads this one's results.
+def _lock_group(group_id: int) -> None:
+    # The group's row, locked (PostgreSQL; SQLite writes one at a time anyway): a second
+    # change in the same group waits here, then reads the records as this one left them.
     list(Group.objects.select_for_update().filter(pk=group_id).values_list("pk"))
+
+
+def _refresh(group_id: int, games: Collection[str], players: Collection[int]) -> None:
+    _lock_group(group_id)
     _refresh_players(players)
     _refresh_pairs(players, games)
     _refresh_games(group_id, games)
+
+
+def _add_to(tally: dict[str, int], other: dict[str, int], sign: int) -> None:
+    """``tally`` plus (or minus) ``other``, keeping no zeros but the entries."""
+    for name, value in other.items():
+        tally[name] = tally.get(name, 0) + sign * value
+        if not tally[name] and name != "entries":
+            del tally[name]
+
+
+def _apply_game(results: list[SeatResult], sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) one match's results to its game's record."""
+    first = results[0]
+    record = GameRecord.objects.filter(group_id=first.group_id, game=first.game).first()
+    if record is None:
+        record = GameRecord(group_id=first.group_id, game=first.game, matches=0, deals=0,
+                            data={"lines": [], "tallies": {}})
+    record.matches += sign
+    record.deals += sign * first.deals
+    lines = {line[0]: line for line in record.data["lines"]}
+    tallies = {int(pk): tally for pk, tally in record.data["tallies"].items()}
+    for result in results:
+        line = lines.setdefault(result.player_id, [result.player_id, 0, 0, 0])
+        line[1] += sign
+        line[2] += sign * int(result.is_winner)
+        line[3] += sign * result.total
+        if not line[1]:
+            del lines[result.player_id]
+        if result.tally.get("entries"):
+            tally = tallies.setdefault(result.player_id, {})
+            _add_to(tally, result.tally, sign)
+            if not tally["entries"]:
+                del tallies[result.player_id]
+    if not record.matches:
+        if record.pk:
+            record.delete()
+        return
+    record.data = {
+        "lines": sorted(lines.values()),
+        "tallies": {str(pk): tally for pk, tally in sorted(tallies.items())},
+    }
+    record.save()
+
+
+def _apply_pairs(results: list[SeatResult], sign: int) -> None:
+    """Add or take away one match's results to the head-to-head records of its players."""
+    game = results[0].game
+    by_player = {result.player_id: result for result in results}
+    records = {
+        (record.first_id, record.second_id): record
+        for record in PairRecord.objects.filter(first__in=by_player, second__in=by_player,
+                                                game=game)
+    }
+    for low, high in combinations(sorted(by_player), 2):
+        record = records.setdefault((low, high), PairRecord(
+            first_id=low, second_id=high, game=game, matches=0, first_ahead=0, second_ahead=0
+        ))
+        first, second = by_player[low].place, by_player[high].place
+        record.matches += sign
+        if first is not None and second is not None:
+            record.first_ahead += sign * (first < second)
+            record.second_ahead += sign * (first > second)
+    PairRecord.objects.filter(
+        pk__in=[record.pk for record in records.values() if record.pk and not record.matches]
+    ).delete()
+    PairRecord.objects.bulk_update(
+        [record for record in records.values() if record.pk and record.matches],
+        ["matches", "first_ahead", "second_ahead"],
+    )
+    PairRecord.objects.bulk_create(
+        record for record in records.values() if not record.pk and record.matches
+    )
+
+
+def _streak(data: dict[str, Any], won: bool) -> None:
+    """A player's streaks after a result later than all of theirs."""
+    data["current"] = data["current"] + 1 if won else 0
+    data["longest"] = max(data["longest"], data["current"])
+
+
+def _apply_players(results: list[SeatResult], sign: int) -> None:
+    """Add or take away one match's results to the records of its players.
+
+    A player's streaks move on when the match is their latest; otherwise (or when it is
+    taken away) they are counted again from the player's results.
+    """
+    first = results[0]
+    info = GAMES[first.game]
+    by_player = {result.player_id: result for result in results}
+    records = {
+        record.player_id: record
+        for record in PlayerRecord.objects.filter(player__in=by_player)
+    }
+    recount = set(by_player) if sign < 0 else set(
+        SeatResult.objects.filter(player__in=by_player).exclude(match_id=first.match_id)
+        .filter(Q(date__gt=first.date)
+                | Q(date=first.date, started_at__gt=first.started_at)
+                | Q(date=first.date, started_at=first.started_at, match_id__gt=first.match_id))
+        .values_list("player_id", flat=True).distinct()
+    )
+    extremes: set[int] = set()
+    for player_id, result in by_player.items():
+        record = records.setdefault(player_id, PlayerRecord(
+            player_id=player_id, data={"games": [], "months": [], "longest": 0, "current": 0}
+        ))
+        data = record.data
+        games = {line[0]: line for line in data["games"]}
+        line = games.setdefault(first.game, [first.game, 0, 0, 0, result.total, result.total])
+        line[1] += sign
+        line[2] += sign * int(result.is_winner)
+        line[3] += sign * result.total
+        if sign > 0:
+            low, high = min(line[4], line[5], result.total), max(line[4], line[5], result.total)
+            line[4], line[5] = (low, high) if info.lower_is_better else (high, low)
+        elif not line[1]:
+            del games[first.game]
+        elif result.total in (line[4], line[5]):
+            extremes.add(player_id)
+        data["games"] = [games[slug] for slug in GAMES if slug in games]
+        months = {month: [month, count, wins] for month, count, wins in data["months"]}
+        month = months.setdefault(first.date.isoformat()[:7], [first.date.isoformat()[:7], 0, 0])
+        month[1] += sign
+        month[2] += sign * int(result.is_winner)
+        if not month[1]:
+            del months[month[0]]
+        data["months"] = sorted(months.values())
+        if player_id not in recount:
+            _streak(data, result.is_winner)
+    if extremes:
+        for player_id, low, high in (
+            SeatResult.objects.filter(player__in=extremes, game=first.game)
+            .values("player_id").annotate(low=Min("total"), high=Max("total"))
+            .values_list("player_id", "low", "high").order_by()
+        ):
+            line = next(line for line in records[player_id].data["games"]
+                        if line[0] == first.game)
+            line[4], line[5] = (low, high) if info.lower_is_better else (high, low)
+    if recount:
+        for record in records.values():
+            if record.player_id in recount:
+                record.data["longest"] = record.data["current"] = 0
+        flags = (
+            SeatResult.objects.filter(player__in=recount)
+            .order_by("player_id", "date", "started_at", "match_id")
+            .values_list("player_id", "is_winner")
+        )
+        sql, params = flags.query.sql_with_params()
+        with connections[flags.db].cursor() as cursor:
+            # Plain rows, no per-value conversion: all of these players' results.
+            cursor.execute(sql, params)
+            for player_id, won in cursor.fetchall():
+                _streak(records[player_id].data, bool(won))
+    PlayerRecord.objects.filter(
+        pk__in=[record.pk for record in records.values()
+                if record.pk and not record.data["games"]]
+    ).delete()
+    PlayerRecord.objects.bulk_update(
+        [record for record in records.values() if record.pk and record.data["games"]],
+        ["data"],
+    )
+    PlayerRecord.objects.bulk_create(
+        record for record in records.values() if not record.pk and record.data["games"]
+    )
+
+
+def _apply(results: list[SeatResult], sign: int) -> None:
+    if results:
+        _apply_game(results, sign)
+        _apply_pairs(results, sign)
+        _apply_players(results, sign)
 
 
 def match_results_update(*, match: Match, counts: bool | None = None) -> None:
     """Bring the statistics in step with ``match``: its results written if it is finished,
     dropped if not (or, with ``counts=False``, whatever its status: before it is deleted).
 
-    Runs inside the caller's transaction, after the seats' totals are written.
+    Runs inside the caller's transaction, after the seats' totals are written. The
+    records change by this one match's results (a fixed number of queries, the work
+    grows with the match's players, not with the history); only a player's streaks,
+    when the match is not their latest, are counted again from their results.
     """
     counted = match.status == FINISHED if counts is None else counts
-    players = set(SeatResult.objects.filter(match=match).values_list("player_id", flat=True))
-    if players:
+    dropped = list(SeatResult.objects.filter(match=match).order_by("number"))
+    if not dropped and not counted:
+        return
+    _lock_group(match.group_id)
+    if dropped:
         SeatResult.objects.filter(match=match).delete()
+        _apply(dropped, -1)
     if counted:
-        results = SeatResult.objects.bulk_create(_build([match]))
-        players.update(result.player_id for result in results)
-    if players:
-        _refresh(match.group_id, {match.game}, players)
+        _apply(SeatResult.objects.bulk_create(_build([match])), 1)
 
 
 def night_results_update(*, night: GameNight) -> None:
