@@ -1,0 +1,121 @@
+"""A deal saved with htmx in a real browser at 390×844: the sheet then shows what a reload
+shows (standings and who deals / starts next, the new row and the totals, the next deal's
+form or the finish button, undo, the table mode), for every game."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from companion.models import Group, Membership, Player
+from companion.services import matches as services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = "/tmp/shots/save"
+
+# Per game: the field of Anna's entry typed in the browser and its value, and an earlier deal.
+GAMES = {
+    "drei-sind-einer-zuviel": ("s0-rot", "2", None),
+    "x-nimmt": ("s0-hand", "5", [{"hand": 3}, {"hand": 1}, {}]),
+    "freaky": ("s0-collected", "5", None),
+    "elf-nimmt": ("s0-hand", "4", [{"hand": 5}, {"went_out": True}, {"hand": 2}]),
+    "dreizehn": ("s0-red", "1", [{"red": 1}, {}, {}]),
+}
+
+SHOWN = ("#standings", "#match-actions", "#table-view", ".sheet-scroll", ".progression")
+"""What a save changes on the sheet, compared with a reload by what it says."""
+
+
+@pytest.fixture
+def table(live_server: Any, page: Page) -> tuple[Group, list[Player], User]:
+    """Anna's group with Anna, Ben and Cem; the browser logged in as Anna, in English."""
+    anna = User.objects.create_user("anna", password="kartenrunde-anna-1")
+    group = Group.objects.create(name="Donnerstagsgruppe", owner=anna)
+    Membership.objects.create(group=group, user=anna, role=Membership.Role.OWNER)
+    players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(live_server.url + "/accounts/login/")
+    page.locator('input[name="username"]').fill("anna")
+    page.locator('input[name="password"]').fill("kartenrunde-anna-1")
+    page.locator("main form").get_by_role("button").click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+    return group, players, anna
+
+
+TEXT = """node => {
+  const copy = node.cloneNode(true);
+  copy.querySelectorAll("noscript").forEach(hidden => hidden.remove());
+  return copy.textContent.split(/\\s+/).join(" ").trim();
+}"""
+"""An element's text without <noscript> (inserted by htmx its content is parsed as elements,
+loaded with the page it is raw text; with JavaScript on it shows neither way)."""
+
+
+def shown(page: Page) -> dict[str, str]:
+    """The text of what a save changes (the table mode's too, though it is hidden)."""
+    texts = {}
+    for selector in (*SHOWN, "#deal-form"):
+        found = page.locator(f"#sheet {selector}")
+        texts[selector] = found.first.evaluate(TEXT) if found.count() else ""
+    texts["finish"] = str(page.locator("#sheet form[action$='/finish/']").count())
+    return texts
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
+    live_server: Any, page: Page, table: tuple[Group, list[Player], User], game: str
+) -> None:
+    group, players, anna = table
+    field, value, earlier = GAMES[game]
+    match = services.match_start(group=group, game=game, players=players, user=anna)
+    if earlier is not None:
+        services.deal_record(match=match, number=1, entries={
+            player.pk: entry for player, entry in zip(players, earlier, strict=True)})
+    number = match.deals.count() + 1
+    page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
+    etag = page.locator("#sheet").get_attribute("data-etag")
+    form = page.locator("#deal-form form")
+    form.locator(f'input[name="{field}"]').fill(value)
+    if game == "elf-nimmt":  # Ben went out; Cem still holds a card
+        form.locator("fieldset label.btn", has_text="Ben").click()
+        form.locator('input[name="s2-hand"]').fill("1")
+    form.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#notice")).to_contain_text(f"Deal {number} saved.")
+    expect(page.locator(f"#deal-{number}")).to_have_class(re.compile("saved-row"))
+    expect(page.locator("#notice")).to_be_focused()
+    if number > 1:  # the row saved before is not marked any more
+        expect(page.locator(f"#deal-{number - 1}")).not_to_have_class(re.compile("saved-row"))
+    sheet = page.locator("#sheet")
+    expect(sheet).to_have_attribute("data-next", str(number + 1))
+    assert sheet.get_attribute("data-etag") != etag
+    page.screenshot(path=f"{SHOTS}/{game}-saved-en-light.png", full_page=True)
+    after_save = shown(page)
+
+    match.refresh_from_db()
+    assert sheet.get_attribute("data-etag").startswith(f'"{match.revision}.')
+    page.reload()
+    expect(page.locator(f"#deal-{number}")).to_be_visible()
+    assert shown(page) == after_save
+
+
+def test_the_poll_after_an_htmx_save_is_answered_not_modified(
+    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+) -> None:
+    group, players, anna = table
+    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
+    form = page.locator("#deal-form form")
+    form.locator('input[name="s0-hand"]').fill("5")
+    form.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#notice")).to_contain_text("Deal 1 saved.")
+    poll = re.compile(rf"/matches/{match.pk}/(\?.*)?$")
+    with page.expect_response(lambda r: bool(poll.search(r.url)) and r.request.method == "GET",
+                              timeout=8000) as polled:
+        page.evaluate("window.Kartenrunde.refreshSheet()")
+    assert polled.value.status == 304
+    expect(page.locator("#notice")).to_contain_text("Deal 1 saved.")
