@@ -9,15 +9,16 @@ the engine's.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from companion.engine_messages import COLOUR_WORDS
 from scoring import ScoringError
-from scoring.common import ScorePart, rules_for
+from scoring.common import PartKind, ScorePart, rules_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +111,20 @@ def _points(part: ScorePart, *, signed: bool) -> str:
     return str(part.points)
 
 
+@functools.lru_cache(maxsize=4096)
+def _text(language: str | None, kind: PartKind, count: int, colour: str, tied: bool) -> str:
+    """The words of one part in ``language``: a sheet says the same ones in deal after deal,
+    so they are put together once (the words depend on nothing else)."""
+    return TEXTS[kind](ScorePart(kind, count, 0, colour=colour, tied=tied))
+
+
 def lines_for(parts: Sequence[ScorePart], *, signed: bool) -> tuple[WhyLine, ...]:
     """The lines of one player's breakdown; ``signed`` shows +/− (games scoring points)."""
+    language = get_language()
     return tuple(
         WhyLine(
-            text=TEXTS[part.kind](part), points=_points(part, signed=signed),
+            text=_text(language, part.kind, part.count, part.colour, part.tied),
+            points=_points(part, signed=signed),
             cards=", ".join(f"{card.card} ({card.hornochsen})" for card in part.cards),
         )
         for part in parts

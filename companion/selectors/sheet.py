@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from django.db.models import Prefetch
-
 from companion.breakdown import WhyLine, explain
 from companion.colours import ink_for, player_colours
 from companion.engine_messages import COLOUR_WORDS
@@ -144,6 +142,14 @@ class Sheet:
         )
 
     @property
+    def last_scores(self) -> dict[int, int] | None:
+        """The last deal's score per player id (None before the first deal)."""
+        if not self.rows:
+            return None
+        return {seat.player_id: cell.score
+                for seat, cell in zip(self.seats, self.rows[-1].cells, strict=True)}
+
+    @property
     def leaders(self) -> list[Seat]:
         return [standing.seat for standing in self.standings if standing.place == 1]
 
@@ -233,9 +239,14 @@ class RematchPlan:
         return [seat.player.name for seat in self.seats]
 
 
-def rematch_plan(match: Match, seats: list[Seat] | None = None) -> RematchPlan:
+def rematch_plan(
+    match: Match, seats: list[Seat] | None = None, last_scores: dict[int, int] | None = None
+) -> RematchPlan:
     """Same players, seats rotated by one (seat 2 becomes seat 1, seat 1 the last
-    seat; clockwise order at the table unchanged), the opener by the game's rule."""
+    seat; clockwise order at the table unchanged), the opener by the game's rule.
+
+    ``last_scores``: the last deal's score per player id, where the caller has read
+    them already (:attr:`Sheet.last_scores`)."""
     if seats is None:
         seats = list(match.seats.select_related("player").order_by("number"))
     count = len(seats)
@@ -249,9 +260,12 @@ def rematch_plan(match: Match, seats: list[Seat] | None = None) -> RematchPlan:
     elif match.game == "elf-nimmt":
         from scoring import elf_nimmt
 
-        deal = match.deals.order_by("-number").prefetch_related("scores").first()
-        if deal is not None:
-            scores = {score.player_id: score.score for score in deal.scores.all()}
+        scores = last_scores
+        if scores is None:
+            deal = match.deals.order_by("-number").prefetch_related("scores").first()
+            if deal is not None:
+                scores = {score.player_id: score.score for score in deal.scores.all()}
+        if scores is not None:
             by_name = {seat.player.name: scores.get(seat.player_id, 0) for seat in seats}
             name = elf_nimmt.next_starter(by_name, [seat.player.name for seat in seats])
             opener = next(i for i, seat in enumerate(seats) if seat.player.name == name)
@@ -265,35 +279,42 @@ def rematch_plan(match: Match, seats: list[Seat] | None = None) -> RematchPlan:
 
 # ------------------------------------------------------------------------ the sheet
 
+CHANGE_FIELDS = ("id", "match_id", "kind", "deal_number", "undone_at")
+"""What the sheet shows of the changes undo and redo would take (not their entries)."""
+
 
 def sheet_for(match: Match) -> Sheet:
-    """The score sheet of ``match`` (a constant number of queries)."""
+    """The score sheet of ``match`` (a constant number of queries).
+
+    The scores are read as plain rows (no model object per score); the changes undo
+    and redo would take are read without their entries, and only for a running match
+    (nothing else shows them).
+    """
     seats = list(match.seats.select_related("player").order_by("number"))
-    deals = list(
-        match.deals.order_by("number").prefetch_related(
-            Prefetch("scores", queryset=DealScore.objects.only(
-                "id", "deal_id", "player_id", "score", "data"
-            ))
-        )
-    )
-    running = [0] * len(seats)
+    deals = list(match.deals.order_by("number"))
     position = {seat.player_id: index for index, seat in enumerate(seats)}
+    names = [seat.player.name for seat in seats]
+    scores: dict[int, list[tuple[int, dict[str, Any]]]] = {
+        deal.pk: [(0, {})] * len(seats) for deal in deals
+    }
+    for deal_id, player_id, score, data in DealScore.objects.filter(
+        deal__match=match
+    ).values_list("deal_id", "player_id", "score", "data"):
+        if player_id in position and deal_id in scores:
+            scores[deal_id][position[player_id]] = (score, data)
+    running = [0] * len(seats)
     rows: list[Row] = []
     signed = not GAMES[match.game].lower_is_better
     for index, deal in enumerate(deals):
-        scores: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(seats)
-        for score in deal.scores.all():
-            if score.player_id in position:
-                scores[position[score.player_id]] = (score.score, score.data)
+        deal_scores = scores[deal.pk]
         why = explain(match.game, {
-            seat.player.name: data for seat, (_, data) in zip(seats, scores, strict=True)
+            name: data for name, (_, data) in zip(names, deal_scores, strict=True)
         }, signed=signed)
         cells = []
-        for seat_index, (score_value, data) in enumerate(scores):
+        for seat_index, (score_value, data) in enumerate(deal_scores):
             running[seat_index] += score_value
             cells.append(Cell(score=score_value, total=running[seat_index], data=data,
-                              why=why.get(seats[seat_index].player.name, ()),
-                              name=seats[seat_index].player.name))
+                              why=why.get(names[seat_index], ()), name=names[seat_index]))
         turn = turn_for(match, seats, rows, index)
         rows.append(Row(deal=deal, cells=tuple(cells), dealer=turn.dealer, starter=turn.starter))
     needed = rules_for(match.game).deal_count(len(seats))
@@ -313,11 +334,14 @@ def sheet_for(match: Match) -> Sheet:
     next_turn = turn_for(match, seats, rows, len(rows)) if len(rows) < needed else Turn()
     from companion.services.matches import redo_target, undo_target
 
-    last_change = undo_target(match)
+    last_change = redo_change = None
+    if match.status == Match.Status.OPEN:
+        last_change = undo_target(match, fields=CHANGE_FIELDS)
+        redo_change = redo_target(match, last_change, known=True, fields=CHANGE_FIELDS)
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed, next_turn=next_turn, last_change=last_change,
-        redo_change=redo_target(match, last_change, known=True),
+        redo_change=redo_change,
     )
     sheet.winners = [seat for seat in seats if seat.is_winner]
     sheet.colours = colours

@@ -216,7 +216,10 @@ def _render(
         "sheet": sheet, "match": sheet.match, "group": sheet.match.group, "form": form,
         "editing": editing, "notice": notice, "saved": saved,
         "can_delete": services.can_delete(sheet.match, request.user),
-        "rematch": rematch_plan(sheet.match, sheet.seats) if sheet.is_finished else None,
+        "rematch": (
+            rematch_plan(sheet.match, sheet.seats, sheet.last_scores)
+            if sheet.is_finished else None
+        ),
         "live_available": sheet.match.game in services.LIVE_GAMES,
         "tools": _tools(sheet),
         "dispute_url": _dispute_url(sheet) if sheet.is_open else "",

@@ -1,0 +1,77 @@
+"""The score sheet reads the same queries however many deals a match has, in every game
+and state (running, all deals recorded, finished), page and htmx alike."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from companion.models import Deal, DealScore, Group, Match, Player
+from companion.services import matches as services
+from scoring import GAMES
+from scoring.common import rules_for
+
+SHEET_QUERIES = {"running": 7, "complete": 7, "finished": 5}
+"""The sheet's own queries (the app's tables; the session and the user come on top):
+the match with the membership check, seats with players, deals, scores, the roster's
+colours, and for a running match the changes undo and redo would take."""
+
+
+def a_match(group: Group, players: list[Player], game: str, deals: int, state: str) -> Match:
+    """A match of ``game`` with ``deals`` deals of random legal entries, stored directly
+    (so a match may hold more deals than the game has)."""
+    rules = rules_for(game)
+    match = services.match_start(group=group, game=game, players=players)
+    game_deals = rules.random_game(len(players), random.Random(7)).deals
+    played = [deal for _ in range(deals) for deal in game_deals][:deals]
+    by_name = {f"P{index + 1}": player for index, player in enumerate(players)}
+    for number, entries in enumerate(played, start=1):
+        scores = rules.score_deal(entries)
+        deal = Deal.objects.create(match=match, number=number)
+        DealScore.objects.bulk_create(
+            DealScore(deal=deal, player=by_name[name], data=rules.entry_to_dict(entry),
+                      score=scores[name])
+            for name, entry in entries.items()
+        )
+    services.refresh_seats(match=match)
+    if state == "finished":
+        match.status = Match.Status.FINISHED
+        match.save(update_fields=["status"])
+    return match
+
+
+def sheet_queries(client: Client, match: Match, headers: dict[str, str]) -> tuple[int, str]:
+    url = reverse("match_sheet", args=[match.group_id, match.pk])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, **headers)
+    assert response.status_code == 200
+    own = [query for query in queries.captured_queries if "companion_" in query["sql"]]
+    return len(own), response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, {"HTTP_HX_REQUEST": "true"}], ids=["page", "htmx"])
+@pytest.mark.parametrize("state", ["running", "complete", "finished"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_sheet_runs_the_same_queries_for_few_and_many_deals(
+    anna_client: Client, group: Group, players: list[Player], game: str, state: str,
+    headers: dict[str, str],
+) -> None:
+    needed = rules_for(game).deal_count(len(players))
+    counts: list[Any] = []
+    # A running match: none and all but the last deal; a complete one: all and 12 deals.
+    for deals in ((0, needed - 1) if state == "running" else (needed, 12)):
+        match = a_match(group, players, game, deals, state)
+        count, html = sheet_queries(anna_client, match, headers)
+        shown = match.deals.count()
+        if shown:
+            assert f'id="deal-{shown}"' in html
+        assert ('id="deal-form"' in html) == (state == "running")
+        counts.append(count)
+    assert counts == [SHEET_QUERIES[state]] * 2
