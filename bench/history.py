@@ -152,9 +152,9 @@ def _cold(url: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def _after_change(slug: str, group: int, times: int = 3) -> tuple[float, float]:
-    """Milliseconds of the game page's first request after a change to the game's history,
-    and of the change itself (median of ``times``).
+def _after_change(slug: str, group: int, times: int = 3) -> tuple[float, ...]:
+    """CPU and wall milliseconds of the game page's first request after a change to the
+    game's history, and of finishing the match in that change (medians of ``times``).
 
     The change: the newest finished match of the game is reopened, its first deal saved
     again with the same entries (a new version of the deal) and the match finished again,
@@ -172,7 +172,8 @@ def _after_change(slug: str, group: int, times: int = 3) -> tuple[float, float]:
     client.get("/bench/bare/")
     url = f"/g/{group}/games/{slug}/"
     client.get(url)
-    pages, changes = [], []
+    pages: list[tuple[float, float]] = []
+    changes: list[tuple[float, float]] = []
     for _ in range(times):
         match = Match.objects.filter(group_id=group, game=slug, status=Match.Status.FINISHED
                                      ).order_by("-created_at", "-id").first()
@@ -182,13 +183,16 @@ def _after_change(slug: str, group: int, times: int = 3) -> tuple[float, float]:
         entries = {score.player_id: score.data for score in deal.scores.all()}
         services.deal_edit(match=match, number=1, version=deal.version, entries=entries,
                            user=user)
-        finish = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         services.match_finish(match=match, user=user)
-        changes.append((time.perf_counter() - finish) * 1000)
-        start = time.perf_counter()
+        changes.append(((time.process_time() - start_cpu) * 1000,
+                        (time.perf_counter() - start) * 1000))
+        start, start_cpu = time.perf_counter(), time.process_time()
         client.get(url)
-        pages.append((time.perf_counter() - start) * 1000)
-    return statistics.median(pages), statistics.median(changes)
+        pages.append(((time.process_time() - start_cpu) * 1000,
+                      (time.perf_counter() - start) * 1000))
+    columns = (*zip(*pages, strict=True), *zip(*changes, strict=True))
+    return tuple(statistics.median(column) for column in columns)
 
 
 def _p95(values: list[float]) -> float:
@@ -236,21 +240,26 @@ def main() -> None:
         bare = statistics.median(cpu["bare view"])
         page = statistics.median(cpu["bare page (base.html)"])
         print(f"\n{'page':<24} {'cpu ms':>7} {'p95':>6} {'wall ms':>8} {'p95':>6} "
-              f"{'× bare':>7} {'× page':>7} {'first ms':>9} {'changed':>8} {'finish':>7}")
+              f"{'× bare':>7} {'× page':>7} {'first ms':>9} {'changed cpu/wall':>17} "
+              f"{'finish cpu/wall':>16}")
         for name, values in cpu.items():
             median = statistics.median(values)
-            after, finish = (f"{v:.1f}" for v in changed[name]) if name in changed else ("", "")
+            after = finish = ""
+            if name in changed:
+                page_cpu, page_wall, finish_cpu, finish_wall = changed[name]
+                after = f"{page_cpu:.1f} / {page_wall:.1f}"
+                finish = f"{finish_cpu:.1f} / {finish_wall:.1f}"
             print(f"{name:<24} {median:>7.2f} {_p95(values):>6.2f} "
                   f"{statistics.median(wall[name]):>8.2f} {_p95(wall[name]):>6.2f} "
                   f"{median / bare:>7.1f} {median / page:>7.1f} {cold[name]:>9.1f} "
-                  f"{after:>8} {finish:>7}")
+                  f"{after:>17} {finish:>16}")
         print("\ncpu/wall ms: medians (and 95th percentiles) of the process's CPU time and "
               "of the wall time per request.\n× bare, × page: CPU-time medians against a view "
               "returning a fixed string, and against\na view rendering the site layout "
               "(base.html) for the logged-in user. first ms: wall time of\nthe first request "
-              "with an empty cache. changed: wall time of a game page's first request\nafter a "
-              "change (a finished match reopened, a deal saved again, finished again);\nfinish: "
-              "wall time of finishing that match again (median of 3).")
+              "with an empty cache. changed: CPU / wall time of a game page's first "
+              "request\nafter a change (a finished match reopened, a deal saved again, finished "
+              "again);\nfinish: CPU / wall time of finishing that match again (medians of 3).")
         print(f"\n{args.rounds} rounds, pages interleaved; Python {sys.version.split()[0]}")
 
 

@@ -24,8 +24,11 @@ from companion.models import (
     Match,
     Membership,
     Player,
+    SeatResult,
 )
+from companion.selectors import history
 from companion.services import matches as services
+from tests.companion.test_history_helpers import x_nimmt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -155,3 +158,23 @@ def test_a_restore_that_fails_half_way_leaves_the_database_empty(
 def test_it_wants_a_json_file_name(db: None, tmp_path: Path, name: str) -> None:
     with pytest.raises(CommandError, match=r"a backup's file name ends with \.json"):
         call_command("backup", str(tmp_path / name), verbosity=0)
+
+
+def test_a_restore_computes_the_statistics_kept_per_finished_match(
+    group: Group, players: list[Player], tmp_path: Path
+) -> None:
+    x_nimmt(group, "2026-02-14", {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    game, anna = history.game_stats(group, "x-nimmt"), history.player_stats(players[0])
+    path = tmp_path / "kartenrunde.json.gz"
+
+    call_command("backup", str(path), verbosity=0)
+    labels = {row["model"] for row in json.loads(gzip.decompress(path.read_bytes()))}
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(path), verbosity=0)
+
+    assert not labels & {"companion.seatresult", "companion.playerrecord",
+                         "companion.pairrecord", "companion.gamerecord"}
+    assert SeatResult.objects.count() == 2
+    assert history.game_stats(group, "x-nimmt") == game
+    assert history.player_stats(Player.objects.get(pk=players[0].pk)) == anna
+    assert (game.matches, game.deals, anna.matches, anna.wins) == (1, 2, 1, 0)
