@@ -1,4 +1,5 @@
-"""Login throttling with django-axes: the backend, the client's address, the lockout page.
+"""Logins: throttling with django-axes (the backend, the client's address, the lockout
+page), and the backend that reads the logged-in user of every request.
 
 After ``AXES_FAILURE_LIMIT`` failed logins for one user name from one address
 (``AXES_LOCKOUT_PARAMETERS``), axes refuses further attempts for
@@ -12,6 +13,9 @@ from typing import Any
 
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -31,6 +35,52 @@ class LoginThrottleBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username, password, **kwargs)  # type: ignore[no-any-return]
+
+
+class AccountBackend(ModelBackend):
+    """Django's ``ModelBackend``, with the logged-in user of a request read in plain SQL.
+
+    Every page of a logged-in phone loads its user; building that one query through the
+    ORM took as long as a whole bare view (bench/web.py). The same row is read and
+    turned into a user the way the ORM does (the database's value converters, then
+    ``from_db``); an inactive account is no one (``user_can_authenticate``), and Django
+    still checks the session against the user's password hash afterwards, so a password
+    change logs out the other sessions as before.
+    """
+
+    _queries: dict[str, tuple[str, list[tuple[Any, list[Any]]]]] = {}
+    """Per database alias: the SQL and each column's converters (they never change)."""
+
+    def get_user(self, user_id: Any) -> Any:
+        model = get_user_model()
+        alias = router.db_for_read(model)
+        connection = connections[alias]
+        if alias not in self._queries:
+            fields = model._meta.concrete_fields
+            columns = [field.get_col(model._meta.db_table) for field in fields]
+            quote = connection.ops.quote_name
+            self._queries[alias] = (
+                f"SELECT {', '.join(quote(field.column) for field in fields)}"
+                f" FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s",
+                [
+                    (column, connection.ops.get_db_converters(column)
+                     + field.get_db_converters(connection))
+                    for field, column in zip(fields, columns, strict=True)
+                ],
+            )
+        sql, converters = self._queries[alias]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [user_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        values = []
+        for value, (column, converts) in zip(row, converters, strict=True):
+            for convert in converts:
+                value = convert(value, column, connection)
+            values.append(value)
+        user = model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
+        return user if self.user_can_authenticate(user) else None
 
 
 def client_ip(request: HttpRequest) -> str | None:

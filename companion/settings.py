@@ -149,9 +149,11 @@ AUTH_PASSWORD_VALIDATORS = [
 # Login throttling (django-axes, companion/logins.py): 10 wrong passwords for one
 # user name from one address pause that pair for 15 minutes, on our login page
 # and the admin's. Failures are counted in the database, shared by all processes.
+# AccountBackend is Django's ModelBackend reading the logged-in user in plain SQL (cheaper
+# on every page); migration 0005 moved the sessions that named ModelBackend over to it.
 AUTHENTICATION_BACKENDS = [
     "companion.logins.LoginThrottleBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "companion.logins.AccountBackend",
 ]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
@@ -241,6 +243,9 @@ LOGOUT_REDIRECT_URL = "home"
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
+# Sessions in the database (shared by every process; logging out deletes the row), read
+# with one SQL query instead of the ORM's (companion/sessions.py: the layout page's cost).
+SESSION_ENGINE = "companion.sessions"
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # Message levels → Bootstrap alert colours, for django.contrib.messages and the sheet's
 # notices alike (companion.notices): one place.
