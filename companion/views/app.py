@@ -25,9 +25,9 @@ THEME = {"light": {"theme": "#f8f9fa", "background": "#ffffff"},
 """Bootstrap's top bar and page colours in its light and dark modes."""
 
 SHELL = [
-    "vendor/bootstrap/bootstrap.min.css", "vendor/bootstrap/bootstrap.bundle.min.js",
-    "css/app.css", "css/net.css", "django_htmx/htmx-2.min.js", "js/net.js", "js/sheet.js",
-    "js/sync.js", "js/queue.js", "js/wakelock.js", "icons/icon-192.png",
+    "vendor/bootstrap/bootstrap.min.css", "css/app.css", "css/net.css",
+    "django_htmx/htmx-2.min.js", "js/net.js", "js/sheet.js", "js/sync.js", "js/queue.js",
+    "js/wakelock.js", "icons/icon-192.png",
 ]
 """Static files of the layout and the sheet, stored when the service worker is installed.
 Everything else is stored as it is fetched (by URL, so hashed names need no list)."""

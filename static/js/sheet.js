@@ -3,7 +3,6 @@
    and focused. The pages work without this. */
 (function () {
   "use strict";
-  document.documentElement.classList.add("js");
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-step]");
     if (!button) { return; }

@@ -56,7 +56,7 @@ def test_collectstatic_hashes_every_file_and_writes_brotli_and_gzip_copies(
     assert (collected / f"{css}.br").stat().st_size < 30_000
     assert (collected / f"{css}.gz").stat().st_size < 40_000
     assert {"css/app.css", "icons/favicon.svg", "icons/favicon-32.png",
-            "vendor/bootstrap/bootstrap.bundle.min.js"} <= manifest.keys()
+            "js/net.js"} <= manifest.keys()
 
 
 def test_no_static_file_points_at_a_source_map_that_is_not_there() -> None:

@@ -1,0 +1,122 @@
+"""``{% constant %} … {% endconstant %}``: a part of the site layout that is the same on
+every page in one language, rendered once per process and then reused; inside it,
+``{% dynamic %} … {% enddynamic %}`` marks what is rendered for every request.
+
+The layout (base.html) is on every page, so what it costs every page costs: its head
+(static file URLs, the translated texts), its menu (URLs) and the scripts' texts took
+longer than a whole bare view (bench/web.py). A constant part is rendered without the
+page's context, only with ``LANGUAGE_CODE``: no user, no session, no CSRF token (what
+needs them renders empty there, so nothing of one request can show up in another's
+page) except in its ``{% dynamic %}`` parts, which get the page's context. It is kept
+per language and URL prefix (``SCRIPT_NAME``), the things its URLs and texts may depend
+on; a settings change (tests) forgets every kept part.
+
+A ``{% dynamic %}`` part must not sit inside a tag that decides on the page's context
+(an ``{% if user… %}`` in the constant part sees no user): put such tags outside.
+
+>>> from django.template import Context, Template
+>>> from django.utils import translation
+>>> page = Template("{% load layout %}{% constant %}<p lang='{{ LANGUAGE_CODE }}'>"
+...                 "{{ who }} {% dynamic %}{{ who }}{% enddynamic %}</p>{% endconstant %}")
+>>> with translation.override("en"):
+...     page.render(Context({"who": "Anna"})), page.render(Context({"who": "Ben"}))
+("<p lang='en'> Anna</p>", "<p lang='en'> Ben</p>")
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template.base import Node, NodeList, Parser, Token
+from django.template.context import Context
+from django.urls import get_script_prefix
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+register = template.Library()
+
+_HOLE = f"\x00dynamic-{uuid.uuid4().hex}\x00"
+"""What a dynamic part renders as while its constant part is rendered once (never in a
+page: NUL is no character of a template)."""
+_HOLES = "layout.dynamic-parts"
+"""Context key: the list the dynamic parts add themselves to while that happens."""
+
+_generation = 0
+"""Moved on by every settings change: parts rendered before are rendered again."""
+
+
+@receiver(setting_changed)
+def _forget_rendered_parts(**kwargs: Any) -> None:
+    global _generation
+    _generation += 1
+
+
+class DynamicNode(Node):
+    def __init__(self, nodelist: NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> str:
+        holes = context.get(_HOLES)
+        if holes is None:  # outside a constant part, or its page being rendered
+            return self.nodelist.render(context)
+        holes.append(self)
+        return _HOLE
+
+
+Rendered = tuple[tuple[str, ...], tuple[DynamicNode, ...]]
+"""A constant part: its text, split where its dynamic parts go, and those parts."""
+
+
+class ConstantNode(Node):
+    def __init__(self, nodelist: NodeList) -> None:
+        self.nodelist = nodelist
+        self.rendered: dict[tuple[int, str | None, str], Rendered] = {}
+
+    def _render_once(self, context: Context, language: str | None) -> Rendered:
+        holes: list[DynamicNode] = []
+        text = self.nodelist.render(context.new({"LANGUAGE_CODE": language, _HOLES: holes}))
+        chunks = tuple(text.split(_HOLE))
+        if len(chunks) != len(holes) + 1:
+            raise template.TemplateSyntaxError(
+                "A {% dynamic %} part of a {% constant %} part was rendered other than once.")
+        return chunks, tuple(holes)
+
+    def render(self, context: Context) -> SafeString:
+        language = get_language()
+        key = (_generation, language, get_script_prefix())
+        rendered = self.rendered.get(key)
+        if rendered is None:
+            if any(kept[0] != _generation for kept in self.rendered):
+                self.rendered.clear()
+            rendered = self.rendered[key] = self._render_once(context, language)
+        chunks, holes = rendered
+        if not holes:
+            return mark_safe(chunks[0])
+        parts = [chunks[0]]
+        for hole, chunk in zip(holes, chunks[1:], strict=True):
+            parts += (hole.nodelist.render(context), chunk)
+        return mark_safe("".join(parts))
+
+
+@register.tag
+def constant(parser: Parser, token: Token) -> ConstantNode:
+    """``{% constant %}…{% endconstant %}``: rendered once per language (see the module)."""
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("{% constant %} takes no arguments.")
+    nodelist = parser.parse(("endconstant",))
+    parser.delete_first_token()
+    return ConstantNode(nodelist)
+
+
+@register.tag
+def dynamic(parser: Parser, token: Token) -> DynamicNode:
+    """``{% dynamic %}…{% enddynamic %}``: rendered for every page, inside a constant part."""
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("{% dynamic %} takes no arguments.")
+    nodelist = parser.parse(("enddynamic",))
+    parser.delete_first_token()
+    return DynamicNode(nodelist)
