@@ -402,12 +402,13 @@ def match_results_update(*, match: Match, counts: bool | None = None) -> None:
     dropped = list(SeatResult.objects.filter(match=match).order_by("number"))
     if not dropped and not counted:
         return
-    _lock_group(match.group_id)
-    if dropped:
-        SeatResult.objects.filter(match=match).delete()
-        _apply(dropped, -1)
-    if counted:
-        _apply(SeatResult.objects.bulk_create(_build([match])), 1)
+    with transaction.atomic():
+        _lock_group(match.group_id)
+        if dropped:
+            SeatResult.objects.filter(match=match).delete()
+            _apply(dropped, -1)
+        if counted:
+            _apply(SeatResult.objects.bulk_create(_build([match])), 1)
 
 
 def night_results_update(*, night: GameNight) -> None:
@@ -415,8 +416,11 @@ def night_results_update(*, night: GameNight) -> None:
     changed = SeatResult.objects.filter(match__game_night=night).exclude(date=night.date)
     players = set(changed.values_list("player_id", flat=True))
     if players:
-        SeatResult.objects.filter(match__game_night=night).update(date=night.date)
-        _refresh(night.group_id, (), players)
+        with transaction.atomic():
+            _lock_group(night.group_id)
+            SeatResult.objects.filter(match__game_night=night).update(date=night.date)
+            # The order played and the months change: the players' records afresh.
+            _refresh_players(players)
 
 
 def results_rebuild(*, group: Group | None = None) -> int:
