@@ -94,6 +94,19 @@ class Sheet:
     """Player id → the player's colour (``companion.colours.player_colours``)."""
     redo_change: MatchChange | None = None
     """The change redo would re-apply, if any."""
+    _deal_url: str = field(default="", init=False, repr=False)
+
+    @property
+    def deal_url(self) -> str:
+        """The start of every deal's URL ("/g/1/matches/2/deals/"): a row adds its number
+        and "/" (one URL worked out per sheet instead of two per row)."""
+        if not self._deal_url:
+            from django.urls import reverse
+
+            self._deal_url = reverse(
+                "deal_edit", args=[self.match.group_id, self.match.pk, 0]
+            ).removesuffix("0/")
+        return self._deal_url
 
     @property
     def heads(self) -> list[Head]:
@@ -279,8 +292,28 @@ def rematch_plan(
 
 # ------------------------------------------------------------------------ the sheet
 
+DEAL_FIELDS = tuple(field.attname for field in Deal._meta.concrete_fields)
+"""Every column of a deal (``id`` first): the sheet's deals are whole model objects."""
 CHANGE_FIELDS = ("id", "match_id", "kind", "deal_number", "undone_at")
 """What the sheet shows of the changes undo and redo would take (not their entries)."""
+
+
+def _undo_redo(match: Match) -> tuple[MatchChange | None, MatchChange | None]:
+    """The changes undo and redo would take (``services.matches.undo_target`` and
+    ``redo_target``), from one query: newest first, the undone changes piled up after
+    the newest change not undone (the oldest of them is redo's), then that one (undo's)."""
+    from companion.services.matches import DEAL_KINDS
+
+    undo = redo = None
+    for change in (
+        match.changes.filter(kind__in=DEAL_KINDS).only(*CHANGE_FIELDS).order_by("-id")
+        .iterator(chunk_size=16)
+    ):
+        if change.undone_at is None:
+            undo = change
+            break
+        redo = change
+    return undo, redo
 
 
 def sheet_for(match: Match) -> Sheet:
@@ -291,17 +324,21 @@ def sheet_for(match: Match) -> Sheet:
     (nothing else shows them).
     """
     seats = list(match.seats.select_related("player").order_by("number"))
-    deals = list(match.deals.order_by("number"))
     position = {seat.player_id: index for index, seat in enumerate(seats)}
     names = [seat.player.name for seat in seats]
-    scores: dict[int, list[tuple[int, dict[str, Any]]]] = {
-        deal.pk: [(0, {})] * len(seats) for deal in deals
-    }
-    for deal_id, player_id, score, data in DealScore.objects.filter(
-        deal__match=match
-    ).values_list("deal_id", "player_id", "score", "data"):
-        if player_id in position and deal_id in scores:
-            scores[deal_id][position[player_id]] = (score, data)
+    deals: list[Deal] = []
+    scores: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+    # One query for the deals and their scores (a deal without scores still has its row).
+    for *deal_values, player_id, score, data in match.deals.order_by("number").values_list(
+        *DEAL_FIELDS, "scores__player_id", "scores__score", "scores__data"
+    ):
+        if deal_values[0] not in scores:
+            deal = Deal.from_db(Deal.objects.db, DEAL_FIELDS, deal_values)
+            deal.match = match
+            deals.append(deal)
+            scores[deal_values[0]] = [(0, {})] * len(seats)
+        if player_id in position:
+            scores[deal_values[0]][position[player_id]] = (score, data)
     running = [0] * len(seats)
     rows: list[Row] = []
     signed = not GAMES[match.game].lower_is_better
@@ -332,12 +369,8 @@ def sheet_for(match: Match) -> Sheet:
         ),
     )
     next_turn = turn_for(match, seats, rows, len(rows)) if len(rows) < needed else Turn()
-    from companion.services.matches import redo_target, undo_target
-
-    last_change = redo_change = None
-    if match.status == Match.Status.OPEN:
-        last_change = undo_target(match, fields=CHANGE_FIELDS)
-        redo_change = redo_target(match, last_change, known=True, fields=CHANGE_FIELDS)
+    last_change, redo_change = _undo_redo(match) if match.status == Match.Status.OPEN else (
+        None, None)
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed, next_turn=next_turn, last_change=last_change,

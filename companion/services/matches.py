@@ -138,17 +138,16 @@ DEAL_KINDS = (MatchChange.Kind.RECORD, MatchChange.Kind.EDIT, MatchChange.Kind.D
 """The changes of a deal: the ones undo and redo work on."""
 
 
-def undo_target(match: Match, *, fields: tuple[str, ...] = ()) -> MatchChange | None:
-    """The change undo would take back: the newest deal change that is not undone.
-
-    ``fields``: read only these (the sheet needs no entries before and after)."""
-    changes = match.changes.filter(kind__in=DEAL_KINDS, undone_at__isnull=True)
-    return (changes.only(*fields) if fields else changes).order_by("-id").first()
+def undo_target(match: Match) -> MatchChange | None:
+    """The change undo would take back: the newest deal change that is not undone."""
+    return (
+        match.changes.filter(kind__in=DEAL_KINDS, undone_at__isnull=True)
+        .order_by("-id").first()
+    )
 
 
 def redo_target(
-    match: Match, after: MatchChange | None = None, *, known: bool = False,
-    fields: tuple[str, ...] = (),
+    match: Match, after: MatchChange | None = None, *, known: bool = False
 ) -> MatchChange | None:
     """The change redo would re-apply: the undone change undone last, if no change since.
 
@@ -161,7 +160,7 @@ def redo_target(
     undone = match.changes.filter(kind__in=DEAL_KINDS, undone_at__isnull=False)
     if after is not None:
         undone = undone.filter(id__gt=after.pk)
-    return (undone.only(*fields) if fields else undone).order_by("id").first()
+    return undone.order_by("id").first()
 
 
 def touch(*, match: Match) -> None:

@@ -17,10 +17,10 @@ from companion.services import matches as services
 from scoring import GAMES
 from scoring.common import rules_for
 
-SHEET_QUERIES = {"running": 7, "complete": 7, "finished": 5}
+SHEET_QUERIES = {"running": 5, "complete": 5, "finished": 4}
 """The sheet's own queries (the app's tables; the session and the user come on top):
-the match with the membership check, seats with players, deals, scores, the roster's
-colours, and for a running match the changes undo and redo would take."""
+the match with the membership check, seats with players, deals with their scores, the
+roster's colours, and for a running match the changes undo and redo would take."""
 
 
 def a_match(group: Group, players: list[Player], game: str, deals: int, state: str) -> Match:
@@ -75,3 +75,43 @@ def test_the_sheet_runs_the_same_queries_for_few_and_many_deals(
         assert ('id="deal-form"' in html) == (state == "running")
         counts.append(count)
     assert counts == [SHEET_QUERIES[state]] * 2
+
+
+@pytest.mark.django_db
+def test_the_sheet_offers_the_undo_and_redo_the_services_would_do(
+    group: Group, players: list[Player]
+) -> None:
+    from companion.selectors.sheet import sheet_for
+
+    match = services.match_start(group=group, game="dreizehn", players=players)
+    entries = {player.pk: {"yellow": index + 1} for index, player in enumerate(players)}
+    steps = [
+        lambda: services.deal_record(match=match, number=1, entries=entries),
+        lambda: services.deal_record(match=match, number=2, entries=entries),
+        lambda: services.deal_record(match=match, number=3, entries=entries),
+        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
+        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
+        lambda: services.match_redo(match=match, change_id=services.redo_target(match).pk),
+        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
+        lambda: services.deal_edit(match=match, number=1, version=1, entries=entries),
+        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
+        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
+    ]
+    seen = []
+    for step in steps:
+        step()
+        sheet = sheet_for(match)
+        undo, redo = services.undo_target(match), services.redo_target(match)
+        assert (sheet.last_change, sheet.redo_change) == (undo, redo)
+        seen.append((undo is not None, redo is not None))
+    assert seen == [(True, False)] * 3 + [(True, True)] * 3 + [(True, True), (True, False),
+                                                               (True, True), (False, True)]
+
+
+@pytest.mark.django_db
+def test_a_rows_edit_link_is_the_deals_url(group: Group, players: list[Player]) -> None:
+    from companion.selectors.sheet import sheet_for
+
+    match = a_match(group, players, "x-nimmt", 2, "running")
+    sheet = sheet_for(match)
+    assert f"{sheet.deal_url}2/" == reverse("deal_edit", args=[group.pk, match.pk, 2])
