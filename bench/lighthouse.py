@@ -117,6 +117,9 @@ def main() -> None:
                 for category in CATEGORIES:
                     scores[category].append(report["categories"][category]["score"] * 100)
             figures = " / ".join(f"{statistics.median(scores[c]):.0f}" for c in CATEGORIES)
+            if options.runs > 1:
+                figures += "  (performance " + ", ".join(
+                    f"{s:.0f}" for s in scores["performance"]) + ")"
             metrics = ", ".join(f"{label} {report['audits'][m]['displayValue']}"
                                 for m, label in METRICS.items())
             print(f"{name:<17} {figures:<20} {path}  ({metrics}, last run)")

@@ -313,6 +313,14 @@ def test_the_keep_screen_on_toggle_takes_the_wake_lock(table: Table, page: Page)
     expect(toggle).to_have_attribute("aria-pressed", "false")
 
 
+def test_keep_screen_on_is_there_before_the_scripts_run(table: Table, page: Page) -> None:
+    # The page shows it where the browser has a wake lock; revealed later by wakelock.js, it
+    # pushed the whole sheet down a line while the sheet loaded (a layout shift).
+    page.route("**/wakelock*.js", lambda route: route.abort())
+    open_sheet(page, table)
+    expect(page.get_by_role("button", name="Keep screen on")).to_be_visible()
+
+
 def test_live_taps_made_offline_are_replayed_in_order(
     table: Table, page: Page, live_server: Any
 ) -> None:
