@@ -141,6 +141,7 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
             assert '<div id="deal-form" hx-swap-oob="delete"></div>' in answer
         for marker in markers:
             assert same(element(answer, marker)) == same(element(page, marker)), marker
+        assert re.findall(r'<tr id="deal-(\d+)"', answer) == [str(number)]  # no earlier row
         assert 'id="notice"' in answer
         assert "data-focus" in element(answer, 'id="notice"')
 
