@@ -1,0 +1,50 @@
+"""The score sheet's cells, written in Python: a 10-deal sheet has 40 of them, each with
+its breakdown behind the score (a ``<details>`` with a line per part of the score), and
+through the template engine they were most of the sheet's rendering time.
+
+``{{ cell|score_cell:row.deal.number }}`` writes what the sheet's ``deal-row`` partial
+shows in a cell: the score (with its breakdown where the engine gave one) and the
+running total. Every text is escaped here.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from companion.selectors.sheet import Cell
+
+register = template.Library()
+
+
+@register.filter
+def score_cell(cell: Cell, number: int) -> SafeString:
+    """One cell of the sheet: deal ``number``'s score of a player and the total after it."""
+    total = f'<span class="tiny text-body-secondary">Σ {cell.total}</span>'
+    if not cell.why:
+        return mark_safe(f'<span class="d-block">{cell.score}</span>{total}')
+    cards = conditional_escape(gettext("cards (Hornochsen):"))
+    lines = "".join(
+        '\n        <li class="d-flex gap-2"><span class="flex-grow-1">'
+        + str(conditional_escape(line.text))
+        + (f'<span class="d-block tiny text-body-secondary">{cards} '
+           f"{conditional_escape(line.cards)}</span>" if line.cards else "")
+        + f'</span><span class="fw-semibold text-nowrap">{conditional_escape(line.points)}'
+        "</span></li>\n      "
+        for line in cell.why
+    )
+    deal = gettext("Deal %(number)s") % {"number": number}
+    return mark_safe(  # every text above and below is escaped
+        "\n\n"
+        '<details class="why">\n'
+        f'  <summary class="why-score">{cell.score}<span class="visually-hidden"> '
+        f'({conditional_escape(gettext("why?"))})</span></summary>\n'
+        '  <div class="why-body shadow" role="note">\n'
+        f'    <ul class="list-unstyled mb-1">\n      {lines}\n    </ul>\n'
+        '    <div class="d-flex border-top pt-1 fw-bold"><span class="flex-grow-1">'
+        f"{conditional_escape(cell.name)} · {deal}</span><span>= {cell.score}</span></div>\n"
+        "  </div>\n"
+        f"</details>\n{total}"
+    )

@@ -1,0 +1,49 @@
+"""A sheet cell: the score with its breakdown behind it, and the running total."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from companion.breakdown import WhyLine
+from companion.selectors.sheet import Cell
+from companion.templatetags.sheet_cells import score_cell
+
+
+def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> None:
+    cell = Cell(score=30, total=34, data={}, name="Emil & Co", why=(
+        WhyLine("14 Hornochsen in hand", "14", "55 (7), 100 (3)"),
+        WhyLine("2 × 8 Hornochsen in the X-stack", "16"),
+    ))
+    with translation.override("en"):
+        html = score_cell(cell, 3)
+    assert html == (
+        '\n\n<details class="why">\n'
+        '  <summary class="why-score">30<span class="visually-hidden"> (why?)</span></summary>\n'
+        '  <div class="why-body shadow" role="note">\n'
+        '    <ul class="list-unstyled mb-1">\n      '
+        '\n        <li class="d-flex gap-2"><span class="flex-grow-1">14 Hornochsen in hand'
+        '<span class="d-block tiny text-body-secondary">cards (Hornochsen): 55 (7), 100 (3)</span>'
+        '</span><span class="fw-semibold text-nowrap">14</span></li>\n      '
+        '\n        <li class="d-flex gap-2"><span class="flex-grow-1">2 × 8 Hornochsen in the '
+        'X-stack</span><span class="fw-semibold text-nowrap">16</span></li>\n      '
+        '\n    </ul>\n'
+        '    <div class="d-flex border-top pt-1 fw-bold"><span class="flex-grow-1">Emil &amp; Co'
+        ' · Deal 3</span><span>= 30</span></div>\n'
+        '  </div>\n</details>\n<span class="tiny text-body-secondary">Σ 34</span>'
+    )
+
+
+def test_a_cell_without_a_breakdown_shows_the_score_and_the_total_in_german_too() -> None:
+    with translation.override("de"):
+        html = score_cell(Cell(score=-3, total=12, data={}), 2)
+    assert html == ('<span class="d-block">-3</span>'
+                    '<span class="tiny text-body-secondary">Σ 12</span>')
+
+
+def test_the_breakdown_speaks_german() -> None:
+    cell = Cell(score=5, total=5, data={}, name="<Anna>", why=(WhyLine("x", "5", "3 (1)"),))
+    with translation.override("de"):
+        html = score_cell(cell, 1)
+    assert "(warum?)" in html
+    assert "Karten (Hornochsen): 3 (1)" in html
+    assert "&lt;Anna&gt; · Durchgang 1</span>" in html
