@@ -659,13 +659,13 @@ def game_stats(
     group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT,
     players: Sequence[Player] | None = None,
 ) -> GameStats:
-    """Everything the game page shows, in three queries however long the history (four
+    """Everything the game page shows, in two queries however long the history (three
     without ``players``: the roster).
 
-    The game's :class:`~companion.models.GameRecord` holds the leaderboard's sums and
-    the per-deal figures' sums (kept up to date whenever a match is finished, reopened
-    or deleted); the best final score and the worst deal score are one indexed lookup
-    each in the finished matches' results.
+    The game's :class:`~companion.models.GameRecord` holds the leaderboard's sums, the
+    per-deal figures' sums and the best final score (kept up to date whenever a match
+    is finished, reopened or deleted); the worst deal score is one indexed lookup in the
+    finished matches' results.
     """
     info = GAMES[game]
     roster = players if players is not None else group_players(group)
@@ -694,20 +694,18 @@ def game_stats(
     )
     best = worst = None
     if matches:
-        results = SeatResult.objects.filter(group=group, game=game)
-        low_first = "" if info.lower_is_better else "-"
-        high_first = "-" if info.lower_is_better else ""
-        best = (
-            results.order_by(f"{low_first}total", "date", "started_at", "match_id", "number")
-            .values_list("player__name", "total", "match_id", "date").first()
-        )
+        # The worst deal is looked up here, not kept: a tie inside a deal goes to the
+        # first name, which a renaming can change.
         worst = (
-            results.filter(worst_score__isnull=False)
-            .order_by(f"{high_first}worst_score", "date", "started_at", "match_id",
-                      "worst_deal", "player__name")
+            SeatResult.objects.filter(group=group, game=game, worst_score__isnull=False)
+            .order_by(f"{'-' if info.lower_is_better else ''}worst_score", "date", "started_at",
+                      "match_id", "worst_deal", "player__name")
             .values_list("player__name", "worst_score", "match_id", "date", "worst_deal")
             .first()
         )
+    if data.get("best"):
+        pid, total, match_id, date = data["best"]
+        best = (names[pid], total, match_id, dt.date.fromisoformat(date))
     tallies = Tallies({int(pid): tally for pid, tally in data["tallies"].items()},
                       deals, matches, names)
     shares = sorted(

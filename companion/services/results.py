@@ -200,10 +200,23 @@ def _refresh_games(group_id: int, games: Collection[str]) -> None:
                               if value or name == "entries"}
                     for pk, tally in sorted(tallies[game].items())
                 },
+                "best": _best(group_id, game),
             },
         )
         for game in games if deals[game]
     )
+
+
+def _best(group_id: int, game: str) -> list[Any] | None:
+    """The best final score of the game: [player id, total, match id, night's date]
+    (the first in the order played; inside a match, the first seat). One indexed lookup."""
+    best = (
+        SeatResult.objects.filter(group_id=group_id, game=game)
+        .order_by(f"{'' if GAMES[game].lower_is_better else '-'}total", "date", "started_at",
+                  "match_id", "number")
+        .values_list("player_id", "total", "match_id", "date").first()
+    )
+    return None if best is None else [*best[:3], best[3].isoformat()]
 
 
 def _lock_group(group_id: int) -> None:
@@ -257,6 +270,7 @@ def _apply_game(results: list[SeatResult], sign: int) -> None:
     record.data = {
         "lines": sorted(lines.values()),
         "tallies": {str(pk): tally for pk, tally in sorted(tallies.items())},
+        "best": _best(first.group_id, first.game),
     }
     record.save()
 
@@ -414,13 +428,20 @@ def match_results_update(*, match: Match, counts: bool | None = None) -> None:
 def night_results_update(*, night: GameNight) -> None:
     """After a night's date changed: its matches' results carry the new date."""
     changed = SeatResult.objects.filter(match__game_night=night).exclude(date=night.date)
-    players = set(changed.values_list("player_id", flat=True))
+    players, games = set(), set()
+    for player_id, game in changed.values_list("player_id", "game"):
+        players.add(player_id)
+        games.add(game)
     if players:
         with transaction.atomic():
             _lock_group(night.group_id)
             SeatResult.objects.filter(match__game_night=night).update(date=night.date)
-            # The order played and the months change: the players' records afresh.
+            # The order played and the months change: the players' records afresh, and
+            # the games' best scores (their date, and which comes first in a tie).
             _refresh_players(players)
+            for record in GameRecord.objects.filter(group_id=night.group_id, game__in=games):
+                record.data["best"] = _best(night.group_id, record.game)
+                record.save(update_fields=["data"])
 
 
 def results_rebuild(*, group: Group | None = None) -> int:

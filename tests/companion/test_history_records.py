@@ -191,7 +191,7 @@ def test_the_statistics_read_the_same_number_of_queries_however_long_the_history
         count = rng.randint(info.min_players, min(info.max_players, len(players)))
         _play(group, rng.choice(nights), game, rng.sample(players, count), rng, user)
 
-    assert _page_queries(group) == short == [2, 1, 4, 4, 4, 4, 4]
+    assert _page_queries(group) == short == [2, 1, 3, 3, 3, 3, 3]
 
 
 @pytest.mark.django_db
