@@ -111,8 +111,8 @@ def play_the_policy_through_the_model(players: int, rng: random.Random) -> GameS
     return state
 
 
-# 200 games through the public model with every card checked at every step: about 11 s on
-# a quiet machine (1,000 would cost about 55 s); test_random_games.py plays 1,000 more.
+# 200 games through the public model with every card checked at every step: about 14 s of
+# CPU time (1,000 would cost about 70 s); test_random_games.py plays 1,000 more.
 @settings(max_examples=200, deadline=None)
 @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
 def test_random_game_is_its_policy_played_through_the_model_and_scores_as_recorded(
