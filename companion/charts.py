@@ -3,13 +3,16 @@
 Each function returns SVG markup (safe to put into a template) with a
 ``<title>`` and a ``<desc>`` for screen readers; the pages show the same
 numbers as a data table beside the chart. Text and axes use ``currentColor``
-so they follow the page's text colour; the series colours come from CSS
-custom properties with a light and a dark set (the ``<style>`` inside each
-chart follows Bootstrap's ``data-bs-theme`` and, without it, the system
-setting). A series may bring its own colour (a player's colour from the
-roster): its line then gets a thin outline in the text colour so that light
-colours read on a light page and dark ones on a dark page. Series also differ
-by dash pattern and marker shape, so they can be told apart without colour.
+so they follow the page's text colour. The look of lines, outlines and markers
+and the series colours live in static/css/app.css (``.kr-chart``): a series'
+group carries a palette class ``c0``…``c7`` whose ``--k`` colour has a light and
+a dark value (following Bootstrap's ``data-bs-theme`` and, without it, the
+system setting), so a chart carries no styles of its own. A series may bring
+its own colour (a player's colour from the roster: ``--k`` set on its group,
+class ``pc``): its line then gets a thin outline in the text colour (``hl``) so
+that light colours read on a light page and dark ones on a dark page. Series
+also differ by dash pattern and marker shape, so they can be told apart
+without colour.
 
 >>> svg = line_chart([Series("Anna", (3, 8, 12))], x_labels=("1", "2", "3"),
 ...                  title="Totals", desc="Running totals after each deal.")
@@ -52,9 +55,20 @@ class Series:
     """A ``#rrggbb`` colour for this line (a player's); empty: the chart palette's."""
 
 
-def _paint(colour: str) -> str:
-    """An inline style giving a shape ``colour`` (overrides the palette class)."""
-    return f' style="stroke:{colour};fill:{colour}"' if colour else ""
+def _group(index: int, colour: str) -> str:
+    """The opening tag of a series' shapes: its palette class, or a player's colour."""
+    css = f"c{index % len(LIGHT)}"
+    return f'<g class="{css} pc" style="--k:{colour}">' if colour else f'<g class="{css}">'
+
+
+def _n(value: float) -> str:
+    """A coordinate with one decimal at most, without a trailing ".0".
+
+    >>> _n(22.94), _n(350.0), _n(-4.5)
+    ('22.9', '350', '-4.5')
+    """
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,27 +79,6 @@ class Bar:
     value: float
     text: str = ""
     """What to write beside the bar (defaults to the value)."""
-
-
-def _palette_style(chart_id: str) -> str:
-    """Colour classes ``c0``…``c7`` for this chart, light and dark."""
-    scope = f"#{chart_id}"
-
-    def rules(colours: tuple[str, ...], prefix: str) -> str:
-        return "".join(
-            f"{prefix}{scope} .c{index}{{stroke:{colour};fill:{colour}}}"
-            for index, colour in enumerate(colours)
-        )
-
-    dark_rules = rules(DARK, '[data-bs-theme="dark"] ')
-    system_dark = rules(DARK, "html:not([data-bs-theme]) ")
-    return (
-        "<style>"
-        + rules(LIGHT, "")
-        + dark_rules
-        + f"@media (prefers-color-scheme: dark){{{system_dark}}}"
-        + "</style>"
-    )
 
 
 def _chart_id(kind: str, title: str, extra: str) -> str:
@@ -102,7 +95,6 @@ def _open(chart_id: str, width: int, height: int, title: str, desc: str) -> str:
         f'font-family="system-ui, sans-serif" font-size="{FONT}">'
         f'<title id="{chart_id}-title">{escape(title)}</title>'
         f'<desc id="{chart_id}-desc">{escape(desc)}</desc>'
-        + _palette_style(chart_id)
     )
 
 
@@ -136,39 +128,27 @@ def _number(value: float) -> str:
     return f"{value:g}" if abs(value) < 1e6 else f"{value:.2e}"
 
 
-def _marker(shape: str, x: float, y: float, css: str, colour: str = "") -> str:
+def _marker(shape: str, x: float, y: float) -> str:
+    """A marker in its series' colour (``mk``; in a player's colour outlined, class ``pc``)."""
     r = 3.2
-    # A player's colour gets an outline in the text colour, like its line.
-    paint = (
-        f' style="fill:{colour};stroke:currentColor;stroke-width:.8"' if colour else ""
-    )
     if shape == "circle":
-        return f'<circle class="{css}" cx="{x:.1f}" cy="{y:.1f}" r="{r}"{paint}/>'
+        return f'<circle class="mk" cx="{_n(x)}" cy="{_n(y)}" r="{r}"/>'
     if shape == "square":
         return (
-            f'<rect class="{css}" x="{x - r:.1f}" y="{y - r:.1f}" '
-            f'width="{2 * r:.1f}" height="{2 * r:.1f}"{paint}/>'
+            f'<rect class="mk" x="{_n(x - r)}" y="{_n(y - r)}" '
+            f'width="{_n(2 * r)}" height="{_n(2 * r)}"/>'
         )
     if shape == "triangle":
         points = (
-            f"{x:.1f},{y - r - 0.8:.1f} {x - r - 0.5:.1f},{y + r:.1f} "
-            f"{x + r + 0.5:.1f},{y + r:.1f}"
+            f"{_n(x)},{_n(y - r - 0.8)} {_n(x - r - 0.5)},{_n(y + r)} "
+            f"{_n(x + r + 0.5)},{_n(y + r)}"
         )
-        return f'<polygon class="{css}" points="{points}"{paint}/>'
+        return f'<polygon class="mk" points="{points}"/>'
     points = (
-        f"{x:.1f},{y - r - 1:.1f} {x + r + 1:.1f},{y:.1f} "
-        f"{x:.1f},{y + r + 1:.1f} {x - r - 1:.1f},{y:.1f}"
+        f"{_n(x)},{_n(y - r - 1)} {_n(x + r + 1)},{_n(y)} "
+        f"{_n(x)},{_n(y + r + 1)} {_n(x - r - 1)},{_n(y)}"
     )
-    return f'<polygon class="{css}" points="{points}"{paint}/>'
-
-
-def _halo(colour: str) -> str:
-    """Attributes of the outline drawn under a line in a player's colour."""
-    return (
-        ' fill="none" style="fill:none" stroke="currentColor" stroke-opacity="0.6" '
-        'stroke-width="4.5" stroke-linejoin="round" stroke-linecap="round"'
-        if colour else ""
-    )
+    return f'<polygon class="mk" points="{points}"/>'
 
 
 def _legend(
@@ -178,23 +158,20 @@ def _legend(
     parts = []
     column_width = (width - 16) / columns
     for index, label in enumerate(labels):
-        css = f"c{index % len(LIGHT)}"
         colour = colours[index] if index < len(colours) else ""
         x = 8 + (index % columns) * column_width
         y = top + (index // columns) * LEGEND_ROW + 9
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        underlay = (
-            f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}"{_halo(colour)}/>'
-            if colour else ""
-        )
+        ends = f'x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x + 22)}" y2="{_n(y)}"'
+        underlay = f'<line class="hl" {ends}/>' if colour else ""
         parts.append(
-            underlay
-            + f'<line class="{css}" x1="{x:.1f}" y1="{y:.1f}" x2="{x + 22:.1f}" y2="{y:.1f}" '
-            f'stroke-width="2.5"{dash_attr}{_paint(colour)}/>'
-            + _marker(MARKERS[index % len(MARKERS)], x + 11, y, css, colour)
-            + f'<text x="{x + 28:.1f}" y="{y + 4:.1f}" fill="currentColor">'
-            f"{escape(label)}</text>"
+            _group(index, colour)
+            + underlay
+            + f'<line class="lg" {ends}{dash_attr}/>'
+            + _marker(MARKERS[index % len(MARKERS)], x + 11, y)
+            + f'<text x="{_n(x + 28)}" y="{_n(y + 4)}" fill="currentColor">'
+            f"{escape(label)}</text></g>"
         )
     return "".join(parts)
 
@@ -249,9 +226,9 @@ def line_chart(
     for tick in ticks:
         y = y_at(tick)
         parts.append(
-            f'<line x1="{left:.1f}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'<line x1="{_n(left)}" x2="{width - right}" y1="{_n(y)}" y2="{_n(y)}" '
             f'stroke="currentColor" stroke-opacity="{0.45 if tick == 0 else 0.15}"/>'
-            f'<text x="{left - 5:.1f}" y="{y + 4:.1f}" text-anchor="end" fill="currentColor">'
+            f'<text x="{_n(left - 5)}" y="{_n(y + 4)}" text-anchor="end" fill="currentColor">'
             f"{escape(y_format(tick))}</text>"
         )
     label_width = FONT * 0.62 * max([len(label) for label in x_labels] or [1]) + 8
@@ -260,17 +237,16 @@ def line_chart(
         if index % step:
             continue
         parts.append(
-            f'<text x="{x_at(index):.1f}" y="{plot_bottom + 16}" text-anchor="middle" '
+            f'<text x="{_n(x_at(index))}" y="{plot_bottom + 16}" text-anchor="middle" '
             f'fill="currentColor">{escape(label)}</text>'
         )
     if x_title:
         parts.append(
-            f'<text x="{left + plot_width / 2:.1f}" y="{plot_bottom + 34}" text-anchor="middle" '
+            f'<text x="{_n(left + plot_width / 2)}" y="{plot_bottom + 34}" text-anchor="middle" '
             f'fill="currentColor" opacity="0.75">{escape(x_title)}</text>'
         )
     with_markers = n <= 40
     for index, line in enumerate(series):
-        css = f"c{index % len(LIGHT)}"
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         segment: list[str] = []
@@ -281,25 +257,20 @@ def line_chart(
                     segments.append(segment)
                 segment = []
                 continue
-            segment.append(f"{x_at(position):.1f},{y_at(value):.1f}")
+            segment.append(f"{_n(x_at(position))},{_n(y_at(value))}")
         if segment:
             segments.append(segment)
-        stroke = f";stroke:{line.colour}" if line.colour else ""
+        parts.append(_group(index, line.colour))
         for points in segments:
             if line.colour:
-                parts.append(f'<polyline{_halo(line.colour)} points="{" ".join(points)}"/>')
-            parts.append(
-                f'<polyline class="{css}" fill="none" style="fill:none{stroke}" '
-                f'stroke-width="2.5" stroke-linejoin="round" stroke-linecap="round"{dash_attr} '
-                f'points="{" ".join(points)}"/>'
-            )
+                parts.append(f'<polyline class="hl" points="{" ".join(points)}"/>')
+            parts.append(f'<polyline class="ln"{dash_attr} points="{" ".join(points)}"/>')
         if with_markers:
             for position, value in enumerate(line.values):
                 if value is not None:
-                    parts.append(_marker(
-                        MARKERS[index % len(MARKERS)], x_at(position), y_at(value), css,
-                        line.colour,
-                    ))
+                    parts.append(_marker(MARKERS[index % len(MARKERS)], x_at(position),
+                                         y_at(value)))
+        parts.append("</g>")
     if legend_rows:
         parts.append(
             _legend([s.label for s in series], top=plot_bottom + axis_space, width=width,
@@ -350,11 +321,11 @@ def bar_chart(
         length = max(span * bar.value / largest, 1.5 if bar.value else 0)
         label = bar.label if len(bar.label) <= 18 else bar.label[:17] + "…"
         parts.append(
-            f'<text x="{label_width - 6:.1f}" y="{y + bar_height / 2 + 4:.1f}" text-anchor="end" '
+            f'<text x="{_n(label_width - 6)}" y="{_n(y + bar_height / 2 + 4)}" text-anchor="end" '
             f'fill="currentColor">{escape(label)}</text>'
-            f'<rect class="c{index % len(LIGHT)}" x="{label_width:.1f}" y="{y}" '
-            f'width="{length:.1f}" height="{bar_height}" rx="3"/>'
-            f'<text x="{label_width + length + 5:.1f}" y="{y + bar_height / 2 + 4:.1f}" '
+            f'<rect class="c{index % len(LIGHT)} mk" x="{_n(label_width)}" y="{y}" '
+            f'width="{_n(length)}" height="{bar_height}" rx="3"/>'
+            f'<text x="{_n(label_width + length + 5)}" y="{_n(y + bar_height / 2 + 4)}" '
             f'fill="currentColor">{escape(bar.text or _number(bar.value))}</text>'
         )
     parts.append("</g></svg>")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import html
+import re
 import uuid
 from typing import Any
 from urllib.parse import urlencode
@@ -25,6 +27,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare
@@ -434,6 +437,12 @@ def _saved(
     deal's form (or the finish button), undo, the table mode and the notice; the
     request itself swaps nothing. The new ETag and next deal number travel in the
     ``kr:sheet`` event, which puts them on ``#sheet`` (static/js/sync.js).
+
+    The next form is left out when the page holds a fresh form of the same shape
+    (its markup but for deal number, key, heading and CSRF token, sent as
+    ``KR-Form-Shape``): the ``kr:form`` event brings the new number, key and
+    heading, and sync.js puts a copy of that fresh form in place with them, which
+    is what a reload shows (templatetags/form_shape.py).
     """
     match.revision = recorded.revision
     sheet = sheet_after_record(match, recorded)
@@ -446,12 +455,35 @@ def _saved(
         "live_available": match.game in services.LIVE_GAMES,
         "progression": sheet.progression,
     }
+    next_form = None
+    if context["form"] is not None:
+        form_html = render_to_string(f"{PAGE}#deal-form", context, request)
+        shape = _FORM_SHAPE.search(form_html)
+        if shape and shape[1] == request.headers.get("KR-Form-Shape"):
+            next_form = {
+                "shape": shape[1],
+                "heading": html.unescape(_FORM_HEADING.search(form_html)[1]),  # type: ignore[index]
+                "number": _FORM_VALUES["number"].search(form_html)[1],  # type: ignore[index]
+                "key": _FORM_VALUES["client_key"].search(form_html)[1],  # type: ignore[index]
+            }
+        else:
+            context["form_html"] = form_html
     response = render(request, f"{PAGE}#saved", context)
     response = reswap(response, "none")
     response["ETag"] = etag
     trigger_client_event(response, "kr:sheet", {"etag": etag, "next": sheet.next_number})
+    if next_form:
+        trigger_client_event(response, "kr:form", next_form, after="swap")
     patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+_FORM_SHAPE = re.compile(r'<section [^>]*\bdata-shape="([0-9a-f]+)"')
+_FORM_HEADING = re.compile(r"<h2[^>]*>([^<]*)</h2>")
+
+_FORM_VALUES = {
+    name: re.compile(f'name="{name}" value="([^"]*)"') for name in ("number", "client_key")
+}
 
 
 def _switched(request: HttpRequest, sheet: Sheet) -> DealForm | None:

@@ -3,7 +3,11 @@
    304 without a body. A new sheet is swapped in, but a deal form that is in use (typed
    into, focused, or correcting a deal) stays as it is, and says so when its deal number
    was recorded on another phone meanwhile. The live board (#board-poll) polls the same
-   way; it waits while a number is being typed into it. */
+   way; it waits while a number is being typed into it.
+   A fresh deal form (data-shape: its markup but for deal number, key, heading and CSRF
+   token) is kept as it came; a save sends its shape, and when the next form has the same
+   one the answer leaves it out and names the new number, key and heading (kr:form): the
+   kept copy takes the form's place with them, as a reload would show it. */
 (function () {
   "use strict";
   var K = window.Kartenrunde = window.Kartenrunde || {};
@@ -40,6 +44,41 @@
   document.addEventListener("DOMContentLoaded", fillKeys);
   document.addEventListener("htmx:load", fillKeys);
 
+  var fresh = null;  // { shape, node }: a copy of the fresh deal form, as it came
+  function keepFresh() {
+    var section = document.getElementById("deal-form");
+    var shape = section && section.dataset.shape;
+    if (!shape || (fresh && fresh.shape === shape)) { return; }
+    var node = section.cloneNode(true);
+    var form = node.querySelector("form");
+    if (form) { form.reset(); delete form.dataset.dirty; }
+    node.querySelectorAll(".stale-form").forEach(function (old) { old.remove(); });
+    node.removeAttribute("hx-swap-oob");
+    fresh = { shape: shape, node: node };
+  }
+  document.addEventListener("DOMContentLoaded", keepFresh);
+  document.addEventListener("htmx:load", keepFresh);
+
+  document.addEventListener("kr:form", function (event) {
+    var next = event.detail;
+    var old = document.getElementById("deal-form");
+    if (!old || !next) { return; }
+    if (!fresh || fresh.shape !== next.shape) {  // not expected: then the sheet as the server has it
+      var form = old.querySelector("form");
+      if (form) { delete form.dataset.dirty; }
+      if (old.contains(document.activeElement)) { document.activeElement.blur(); }
+      K.refreshSheet();
+      return;
+    }
+    var node = fresh.node.cloneNode(true);
+    node.querySelector("h2").textContent = next.heading;
+    node.querySelector("[name=number]").setAttribute("value", next.number);
+    node.querySelector("[name=client_key]").setAttribute("value", next.key);
+    old.replaceWith(node);
+    htmx.process(node);
+    htmx.trigger(node, "htmx:load");
+  });
+
   /* A saved deal answers with the changed parts of the sheet only (out of band) and names the
      sheet's new ETag and next deal number in this event: the sheet shown is that version. */
   document.addEventListener("kr:sheet", function (event) {
@@ -51,7 +90,13 @@
 
   document.addEventListener("htmx:configRequest", function (event) {
     var cfg = event.detail;
-    if (cfg.verb !== "get") { if (K.byUser(cfg.elt)) { K.changed(); } return; }
+    if (cfg.verb !== "get") {
+      if (fresh && cfg.elt.closest && cfg.elt.closest("#deal-form") && cfg.elt.querySelector && cfg.elt.querySelector("[name=client_key]")) {
+        cfg.headers["KR-Form-Shape"] = fresh.shape;  // the answer may leave the next form out
+      }
+      if (K.byUser(cfg.elt)) { K.changed(); }
+      return;
+    }
     if (cfg.elt.id === "board-poll") {
       var board = document.getElementById("board");
       if (board && board.dataset.etag) { cfg.headers["If-None-Match"] = board.dataset.etag; }

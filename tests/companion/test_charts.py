@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.conf import settings
 
 from companion import charts
 from companion.charts import Bar, Series, bar_chart, line_chart, nice_ticks
@@ -60,9 +61,18 @@ def test_text_is_escaped() -> None:
 def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> None:
     svg = line_chart([Series("A", (1, 2)), Series("B", (2, 1))], x_labels=("1", "2"),
                      title="t", desc="d")
-    style = _parse(svg).find(f"{SVG}style").text  # type: ignore[union-attr]
-    assert charts.LIGHT[0] in style and charts.DARK[0] in style
-    assert '[data-bs-theme="dark"]' in style and "prefers-color-scheme: dark" in style
+    groups = [g.get("class") for g in _parse(svg).iter(f"{SVG}g")]
+    assert groups == [None, "c0", "c1", "c0", "c1"]  # the chart, two lines, two legend entries
+    assert "<style" not in svg and "style=" not in svg.split("</desc>")[1]
+    css = (settings.BASE_DIR / "static/css/app.css").read_text()
+    light = dict(re.findall(r"^\.kr-chart \.c(\d) \{ --k: (#\w+); \}", css.replace("} .", "}\n."),
+                            re.MULTILINE))
+    assert light == {str(i): colour for i, colour in enumerate(charts.LIGHT)}
+    for prefix in ('[data-bs-theme="dark"] ', "html:not([data-bs-theme]) "):
+        dark = re.findall(re.escape(prefix) + r"\.kr-chart \.c(\d) \{ --k: (#\w+); \}", css)
+        assert dark == [(str(i), colour) for i, colour in enumerate(charts.DARK)]
+    assert css.index("html:not([data-bs-theme]) .kr-chart .c0") > css.index(
+        "@media (prefers-color-scheme: dark)")
     assert 'fill="currentColor"' in svg and "#000" not in svg and "#fff" not in svg
     # Lines differ by dash pattern too, not only by colour.
     assert 'stroke-dasharray="6 3"' in svg

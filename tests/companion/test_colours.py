@@ -4,6 +4,7 @@ form, and the colours on the sheet, in table mode and in the progression chart."
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
@@ -141,18 +142,21 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
     assert '<th scope="col" class="player-head" style="--player: #0072b2">Cem</th>' in html
     assert html.count('<li class="tv-row" style="--player: #0072b2">') == 1
     # The chart draws Cem's line in his colour, over an outline, with its dash pattern kept.
-    assert 'style="fill:none;stroke:#0072b2" stroke-width="2.5" stroke-linejoin="round" ' \
-           'stroke-linecap="round" stroke-dasharray="2 3"' in html
+    assert '<g class="c2 pc" style="--k:#0072b2"><polyline class="hl" points=' in html
+    assert '<polyline class="ln" stroke-dasharray="2 3" points=' in html
 
 
 def test_a_chart_line_in_a_players_colour_keeps_its_pattern_and_gets_an_outline() -> None:
     svg = line_chart([Series("A", (1, 2)), Series("B", (2, 1), "#f0e442")],
                      x_labels=("1", "2"), title="t", desc="d")
-    outline = 'stroke="currentColor" stroke-opacity="0.6" stroke-width="4.5"'
-    assert svg.count(outline) == 2  # under the line and under its legend entry
-    assert 'style="fill:none;stroke:#f0e442"' in svg
-    assert 'stroke-dasharray="6 3"' in svg  # B is the second series: dashed as before
-    assert 'style="fill:none" stroke-width="2.5"' in svg  # A keeps the palette class colour
+    assert svg.count('class="hl"') == 2  # under the line and under its legend entry
+    assert svg.count('<g class="c1 pc" style="--k:#f0e442">') == 2  # line and legend entry
+    assert '<polyline class="ln" stroke-dasharray="6 3"' in svg  # B is second: dashed as before
+    assert svg.count('<g class="c0">') == 2  # A keeps the palette class colour
+    css = (settings.BASE_DIR / "static/css/app.css").read_text()
+    assert ".kr-chart .hl { fill: none; stroke: currentColor; stroke-opacity: .6; " \
+           "stroke-width: 4.5;" in css
+    assert ".kr-chart .pc .mk { stroke: currentColor; stroke-width: .8; }" in css
 
 
 def test_freaky_colour_swatches_carry_their_colours_first_letters(client: Client) -> None:

@@ -55,6 +55,11 @@ TEXT = """node => {
 """An element's text without <noscript> (inserted by htmx its content is parsed as elements,
 loaded with the page it is raw text; with JavaScript on it shows neither way)."""
 
+FIELDS = """form => Array.from(form.elements).filter(field => field.name !== "client_key"
+  && field.name !== "csrfmiddlewaretoken").map(field => [field.name, field.type, field.value,
+  field.checked, field.disabled, field.className].join("|"))"""
+"""The deal form's fields as they are now: value, ticked, locked (not the key: new per form)."""
+
 
 def shown(page: Page) -> dict[str, str]:
     """The text of what a save changes (the table mode's too, though it is hidden)."""
@@ -63,6 +68,8 @@ def shown(page: Page) -> dict[str, str]:
         found = page.locator(f"#sheet {selector}")
         texts[selector] = found.first.evaluate(TEXT) if found.count() else ""
     texts["finish"] = str(page.locator("#sheet form[action$='/finish/']").count())
+    form = page.locator("#deal-form form")
+    texts["fields"] = "\n".join(form.evaluate(FIELDS)) if form.count() else ""
     return texts
 
 
@@ -84,8 +91,13 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
     if game == "elf-nimmt":  # Ben went out; Cem still holds a card
         form.locator("fieldset label.btn", has_text="Ben").click()
         form.locator('input[name="s2-hand"]').fill("1")
-    form.get_by_role("button", name="Save deal").click()
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        form.get_by_role("button", name="Save deal").click()
     expect(page.locator("#notice")).to_contain_text(f"Deal {number} saved.")
+    if page.locator("#deal-form").count():  # another deal follows
+        # the page kept its fresh form: the answer names the next one instead of carrying it
+        assert 'id="deal-form"' not in answer.value.text()
+        assert "kr:form" in answer.value.headers["hx-trigger-after-swap"]
     expect(page.locator(f"#deal-{number}")).to_have_class(re.compile("saved-row"))
     expect(page.locator("#notice")).to_be_focused()
     if number > 1:  # the row saved before is not marked any more
