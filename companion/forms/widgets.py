@@ -12,18 +12,27 @@ give (``tests/companion/test_sheet_widgets.py`` compares them).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.forms.renderers import BaseRenderer
-from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
+
+
+def _escape(value: object) -> str:
+    """What ``{{ value }}`` writes of a text with autoescape on (Django's ``escape`` is
+    ``html.escape``; called directly, without its lazy-string wrapper, for speed)."""
+    html_method = getattr(value, "__html__", None)
+    if html_method is not None:
+        return str(html_method())
+    return html.escape(str(value))
 
 
 def _text(value: object) -> str:
     """What ``{{ value|stringformat:'s' }}`` writes with autoescape on."""
-    return str(conditional_escape(value if isinstance(value, SafeString) else str(value)))
+    return str(value) if isinstance(value, SafeData) else html.escape(str(value))
 
 
 def _attrs(attrs: Mapping[str, Any]) -> str:
@@ -33,8 +42,8 @@ def _attrs(attrs: Mapping[str, Any]) -> str:
     for name, value in attrs.items():
         if value is False:
             continue
-        parts.append(f" {conditional_escape(name)}" if value is True
-                     else f' {conditional_escape(name)}="{_text(value)}"')
+        parts.append(f" {_escape(name)}" if value is True
+                     else f' {_escape(name)}="{_text(value)}"')
     return "".join(parts)
 
 
@@ -43,21 +52,21 @@ def input_html(widget: Mapping[str, Any]) -> str:
     value = widget["value"]
     shown = f' value="{_text(value)}"' if value is not None else ""
     return (
-        f'<input type="{conditional_escape(widget["type"])}" '
-        f'name="{conditional_escape(widget["name"])}"{shown}{_attrs(widget["attrs"])}>'
+        f'<input type="{_escape(widget["type"])}" '
+        f'name="{_escape(widget["name"])}"{shown}{_attrs(widget["attrs"])}>'
     )
 
 
 def select_html(widget: Mapping[str, Any]) -> str:
     """``django/forms/widgets/select.html`` (with ``select_option.html``) for a widget context."""
-    parts = [f'<select name="{conditional_escape(widget["name"])}"{_attrs(widget["attrs"])}>']
+    parts = [f'<select name="{_escape(widget["name"])}"{_attrs(widget["attrs"])}>']
     for group_name, options, _index in widget["optgroups"]:
         if group_name:
-            parts.append(f'\n  <optgroup label="{conditional_escape(group_name)}">')
+            parts.append(f'\n  <optgroup label="{_escape(group_name)}">')
         for option in options:
             parts.append(
                 f'\n  <option value="{_text(option["value"])}"{_attrs(option["attrs"])}>'
-                f'{conditional_escape(option["label"])}</option>\n'
+                f'{_escape(option["label"])}</option>\n'
             )
         if group_name:
             parts.append("\n  </optgroup>")

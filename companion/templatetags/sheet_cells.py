@@ -9,8 +9,9 @@ running total. Every text is escaped here.
 
 from __future__ import annotations
 
+import html
+
 from django import template
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
@@ -19,19 +20,24 @@ from companion.selectors.sheet import Cell
 register = template.Library()
 
 
+def _escape(text: str) -> str:
+    """Django's ``escape`` (which is ``html.escape``) without its lazy-string wrapper."""
+    return text if hasattr(text, "__html__") else html.escape(text)
+
+
 @register.filter
 def score_cell(cell: Cell, number: int) -> SafeString:
     """One cell of the sheet: deal ``number``'s score of a player and the total after it."""
     total = f'<span class="tiny text-body-secondary">Σ {cell.total}</span>'
     if not cell.why:
         return mark_safe(f'<span class="d-block">{cell.score}</span>{total}')
-    cards = conditional_escape(gettext("cards (Hornochsen):"))
+    cards = _escape(gettext("cards (Hornochsen):"))
     lines = "".join(
         '\n        <li class="d-flex gap-2"><span class="flex-grow-1">'
-        + str(conditional_escape(line.text))
+        + _escape(line.text)
         + (f'<span class="d-block tiny text-body-secondary">{cards} '
-           f"{conditional_escape(line.cards)}</span>" if line.cards else "")
-        + f'</span><span class="fw-semibold text-nowrap">{conditional_escape(line.points)}'
+           f"{_escape(line.cards)}</span>" if line.cards else "")
+        + f'</span><span class="fw-semibold text-nowrap">{_escape(line.points)}'
         "</span></li>\n      "
         for line in cell.why
     )
@@ -40,11 +46,11 @@ def score_cell(cell: Cell, number: int) -> SafeString:
         "\n\n"
         '<details class="why">\n'
         f'  <summary class="why-score">{cell.score}<span class="visually-hidden"> '
-        f'({conditional_escape(gettext("why?"))})</span></summary>\n'
+        f'({_escape(gettext("why?"))})</span></summary>\n'
         '  <div class="why-body shadow" role="note">\n'
         f'    <ul class="list-unstyled mb-1">\n      {lines}\n    </ul>\n'
         '    <div class="d-flex border-top pt-1 fw-bold"><span class="flex-grow-1">'
-        f"{conditional_escape(cell.name)} · {deal}</span><span>= {cell.score}</span></div>\n"
+        f"{_escape(cell.name)} · {deal}</span><span>= {cell.score}</span></div>\n"
         "  </div>\n"
         f"</details>\n{total}"
     )
