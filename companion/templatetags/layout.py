@@ -12,7 +12,8 @@ per language and URL prefix (``SCRIPT_NAME``), the things its URLs and texts may
 on; a settings change (tests) forgets every kept part.
 
 A ``{% dynamic %}`` part must not sit inside a tag that decides on the page's context
-(an ``{% if user… %}`` in the constant part sees no user): put such tags outside.
+(an ``{% if user… %}`` or a ``{% for %}`` in the constant part sees no user and no
+loop variable): put such tags outside.
 
 >>> from django.template import Context, Template
 >>> from django.utils import translation
@@ -74,7 +75,8 @@ Rendered = tuple[tuple[str, ...], tuple[DynamicNode, ...]]
 class ConstantNode(Node):
     def __init__(self, nodelist: NodeList) -> None:
         self.nodelist = nodelist
-        self.rendered: dict[tuple[int, str | None, str], Rendered] = {}
+        self.generation = _generation
+        self.rendered: dict[tuple[str | None, str], Rendered] = {}
 
     def _render_once(self, context: Context, language: str | None) -> Rendered:
         holes: list[DynamicNode] = []
@@ -82,16 +84,17 @@ class ConstantNode(Node):
         chunks = tuple(text.split(_HOLE))
         if len(chunks) != len(holes) + 1:
             raise template.TemplateSyntaxError(
-                "A {% dynamic %} part of a {% constant %} part was rendered other than once.")
+                "The text of a {% constant %} part does not match its {% dynamic %} parts.")
         return chunks, tuple(holes)
 
     def render(self, context: Context) -> SafeString:
+        if self.generation != _generation:
+            # A new dict, not clear(): other threads may be reading the old one.
+            self.rendered, self.generation = {}, _generation
         language = get_language()
-        key = (_generation, language, get_script_prefix())
+        key = (language, get_script_prefix())
         rendered = self.rendered.get(key)
         if rendered is None:
-            if any(kept[0] != _generation for kept in self.rendered):
-                self.rendered.clear()
             rendered = self.rendered[key] = self._render_once(context, language)
         chunks, holes = rendered
         if not holes:
