@@ -3,7 +3,7 @@
 Each function returns SVG markup (safe to put into a template) with a
 ``<title>`` and a ``<desc>`` for screen readers; the pages show the same
 numbers as a data table beside the chart. Text and axes use ``currentColor``
-so they follow the page's text colour. The look of lines, outlines and markers
+so they follow the page's text colour. The chart's font and size, the grid lines, the look of lines, outlines and markers
 and the series colours live in static/css/app.css (``.kr-chart``): a series'
 group carries a palette class ``c0``…``c7`` whose ``--k`` colour has a light and
 a dark value (following Bootstrap's ``data-bs-theme`` and, without it, the
@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
@@ -91,8 +90,7 @@ def _open(chart_id: str, width: int, height: int, title: str, desc: str) -> str:
         f'<svg id="{chart_id}" class="kr-chart" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {width} {height}" width="100%" role="img" '
         f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
-        f'style="max-width:{width * 2}px;height:auto;color:inherit" '
-        f'font-family="system-ui, sans-serif" font-size="{FONT}">'
+        f'style="max-width:{width * 2}px">'
         f'<title id="{chart_id}-title">{escape(title)}</title>'
         f'<desc id="{chart_id}-desc">{escape(desc)}</desc>'
     )
@@ -170,7 +168,7 @@ def _legend(
             + underlay
             + f'<line class="lg" {ends}{dash_attr}/>'
             + _marker(MARKERS[index % len(MARKERS)], x + 11, y)
-            + f'<text x="{_n(x + 28)}" y="{_n(y + 4)}" fill="currentColor">'
+            + f'<text x="{_n(x + 28)}" y="{_n(y + 4)}">'
             f"{escape(label)}</text></g>"
         )
     return "".join(parts)
@@ -222,13 +220,13 @@ def line_chart(
         return plot_bottom - (value - low) / (high - low) * plot_height
 
     parts = [_open(chart_id, width, height, title, desc)]
-    parts.append('<g aria-hidden="true">')
+    parts.append('<g aria-hidden="true" fill="currentColor">')
     for tick in ticks:
         y = y_at(tick)
         parts.append(
-            f'<line x1="{_n(left)}" x2="{width - right}" y1="{_n(y)}" y2="{_n(y)}" '
-            f'stroke="currentColor" stroke-opacity="{0.45 if tick == 0 else 0.15}"/>'
-            f'<text x="{_n(left - 5)}" y="{_n(y + 4)}" text-anchor="end" fill="currentColor">'
+            f'<line class="{"gl z" if tick == 0 else "gl"}" x1="{_n(left)}" x2="{width - right}" '
+            f'y1="{_n(y)}" y2="{_n(y)}"/>'
+            f'<text x="{_n(left - 5)}" y="{_n(y + 4)}" text-anchor="end">'
             f"{escape(y_format(tick))}</text>"
         )
     label_width = FONT * 0.62 * max([len(label) for label in x_labels] or [1]) + 8
@@ -237,13 +235,13 @@ def line_chart(
         if index % step:
             continue
         parts.append(
-            f'<text x="{_n(x_at(index))}" y="{plot_bottom + 16}" text-anchor="middle" '
-            f'fill="currentColor">{escape(label)}</text>'
+            f'<text x="{_n(x_at(index))}" y="{plot_bottom + 16}" text-anchor="middle">'
+            f"{escape(label)}</text>"
         )
     if x_title:
         parts.append(
             f'<text x="{_n(left + plot_width / 2)}" y="{plot_bottom + 34}" text-anchor="middle" '
-            f'fill="currentColor" opacity="0.75">{escape(x_title)}</text>'
+            f'opacity="0.75">{escape(x_title)}</text>'
         )
     with_markers = n <= 40
     for index, line in enumerate(series):
@@ -315,18 +313,19 @@ def bar_chart(
     text_width = 12 + FONT * 0.6 * max([len(b.text or _number(b.value)) for b in bars] or [2])
     span = width - label_width - text_width - 8
     largest = max([b.value for b in bars] or [0]) or 1
-    parts = [_open(chart_id, width, height, title, desc), '<g aria-hidden="true">']
+    parts = [_open(chart_id, width, height, title, desc),
+             '<g aria-hidden="true" fill="currentColor">']
     for index, bar in enumerate(bars):
         y = gap + index * (bar_height + gap)
         length = max(span * bar.value / largest, 1.5 if bar.value else 0)
         label = bar.label if len(bar.label) <= 18 else bar.label[:17] + "…"
         parts.append(
-            f'<text x="{_n(label_width - 6)}" y="{_n(y + bar_height / 2 + 4)}" text-anchor="end" '
-            f'fill="currentColor">{escape(label)}</text>'
+            f'<text x="{_n(label_width - 6)}" y="{_n(y + bar_height / 2 + 4)}" text-anchor="end">'
+            f"{escape(label)}</text>"
             f'<rect class="c{index % len(LIGHT)} mk" x="{_n(label_width)}" y="{y}" '
             f'width="{_n(length)}" height="{bar_height}" rx="3"/>'
-            f'<text x="{_n(label_width + length + 5)}" y="{_n(y + bar_height / 2 + 4)}" '
-            f'fill="currentColor">{escape(bar.text or _number(bar.value))}</text>'
+            f'<text x="{_n(label_width + length + 5)}" y="{_n(y + bar_height / 2 + 4)}">'
+            f"{escape(bar.text or _number(bar.value))}</text>"
         )
     parts.append("</g></svg>")
     return mark_safe("".join(parts))  # every text in it is escaped above
@@ -360,7 +359,7 @@ def months_chart(stats: PlayerStats) -> SafeString:
     """A player's win rate per month."""
     return line_chart(
         [Series(gettext("Win rate"), [line.win_rate for line in stats.months])],
-        x_labels=[formats.date_format(line.month, "m/y") for line in stats.months],
+        x_labels=[line.axis_label for line in stats.months],
         title=gettext("%(player)s: win rate per month") % {"player": stats.player.name},
         desc=ngettext("Share of finished matches won, per month, over the last %(months)d month"
                       " with matches.",

@@ -16,13 +16,16 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, TypedDict
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, F, OuterRef, QuerySet
+from django.utils import formats
 from django.utils.formats import number_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from companion.models import (
@@ -263,6 +266,17 @@ class PlayerGameLine(WinRate):
     worst: int
 
 
+@lru_cache(maxsize=4096)
+def _date_format(value: dt.date, format_name: str, language: str | None) -> str:
+    return formats.date_format(value, format_name)
+
+
+def local_date(value: dt.date, format_name: str) -> str:
+    """``value|date:format_name`` as the template filter gives it in the active language,
+    worked out once per date and language (the player page shows dozens)."""
+    return _date_format(value, format_name, get_language())
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """One finished match from one player's point of view."""
@@ -275,6 +289,10 @@ class Result:
     total: int
     is_winner: bool
 
+    @property
+    def short_date(self) -> str:
+        return local_date(self.date, "SHORT_DATE_FORMAT")
+
 
 @dataclass(frozen=True, slots=True)
 class MonthLine(WinRate):
@@ -283,6 +301,16 @@ class MonthLine(WinRate):
     month: dt.date
     matches: int
     wins: int
+
+    @property
+    def label(self) -> str:
+        """The month as the active language writes it, e.g. "März 2026"."""
+        return local_date(self.month, "YEAR_MONTH_FORMAT")
+
+    @property
+    def axis_label(self) -> str:
+        """The month under the chart, e.g. "03/26"."""
+        return local_date(self.month, "m/y")
 
 
 @dataclass(frozen=True, slots=True)
