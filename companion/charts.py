@@ -3,8 +3,9 @@
 Each function returns SVG markup (safe to put into a template) with a
 ``<title>`` and a ``<desc>`` for screen readers; the pages show the same
 numbers as a data table beside the chart. Text and axes use ``currentColor``
-so they follow the page's text colour. The chart's font and size, the grid lines, the look of lines, outlines and markers
-and the series colours live in static/css/app.css (``.kr-chart``): a series'
+so they follow the page's text colour. The chart's font, the grid lines, the
+look of lines, outlines and markers and the series colours live in
+static/css/app.css (``.kr-chart``): a series'
 group carries a palette class ``c0``…``c7`` whose ``--k`` colour has a light and
 a dark value (following Bootstrap's ``data-bs-theme`` and, without it, the
 system setting), so a chart carries no styles of its own. A series may bring

@@ -31,26 +31,25 @@ def score_cell(cell: Cell, number: int) -> SafeString:
     total = f'<span class="tiny text-body-secondary">Σ {cell.total}</span>'
     if not cell.why:
         return mark_safe(f'<span class="d-block">{cell.score}</span>{total}')
+    # The look of a line (text, then its points, in a row) and of the sum comes from
+    # .why-body in static/css/app.css: the htmx save answer carries a row of these.
     cards = _escape(gettext("cards (Hornochsen):"))
     lines = "".join(
-        '\n        <li class="d-flex gap-2"><span class="flex-grow-1">'
+        "<li><span>"
         + _escape(line.text)
         + (f'<span class="d-block tiny text-body-secondary">{cards} '
            f"{_escape(line.cards)}</span>" if line.cards else "")
-        + f'</span><span class="fw-semibold text-nowrap">{_escape(line.points)}'
-        "</span></li>\n      "
+        + f"</span><span>{_escape(line.points)}</span></li>"
         for line in cell.why
     )
     deal = gettext("Deal %(number)s") % {"number": number}
     return mark_safe(  # every text above and below is escaped
-        "\n\n"
-        '<details class="why">\n'
-        f'  <summary class="why-score">{cell.score}<span class="visually-hidden"> '
-        f'({_escape(gettext("why?"))})</span></summary>\n'
-        '  <div class="why-body shadow" role="note">\n'
-        f'    <ul class="list-unstyled mb-1">\n      {lines}\n    </ul>\n'
-        '    <div class="d-flex border-top pt-1 fw-bold"><span class="flex-grow-1">'
-        f"{_escape(cell.name)} · {deal}</span><span>= {cell.score}</span></div>\n"
-        "  </div>\n"
-        f"</details>\n{total}"
+        '<details class="why">'
+        f'<summary class="why-score">{cell.score}<span class="visually-hidden"> '
+        f'({_escape(gettext("why?"))})</span></summary>'
+        '<div class="why-body shadow" role="note">'
+        f'<ul class="list-unstyled mb-1">{lines}</ul>'
+        f'<div class="why-sum"><span>{_escape(cell.name)} · {deal}</span>'
+        f"<span>= {cell.score}</span></div>"
+        f"</div></details>{total}"
     )

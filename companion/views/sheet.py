@@ -469,6 +469,8 @@ def _saved(
         else:
             context["form_html"] = form_html
     response = render(request, f"{PAGE}#saved", context)
+    # The templates' indentation runs: one line break instead (the same page; no <pre> here).
+    response.content = _BLANKS.sub(b"\n", response.content)
     response = reswap(response, "none")
     response["ETag"] = etag
     trigger_client_event(response, "kr:sheet", {"etag": etag, "next": sheet.next_number})
@@ -478,6 +480,7 @@ def _saved(
     return response
 
 
+_BLANKS = re.compile(rb"[ \t\r]*\n\s*")
 _FORM_SHAPE = re.compile(r'<section [^>]*\bdata-shape="([0-9a-f]+)"')
 _FORM_HEADING = re.compile(r"<h2[^>]*>([^<]*)</h2>")
 

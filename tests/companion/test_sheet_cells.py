@@ -17,19 +17,17 @@ def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> No
     with translation.override("en"):
         html = score_cell(cell, 3)
     assert html == (
-        '\n\n<details class="why">\n'
-        '  <summary class="why-score">30<span class="visually-hidden"> (why?)</span></summary>\n'
-        '  <div class="why-body shadow" role="note">\n'
-        '    <ul class="list-unstyled mb-1">\n      '
-        '\n        <li class="d-flex gap-2"><span class="flex-grow-1">14 Hornochsen in hand'
+        '<details class="why">'
+        '<summary class="why-score">30<span class="visually-hidden"> (why?)</span></summary>'
+        '<div class="why-body shadow" role="note">'
+        '<ul class="list-unstyled mb-1">'
+        '<li><span>14 Hornochsen in hand'
         '<span class="d-block tiny text-body-secondary">cards (Hornochsen): 55 (7), 100 (3)</span>'
-        '</span><span class="fw-semibold text-nowrap">14</span></li>\n      '
-        '\n        <li class="d-flex gap-2"><span class="flex-grow-1">2 × 8 Hornochsen in the '
-        'X-stack</span><span class="fw-semibold text-nowrap">16</span></li>\n      '
-        '\n    </ul>\n'
-        '    <div class="d-flex border-top pt-1 fw-bold"><span class="flex-grow-1">Emil &amp; Co'
-        ' · Deal 3</span><span>= 30</span></div>\n'
-        '  </div>\n</details>\n<span class="tiny text-body-secondary">Σ 34</span>'
+        '</span><span>14</span></li>'
+        '<li><span>2 × 8 Hornochsen in the X-stack</span><span>16</span></li>'
+        '</ul>'
+        '<div class="why-sum"><span>Emil &amp; Co · Deal 3</span><span>= 30</span></div>'
+        '</div></details><span class="tiny text-body-secondary">Σ 34</span>'
     )
 
 

@@ -127,7 +127,7 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
         # The next deal's form keeps the entry mode just used; the reload asks for it.
         page = anna_client.get(url("match_sheet", match), {"mode": data["mode"]}).content.decode()
         markers = [
-            'id="standings"', f'id="deal-{number}"', 'id="match-actions"', 'id="table-view"',
+            'id="standings"', f'id="deal-{number}"', 'id="undo-redo"', 'id="table-view"',
             'class="my-3 progression"',
         ]
         if number > 1:
