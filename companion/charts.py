@@ -227,23 +227,27 @@ def line_chart(
         parts.append(
             f'<line class="{"gl z" if tick == 0 else "gl"}" x1="{_n(left)}" x2="{width - right}" '
             f'y1="{_n(y)}" y2="{_n(y)}"/>'
-            f'<text x="{_n(left - 5)}" y="{_n(y + 4)}" text-anchor="end">'
-            f"{escape(y_format(tick))}</text>"
         )
+    parts.append('<g text-anchor="end">')  # the axis labels beside the grid lines
+    for tick in ticks:
+        parts.append(
+            f'<text x="{_n(left - 5)}" y="{_n(y_at(tick) + 4)}">{escape(y_format(tick))}</text>'
+        )
+    parts.append('</g><g text-anchor="middle">')
     label_width = FONT * 0.62 * max([len(label) for label in x_labels] or [1]) + 8
     step = max(1, math.ceil(n / max(2, int(plot_width // label_width))))
     for index, label in enumerate(x_labels):
         if index % step:
             continue
         parts.append(
-            f'<text x="{_n(x_at(index))}" y="{plot_bottom + 16}" text-anchor="middle">'
-            f"{escape(label)}</text>"
+            f'<text x="{_n(x_at(index))}" y="{plot_bottom + 16}">{escape(label)}</text>'
         )
     if x_title:
         parts.append(
-            f'<text x="{_n(left + plot_width / 2)}" y="{plot_bottom + 34}" text-anchor="middle" '
+            f'<text x="{_n(left + plot_width / 2)}" y="{plot_bottom + 34}" '
             f'opacity="0.75">{escape(x_title)}</text>'
         )
+    parts.append("</g>")
     with_markers = n <= 40
     for index, line in enumerate(series):
         dash = DASHES[index % len(DASHES)]

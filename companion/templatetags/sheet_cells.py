@@ -48,7 +48,7 @@ def score_cell(cell: Cell, number: int) -> SafeString:
         f'<summary class="why-score">{cell.score}<span class="visually-hidden"> '
         f'({_escape(gettext("why?"))})</span></summary>'
         '<div class="why-body shadow" role="note">'
-        f'<ul class="list-unstyled mb-1">{lines}</ul>'
+        f"<ul>{lines}</ul>"
         f'<div class="why-sum"><span>{_escape(cell.name)} · {deal}</span>'
         f"<span>= {cell.score}</span></div>"
         f"</div></details>{total}"

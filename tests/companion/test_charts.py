@@ -62,7 +62,8 @@ def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> N
     svg = line_chart([Series("A", (1, 2)), Series("B", (2, 1))], x_labels=("1", "2"),
                      title="t", desc="d")
     groups = [g.get("class") for g in _parse(svg).iter(f"{SVG}g")]
-    assert groups == [None, "c0", "c1", "c0", "c1"]  # the chart, two lines, two legend entries
+    # the chart, its axis labels (left, below), two lines, two legend entries
+    assert groups == [None, None, None, "c0", "c1", "c0", "c1"]
     assert "<style" not in svg and "style=" not in svg.split("</desc>")[1]
     css = (settings.BASE_DIR / "static/css/app.css").read_text()
     light = dict(re.findall(r"^\.kr-chart \.c(\d) \{ --k: (#\w+); \}", css.replace("} .", "}\n."),

@@ -20,7 +20,7 @@ def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> No
         '<details class="why">'
         '<summary class="why-score">30<span class="visually-hidden"> (why?)</span></summary>'
         '<div class="why-body shadow" role="note">'
-        '<ul class="list-unstyled mb-1">'
+        '<ul>'
         '<li><span>14 Hornochsen in hand'
         '<span class="d-block tiny text-body-secondary">cards (Hornochsen): 55 (7), 100 (3)</span>'
         '</span><span>14</span></li>'

@@ -127,13 +127,17 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
         # The next deal's form keeps the entry mode just used; the reload asks for it.
         page = anna_client.get(url("match_sheet", match), {"mode": data["mode"]}).content.decode()
         markers = [
-            'id="standings"', f'id="deal-{number}"', 'id="undo-redo"', 'id="table-view"',
-            'class="my-3 progression"',
+            'id="standings"', f'id="deal-{number}"', 'id="undo-redo"', 'id="tv-state"',
+            'id="tv-deal"',
         ]
-        if number > 1:
-            markers.append("<tfoot")
+        if number > 1:  # the chart anew, and a row more in its data table
+            markers += ["<tfoot", '<figure class="mb-2"']
+            shown = element(page, 'class="my-3 progression"')
+            added = element(answer, '<tbody hx-swap-oob="beforeend:#sheet .progression tbody">')
+            assert re.sub(r"<tbody[^>]*>|</tbody>", "", added) == re.findall(
+                r"<tr><th scope=\"row\">.*?</tr>", shown)[-1]
         else:
-            markers.append('class="sheet-scroll')
+            markers += ['class="sheet-scroll', 'class="my-3 progression"']
         if number < len(deals):
             markers.append('id="deal-form"')
         else:
