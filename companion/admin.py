@@ -169,3 +169,48 @@ class GroupChangeAdmin(admin.ModelAdmin):
     search_fields = ["group__name", "created_by__username"]
     date_hierarchy = "created_at"
     autocomplete_fields = ["group", "created_by"]
+
+
+class _DerivedAdmin(admin.ModelAdmin):
+    """The statistics kept per finished match (companion.services.results): shown, never
+    edited here, since they follow from the matches (``results_rebuild`` recomputes them)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(models.SeatResult)
+class SeatResultAdmin(_DerivedAdmin):
+    list_display = ["match", "player", "total", "place", "is_winner", "date"]
+    list_select_related = ["match__game_night__group", "player"]
+    list_filter = ["game", "is_winner"]
+    search_fields = ["player__name", "=match__id"]
+
+
+@admin.register(models.PlayerRecord)
+class PlayerRecordAdmin(_DerivedAdmin):
+    list_display = ["player"]
+    list_select_related = ["player__group"]
+    search_fields = ["player__name"]
+
+
+@admin.register(models.PairRecord)
+class PairRecordAdmin(_DerivedAdmin):
+    list_display = ["first", "second", "game", "matches", "first_ahead", "second_ahead"]
+    list_select_related = ["first__group", "second__group"]
+    list_filter = ["game"]
+    search_fields = ["first__name", "second__name"]
+
+
+@admin.register(models.GameRecord)
+class GameRecordAdmin(_DerivedAdmin):
+    list_display = ["group", "game", "matches", "deals"]
+    list_select_related = ["group"]
+    list_filter = ["game"]
+    search_fields = ["group__name"]
