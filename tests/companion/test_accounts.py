@@ -37,6 +37,13 @@ def test_signing_up_creates_the_account_logs_in_and_goes_to_create_a_group(
     assert int(client.session["_auth_user_id"]) == user.pk
 
 
+def test_the_new_account_is_logged_in_on_the_next_page(client: Client) -> None:
+    _signup(client)
+    response = client.get("/groups/new/")
+    assert response.status_code == 200
+    assert response.wsgi_request.user.get_username() == "dora"
+
+
 def test_signing_up_goes_on_to_the_invite_it_came_from(client: Client) -> None:
     response = _signup(client, next_url="/join/abc/")
     assert response.url == "/join/abc/"
