@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -199,6 +200,11 @@ class Table:
         data.pop("version", None)
         data.pop("client_key", None)
         data["number"] = str(number)
+        # The page keeps a copy of its fresh deal form and names its shape with the save, so
+        # the answer leaves the next form out (static/js/sync.js, templatetags/form_shape.py).
+        sheet = self.client.get(self.url(match), {"mode": data.get("mode", "")}).content.decode()
+        shape = re.search(r'data-shape="([0-9a-f]+)"', sheet)
+        headers = dict(HTMX, **({"HTTP_KR_FORM_SHAPE": shape[1]} if shape else {}))
 
         def undo() -> None:
             version = Deal.objects.get(match=match, number=number).version
@@ -206,7 +212,7 @@ class Table:
 
         undo()
         return Probe(f"save {game} {players}p deal {number}/{count} (htmx)",
-                     self.url(match, "deals/new/"), dict(HTMX), 200, data, undo)
+                     self.url(match, "deals/new/"), headers, 200, data, undo)
 
 
 def _probes(table: Table) -> list[Probe]:
