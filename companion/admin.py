@@ -214,3 +214,11 @@ class GameRecordAdmin(_DerivedAdmin):
     list_select_related = ["group"]
     list_filter = ["game"]
     search_fields = ["group__name"]
+
+
+@admin.register(models.GameCount)
+class GameCountAdmin(_DerivedAdmin):
+    list_display = ["group", "game", "matches"]
+    list_select_related = ["group"]
+    list_filter = ["game"]
+    search_fields = ["group__name"]

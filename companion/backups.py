@@ -38,7 +38,7 @@ LEFT_OUT = (
     "contenttypes", "auth.Permission", "sessions", "axes",
     # The statistics kept per finished match: computed afresh after a restore.
     "companion.SeatResult", "companion.PlayerRecord", "companion.PairRecord",
-    "companion.GameRecord",
+    "companion.GameRecord", "companion.GameCount",
 )
 """App labels and models a backup leaves out (``dumpdata --exclude``)."""
 

@@ -423,3 +423,22 @@ class GameRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} in group {self.group_id}"
+
+
+class GameCount(models.Model):
+    """How many matches of one game a group has started (running, finished and abandoned
+    ones): the numbers beside the games in the statistics links, read without counting
+    the group's matches. Kept by ``match_start`` and ``match_delete``, recounted by
+    ``results_rebuild`` (an import, a restore)."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=30, choices=Game.choices)
+    matches = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["group", "game"], name="unique_game_count"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.matches} × {self.game} in group {self.group_id}"

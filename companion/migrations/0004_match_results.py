@@ -12,7 +12,7 @@ def fill(apps, schema_editor):
     """
     from companion.services.results import results_rebuild
 
-    results_rebuild()
+    results_rebuild(counts=False)  # the matches per game are counted by 0006, which adds them
 
 
 class Migration(migrations.Migration):

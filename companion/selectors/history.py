@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, Literal, TypedDict
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import formats
 from django.utils.formats import number_format
 from django.utils.html import escape
@@ -29,6 +29,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from companion.models import (
+    GameCount,
     GameNight,
     GameRecord,
     Group,
@@ -755,14 +756,10 @@ def game_stats(
 
 
 def games_played(group: Group) -> list[tuple[GameInfo, int]]:
-    """The five games with the group's number of matches of each, running ones included
-    (one query, answered from the group/game index)."""
-    counts = dict(
-        Match.objects.filter(group=group)
-        .values_list("game")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
+    """The five games with the group's number of matches of each, running and abandoned
+    ones included (one query of five rows at most: the counts are kept in
+    :class:`~companion.models.GameCount`, not counted from the matches)."""
+    counts = dict(GameCount.objects.filter(group=group).values_list("game", "matches"))
     return [(info, counts.get(slug, 0)) for slug, info in GAMES.items()]
 
 

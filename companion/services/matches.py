@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Player, Seat
-from companion.services.results import match_results_update
+from companion.services.results import match_counted, match_results_update
 from scoring import GAMES, ScoringError, error, rank
 from scoring.common import match_totals, rules_for
 
@@ -265,6 +265,7 @@ def match_start(
             group=group, game_night=game_night, game=game, options=dict(options or {}),
             first_dealer=first_dealer, created_by=_user(user),
         )
+        match_counted(match=match, delta=1)
         Seat.objects.bulk_create(
             Seat(match=match, player=player, number=number)
             for number, player in enumerate(players)
@@ -633,6 +634,7 @@ def match_delete(*, match: Match, user: Any) -> None:
     with transaction.atomic():
         match = _lock(match)
         match_results_update(match=match, counts=False)
+        match_counted(match=match, delta=-1)
         match.delete()
 
 

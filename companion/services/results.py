@@ -24,11 +24,12 @@ from collections.abc import Collection, Iterable
 from itertools import combinations, compress
 from typing import Any
 
-from django.db import connections, transaction
+from django.db import IntegrityError, connections, transaction
 from django.db.models import Count, F, FilteredRelation, Max, Min, Q
 
 from companion.models import (
     DealScore,
+    GameCount,
     GameNight,
     GameRecord,
     Group,
@@ -425,6 +426,29 @@ def match_results_update(*, match: Match, counts: bool | None = None) -> None:
             _apply(SeatResult.objects.bulk_create(_build([match])), 1)
 
 
+def match_counted(*, match: Match, delta: int) -> None:
+    """The group's number of matches of the match's game, changed by ``delta`` (1: the
+    match was started, -1: it is about to be deleted); inside the caller's transaction."""
+    counts = GameCount.objects.filter(group_id=match.group_id, game=match.game)
+    if counts.update(matches=F("matches") + delta) or delta < 0:
+        return
+    try:
+        with transaction.atomic():  # the group's first match of this game
+            GameCount.objects.create(group_id=match.group_id, game=match.game, matches=delta)
+    except IntegrityError:  # started at the same moment as another one, which created it
+        counts.update(matches=F("matches") + delta)
+
+
+def _recount(group_id: int) -> None:
+    """The group's :class:`GameCount` rows counted afresh from its matches."""
+    GameCount.objects.filter(group_id=group_id).delete()
+    GameCount.objects.bulk_create(
+        GameCount(group_id=group_id, game=game, matches=n)
+        for game, n in Match.objects.filter(group_id=group_id).values_list("game")
+        .annotate(n=Count("id")).order_by()
+    )
+
+
 def night_results_update(*, night: GameNight) -> None:
     """After a night's date changed: its matches' results carry the new date."""
     changed = SeatResult.objects.filter(match__game_night=night).exclude(date=night.date)
@@ -444,12 +468,13 @@ def night_results_update(*, night: GameNight) -> None:
                 record.save(update_fields=["data"])
 
 
-def results_rebuild(*, group: Group | None = None) -> int:
-    """Compute the results and records of ``group`` (None: of every group) afresh;
-    returns the number of results written.
+def results_rebuild(*, group: Group | None = None, counts: bool = True) -> int:
+    """Compute the results and records of ``group`` (None: of every group) afresh, and
+    with ``counts`` its matches per game (:class:`GameCount`); returns the number of
+    results written.
 
     Reads only the columns it needs (the data migration that filled the tables for
-    existing databases runs it too).
+    existing databases runs it too, without ``counts``: that table came later).
     """
     groups = (
         [group.pk] if group is not None
@@ -459,6 +484,8 @@ def results_rebuild(*, group: Group | None = None) -> int:
     for group_id in groups:
         with transaction.atomic():
             written += _rebuild(group_id)
+            if counts:
+                _recount(group_id)
     return written
 
 
@@ -484,4 +511,4 @@ def _rebuild(group_id: int) -> int:
     return written
 
 
-__all__ = ["match_results_update", "night_results_update", "results_rebuild"]
+__all__ = ["match_counted", "match_results_update", "night_results_update", "results_rebuild"]

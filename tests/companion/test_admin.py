@@ -9,6 +9,7 @@ from django.test import Client
 from companion.models import (
     Deal,
     DealScore,
+    GameCount,
     GameNight,
     GameRecord,
     Group,
@@ -21,7 +22,7 @@ from companion.models import (
     Seat,
     SeatResult,
 )
-from companion.services.results import match_results_update
+from companion.services.results import match_counted, match_results_update
 
 pytestmark = pytest.mark.django_db
 
@@ -52,12 +53,13 @@ def test_every_companion_model_is_in_the_admin() -> None:
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
 def test_the_changelist_search_and_add_pages_work(admin_client_with_data: Client, model) -> None:
-    derived = model in (SeatResult, PlayerRecord, PairRecord, GameRecord)
+    derived = model in (SeatResult, PlayerRecord, PairRecord, GameRecord, GameCount)
     if derived:  # the statistics kept per finished match: finish the match
         match = Match.objects.get()
         match.status = Match.Status.FINISHED
         match.save(update_fields=["status"])
         match_results_update(match=match)
+        match_counted(match=match, delta=1)  # as match_start does
     base = f"/admin/companion/{model._meta.model_name}/"
     listing = admin_client_with_data.get(base)
     assert listing.status_code == 200

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, Player, Seat
-from companion.services.results import match_results_update
+from companion.services.results import match_counted, match_results_update
 from scoring import GAMES, rank
 from scoring.common import rules_for
 
@@ -59,6 +59,7 @@ def play(
         status=Match.Status.FINISHED if finished else Match.Status.OPEN,
         finished_at=created + dt.timedelta(minutes=30) if finished else None,
     )
+    match_counted(match=match, delta=1)  # as match_start does: the matches per game
     seats = [
         Seat.objects.create(match=match, player=roster[name], number=number)
         for number, name in enumerate(names)
