@@ -202,6 +202,35 @@ def test_an_invalid_minimum_keeps_the_default_and_says_why(
     assert "Nobody has played" in body or "Noch niemand hat 3 Partien gespielt." in body
 
 
+def _stats_nav(html: str) -> str:
+    start = html.index('<nav class="mb-3 stats-nav"')
+    return html[start:html.index("</nav>", start)]
+
+
+def test_the_statistics_links_count_the_matches_and_mark_the_current_page(
+    anna_client: Client, history: Group
+) -> None:
+    Player.objects.create(group=history, name='<b>Zoë & "Co"</b>')
+    link = '<a class="btn btn-sm text-nowrap flex-shrink-0 '
+    games = f"/g/{history.pk}/games/"
+
+    nav = _stats_nav(_text(anna_client.get(f"{games}x-nimmt/")))
+
+    assert (f'{link}btn-secondary" href="{games}x-nimmt/" aria-current="page">X nimmt! '
+            '<span class="badge text-bg-light">1</span></a>') in nav
+    assert (f'{link}btn-outline-secondary" href="{games}freaky/">Freaky '
+            '<span class="badge text-bg-light">2</span></a>') in nav
+    assert '<span class="badge text-bg-light">0</span>' in nav  # 13 and others: none yet
+    assert "&lt;b&gt;Zoë &amp; &quot;Co&quot;&lt;/b&gt;</a>" in nav
+    assert nav.count("aria-current") == 1
+    ben = history.players.get(name="Ben")
+    nav = _stats_nav(_text(anna_client.get(f"/g/{history.pk}/players/{ben.pk}/")))
+    assert (f'{link}btn-secondary" href="/g/{history.pk}/players/{ben.pk}/" '
+            'aria-current="page">Ben</a>') in nav
+    nav = _stats_nav(_text(anna_client.get(f"/g/{history.pk}/head-to-head/")))
+    assert f'{link}btn-secondary" href="/g/{history.pk}/head-to-head/">' in nav
+
+
 def test_an_unknown_game_is_not_found(anna_client: Client, history: Group) -> None:
     assert anna_client.get(f"/g/{history.pk}/games/skat/").status_code == 404
 
