@@ -316,12 +316,13 @@ def _undo_redo(match: Match) -> tuple[MatchChange | None, MatchChange | None]:
     return undo, redo
 
 
-def sheet_for(match: Match) -> Sheet:
+def sheet_for(match: Match, *, roster: Any = None) -> Sheet:
     """The score sheet of ``match`` (a constant number of queries).
 
     The scores are read as plain rows (no model object per score); the changes undo
     and redo would take are read without their entries, and only for a running match
-    (nothing else shows them).
+    (nothing else shows them). ``roster``: the group's players as ``(id, colour, …)``
+    rows when the caller has read them already (the sheet page's key), else read here.
     """
     seats = list(match.seats.select_related("player").order_by("number"))
     position = {seat.player_id: index for index, seat in enumerate(seats)}
@@ -357,6 +358,7 @@ def sheet_for(match: Match) -> Sheet:
     needed = rules_for(match.game).deal_count(len(seats))
     colours = player_colours(
         Player.objects.filter(group_id=match.group_id).values_list("id", "colour")
+        if roster is None else ((row[0], row[1]) for row in roster)
     )
     standings = sorted(
         (

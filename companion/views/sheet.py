@@ -15,6 +15,7 @@ import functools
 import hashlib
 import hmac
 import html
+import json
 import re
 import uuid
 from typing import Any
@@ -28,9 +29,10 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse, reverse_lazy
+from django.urls import get_script_prefix, reverse, reverse_lazy
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import parse_etags
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -182,14 +184,16 @@ def _add_guest(
 # ------------------------------------------------------------------------ the sheet
 
 
-def _new_deal_form(sheet: Sheet, *, mode: str | None = None, data: Any = None) -> DealForm | None:
+def _new_deal_form(
+    sheet: Sheet, *, mode: str | None = None, data: Any = None, key: str | None = None
+) -> DealForm | None:
     if not sheet.can_record:
         return None
     form = DealForm(
         data, game=sheet.match.game, seats=sheet.seats, mode=mode,
         # A key per form: the same send arriving twice (a double tap, a lost answer)
         # is recorded once. The offline queue gives every queued deal a key of its own.
-        initial={"number": sheet.next_number, "client_key": uuid.uuid4().hex},
+        initial={"number": sheet.next_number, "client_key": key or uuid.uuid4().hex},
     )
     return form
 
@@ -209,28 +213,44 @@ def _render(
     request: HttpRequest, sheet: Sheet, *, form: DealForm | None = None,
     editing: Deal | None = None, notice: str | Notice = "", partial: str = "sheet",
     status: int = 200, saved: int | None = None,
+    match: Match | None = None, revision_key: tuple[Any, ...] | None = None,
 ) -> HttpResponse:
+    """The sheet page (or its ``partial``) for ``sheet``.
+
+    With a ``revision_key`` (``_revision_key``), the sheet's parts are kept per key
+    (templatetags/revision_parts.py): ``sheet`` may then be a lazy object, and what
+    the page shows of it is computed only when a part is not kept yet.
+    """
+    match = sheet.match if match is None else match
+    # The fresh form's key: a hole of a kept part, so every page gets its own.
+    client_key = uuid.uuid4().hex
+
+    def later(compute: Any) -> Any:
+        return compute() if revision_key is None else SimpleLazyObject(compute)
+
     if form is None and editing is None:
         # After a saved deal the next one opens in the entry mode just used (card grid …).
-        form = _new_deal_form(sheet, mode=request.GET.get("mode") or request.POST.get("mode"))
+        mode = request.GET.get("mode") or request.POST.get("mode")
+        form = later(lambda: _new_deal_form(sheet, mode=mode, key=client_key))
     if isinstance(notice, str) and notice:
         notice = notices.warning(notice)
     context = {
-        "sheet": sheet, "match": sheet.match, "group": sheet.match.group, "form": form,
+        "sheet": sheet, "match": match, "group": match.group, "form": form,
         "editing": editing, "notice": notice, "saved": saved,
-        "can_delete": services.can_delete(sheet.match, request.user),
-        "rematch": (
+        "can_delete": services.can_delete(match, request.user),
+        "rematch": later(lambda: (
             rematch_plan(sheet.match, sheet.seats, sheet.last_scores)
             if sheet.is_finished else None
-        ),
-        "live_available": sheet.match.game in services.LIVE_GAMES,
-        "tools": _tools(sheet),
-        "dispute_url": _dispute_url(sheet) if sheet.is_open else "",
-        "progression": sheet.progression,
+        )),
+        "live_available": match.game in services.LIVE_GAMES,
+        "tools": later(lambda: _tools(sheet)),
+        "dispute_url": later(lambda: _dispute_url(sheet) if sheet.is_open else ""),
+        "progression": later(lambda: sheet.progression),
         # ?view=table: the sheet opens in table mode (the no-JavaScript way in).
         "table_view": request.GET.get("view") == "table",
         # The match was read before the sheet: this ETag is never newer than what is shown.
-        "etag": _etag(request, sheet.match.pk, sheet.match.revision),
+        "etag": _etag(request, match.pk, match.revision),
+        "revision_key": revision_key, "client_key": client_key,
     }
     if not request.htmx:
         response = render(request, PAGE, context, status=status)
@@ -366,9 +386,44 @@ def _sheet_page(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
     match = get_match_for_user(request.user, group_id, match_id)
     saved = request.session.pop("saved_deal", None) if not request.htmx else None
     number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None
+    if not any(SEAT_FIELD.match(key) or key == "went_out" for key in request.GET):
+        # The usual load: the sheet's parts are kept per revision and viewer, so the
+        # sheet is read (lazily) only when they are not kept yet.
+        roster = tuple(
+            Player.objects.filter(group_id=match.group_id).order_by("id")
+            .values_list("id", "colour", "name")
+        )
+        sheet: Any = SimpleLazyObject(functools.partial(sheet_for, match, roster=roster))
+        return _render(request, sheet, saved=number, match=match,
+                       revision_key=_revision_key(request, match, roster, number))
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return _render(request, sheet, saved=number, form=prefilled, notice=notice)
+
+
+def _revision_key(
+    request: HttpRequest, match: Match, roster: tuple[Any, ...], saved: int | None
+) -> tuple[Any, ...]:
+    """What the sheet's kept parts are kept under: everything their markup depends on.
+
+    The match's ``revision`` (read with the match on this request) moves on with
+    every change of its deals, seats and log (``services.matches.touch``); the
+    match's own columns, the group's name, the night's date and the roster's names
+    and colours (``roster``: a seated player's default colour depends on the whole
+    roster) are read anyway or in one query; the rest is the request: language, URL prefix and
+    host (the QR code), htmx or not, table view, entry mode, the row just saved and
+    whether this user may delete the match. The CSRF token, the form's key, the
+    ETag and the notice are holes of the parts, rendered per request.
+    """
+    return (
+        # created_at too: a match id can come again (a rolled-back transaction on SQLite).
+        match.pk, match.created_at, match.revision, match.status, match.game, match.first_dealer,
+        json.dumps(match.options, sort_keys=True, default=str), match.finished_at,
+        match.created_by_id, match.game_night_id, match.game_night.date, match.group.name,
+        roster, get_language(), get_script_prefix(), request.build_absolute_uri("/"),
+        bool(request.htmx), request.GET.get("view") == "table", request.GET.get("mode", ""),
+        saved, services.can_delete(match, request.user),
+    )
 
 
 @login_required

@@ -18,9 +18,13 @@ from scoring import GAMES
 from scoring.common import rules_for
 
 SHEET_QUERIES = {"running": 5, "complete": 5, "finished": 4}
-"""The sheet's own queries (the app's tables; the session and the user come on top):
-the match with the membership check, seats with players, deals with their scores, the
-roster's colours, and for a running match the changes undo and redo would take."""
+"""The sheet's own queries on the first load of a revision (the app's tables; the session
+and the user come on top): the match with the membership check, the roster's names and
+colours, seats with players, deals with their scores, and for a running match the
+changes undo and redo would take."""
+KEPT_QUERIES = 2
+"""The same sheet loaded again (its parts kept, templatetags/revision_parts.py): the match
+with the membership check and the roster's names and colours (part of the parts' key)."""
 
 
 def a_match(group: Group, players: list[Player], game: str, deals: int, state: str) -> Match:
@@ -69,12 +73,14 @@ def test_the_sheet_runs_the_same_queries_for_few_and_many_deals(
     for deals in ((0, needed - 1) if state == "running" else (needed, 12)):
         match = a_match(group, players, game, deals, state)
         count, html = sheet_queries(anna_client, match, headers)
+        again, html_again = sheet_queries(anna_client, match, headers)
         shown = match.deals.count()
-        if shown:
-            assert f'id="deal-{shown}"' in html
-        assert ('id="deal-form"' in html) == (state == "running")
-        counts.append(count)
-    assert counts == [SHEET_QUERIES[state]] * 2
+        for page in (html, html_again):
+            if shown:
+                assert f'id="deal-{shown}"' in page
+            assert ('id="deal-form"' in page) == (state == "running")
+        counts.append((count, again))
+    assert counts == [(SHEET_QUERIES[state], KEPT_QUERIES)] * 2
 
 
 @pytest.mark.django_db

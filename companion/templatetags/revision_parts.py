@@ -1,0 +1,119 @@
+"""``{% revision_part %} … {% endrevision_part %}``: a part of the score sheet rendered
+once per match revision and served from memory afterwards.
+
+Several phones load the same sheet after every change; most of such a page is the
+same for all of them. The view puts a key into the context (``revision_key``: the
+match, its ``revision`` read fresh from the database on this request, the language
+and every input of the markup that is not covered by the revision, such as the
+roster's names and colours, the viewer's right to delete, the query string's table
+view and entry mode; ``companion.views.sheet._part_key``). A part rendered with a key
+is kept under it (per process, the last :data:`MAX_KEPT` keys per part) and reused
+for the next request with the same key. Without a key (``None``), a part is rendered
+as usual: the edit form, bound forms, previews, answers to a change.
+
+What differs per request is a ``{% dynamic %}`` hole (``templatetags/layout.py``),
+rendered for every request with the page's context: the CSRF token, the deal form's
+key, the ETag, the notice. A hole must not sit inside a ``{% for %}`` or ``{% with %}``
+of the part (it sees the page's context only). A part inside another part (the sheet
+partial inside the page) is rendered as part of the outer one.
+
+>>> from django.template import Context, Template
+>>> page = Template("{% load layout revision_parts %}{% revision_part %}{{ n }}/"
+...                 "{% dynamic %}{{ who }}{% enddynamic %}{% endrevision_part %}")
+>>> [page.render(Context({"revision_key": 1, "n": n, "who": who})) for n, who in
+...  [(1, "Anna"), (2, "Ben"), (2, "Cem")]]
+['1/Anna', '1/Ben', '1/Cem']
+>>> page.render(Context({"revision_key": None, "n": 2, "who": "Dora"}))
+'2/Dora'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+from django import template
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template.base import Node, NodeList, Parser, Token
+from django.template.context import Context
+from django.utils.safestring import SafeString, mark_safe
+
+from companion.templatetags.layout import _HOLE, _HOLES, DynamicNode
+
+register = template.Library()
+
+KEY = "revision_key"
+"""Context key: the key the parts are kept under (``None``: render as usual)."""
+MAX_KEPT = 256
+"""Keys kept per part and process; the least recently used one goes first."""
+
+_generation = 0
+"""Moved on by every settings change (tests): parts rendered before are rendered again."""
+
+
+@receiver(setting_changed)
+def _forget_rendered_parts(**kwargs: Any) -> None:
+    global _generation
+    _generation += 1
+
+
+Rendered = tuple[tuple[str, ...], tuple[DynamicNode, ...]]
+"""A kept part: its text, split where its holes go, and those holes."""
+
+
+class RevisionPartNode(Node):
+    def __init__(self, nodelist: NodeList) -> None:
+        self.nodelist = nodelist
+        self.generation = _generation
+        self.kept: OrderedDict[Hashable, Rendered] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def _kept(self, key: Hashable) -> Rendered | None:
+        with self.lock:
+            if self.generation != _generation:
+                self.kept, self.generation = OrderedDict(), _generation
+            rendered = self.kept.get(key)
+            if rendered is not None:
+                self.kept.move_to_end(key)
+            return rendered
+
+    def _keep(self, key: Hashable, rendered: Rendered) -> None:
+        with self.lock:
+            self.kept[key] = rendered
+            while len(self.kept) > MAX_KEPT:
+                self.kept.popitem(last=False)
+
+    def render(self, context: Context) -> SafeString:
+        key = context.get(KEY)
+        if key is None or context.get(_HOLES) is not None:
+            # No key, or inside a part being rendered for keeping: its holes are that part's.
+            return mark_safe(self.nodelist.render(context))
+        rendered = self._kept(key)
+        if rendered is None:
+            holes: list[DynamicNode] = []
+            with context.push({_HOLES: holes}):
+                text = self.nodelist.render(context)
+            chunks = tuple(text.split(_HOLE))
+            if len(chunks) != len(holes) + 1:
+                raise template.TemplateSyntaxError(
+                    "The text of a {% revision_part %} does not match its {% dynamic %} parts.")
+            rendered = (chunks, tuple(holes))
+            self._keep(key, rendered)
+        chunks, hole_nodes = rendered
+        parts = [chunks[0]]
+        for hole, chunk in zip(hole_nodes, chunks[1:], strict=True):
+            parts += (hole.nodelist.render(context), chunk)
+        return mark_safe("".join(parts))
+
+
+@register.tag
+def revision_part(parser: Parser, token: Token) -> RevisionPartNode:
+    """``{% revision_part %}…{% endrevision_part %}``: kept per ``revision_key`` (module doc)."""
+    if len(token.split_contents()) != 1:
+        raise template.TemplateSyntaxError("{% revision_part %} takes no arguments.")
+    nodelist = parser.parse(("endrevision_part",))
+    parser.delete_first_token()
+    return RevisionPartNode(nodelist)
