@@ -47,8 +47,9 @@ register = template.Library()
 
 KEY = "revision_key"
 """Context key: the key the parts are kept under (``None``: render as usual)."""
-MAX_KEPT = 256
-"""Keys kept per part and process; the least recently used one goes first."""
+MAX_KEPT = 128
+"""Keys kept per part and process; the least recently used one goes first (a sheet
+page is 30-70 KB: a few MB per part at most)."""
 
 _generation = 0
 """Moved on by every settings change (tests): parts rendered before are rendered again."""

@@ -206,3 +206,21 @@ def test_only_who_may_delete_the_match_is_offered_to(
     # Ben becomes the group's owner: he may delete it now, on the next load.
     Group.objects.filter(pk=group.pk).update(owner=ben)
     assert 'id="delete-match"' in sheet(ben_client, match)
+
+
+def test_a_part_keeps_at_most_its_bound_of_keys_the_least_recently_used_going_first() -> None:
+    from django.template import Context, Template
+
+    from companion.templatetags.revision_parts import MAX_KEPT, RevisionPartNode
+
+    page = Template("{% load layout revision_parts %}{% revision_part %}{{ n }}"
+                    "{% endrevision_part %}")
+    part = next(node for node in page.nodelist if isinstance(node, RevisionPartNode))
+    assert page.render(Context({"revision_key": 0, "n": 0})) == "0"
+    for key in range(1, MAX_KEPT + 1):
+        page.render(Context({"revision_key": 0, "n": "kept"}))  # 0 stays the most recent
+        assert page.render(Context({"revision_key": key, "n": key})) == str(key)
+    assert len(part.kept) == MAX_KEPT
+    assert 1 not in part.kept
+    assert page.render(Context({"revision_key": 0, "n": "new"})) == "0"
+    assert page.render(Context({"revision_key": 1, "n": "new"})) == "new"
