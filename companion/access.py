@@ -13,6 +13,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from companion.models import GameNight, Group, Match, Membership, Player
+from companion.parsing import MAX_ID
 
 
 def get_group_for_user(user: AbstractBaseUser | AnonymousUser, group_id: int) -> Group:
@@ -46,7 +47,9 @@ def get_match_for_user(
     user: AbstractBaseUser | AnonymousUser, group_id: int, match_id: int
 ) -> Match:
     """The match, if ``user`` is a member of its group; 404 otherwise (one query)."""
-    if not user.is_authenticated:
+    # A foreign key's lookup does not check the number's range as a primary key's does:
+    # an address with a group number past the database's integers is no match.
+    if not user.is_authenticated or group_id > MAX_ID:
         raise Http404
     return get_object_or_404(
         Match.objects.select_related("group", "game_night").filter(group__memberships__user=user),
