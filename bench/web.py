@@ -8,7 +8,10 @@ the project's database is not touched), logged in, in German:
 - the bare page: the site layout (base.html) for the logged-in user;
 - the score sheet of every game, complete (every deal recorded, finished) and open
   (every deal but the last recorded, with the deal form), with 4 players and with the
-  most players the game allows when that is more than 4 (11 nimmt!: 7);
+  most players the game allows when that is more than 4 (11 nimmt!: 7): loaded again
+  (its parts kept from the last load, templatetags/revision_parts.py) and, marked
+  "1st of revision", the first load after a change (the match's revision is moved on
+  before each of these, outside the measurement);
 - the htmx deal save of every game with 4 players: the deal in the middle of the match
   (the first of X nimmt!'s two) is recorded, so the answer carries the next deal's form
   where the game has one (Freaky and 3 sind einer zuviel! have one deal), then
@@ -60,6 +63,8 @@ class Probe:
     """Form data: the request is a POST."""
     undo: Any = None
     """Called after every measured request, outside the measurement (puts the data back)."""
+    before: Any = None
+    """Called before every measured request, outside the measurement (a change)."""
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     queries: int = 0
@@ -173,17 +178,30 @@ class Table:
         return f"/g/{self.group.pk}/matches/{match.pk}/{tail}"
 
     def sheets(self, game: str, players: int) -> list[Probe]:
+        from django.db.models import F
+
+        from companion.models import Match
         from scoring.common import rules_for
 
         count = rules_for(game).deal_count(players)
-        complete = self.match(game, players)
-        open_match = self.match(game, players, recorded=count - 1)
         label = f"sheet {game} {players}p"
-        return [
-            Probe(f"{label} complete ({count} deal{'s' if count > 1 else ''})",
-                  self.url(complete)),
-            Probe(f"{label} open + form ({count - 1}/{count})", self.url(open_match)),
-        ]
+        probes = []
+        for name, recorded in ((f"complete ({count} deal{'s' if count > 1 else ''})", None),
+                               (f"open + form ({count - 1}/{count})", count - 1)):
+            # Two alike matches (the same random game): one loaded again and again, one
+            # changed before every load (so the poll of the first stays unchanged).
+            state = self.rng.getstate()
+            match = self.match(game, players, recorded)
+            self.rng.setstate(state)
+            changed = self.match(game, players, recorded)
+
+            def change(pk: int = changed.pk) -> None:
+                Match.objects.filter(pk=pk).update(revision=F("revision") + 1)
+
+            probes += [Probe(f"{label} {name}", self.url(match)),
+                       Probe(f"{label} {name}, 1st of revision", self.url(changed),
+                             before=change)]
+        return probes
 
     def save(self, game: str, players: int) -> Probe:
         """The htmx save of the deal in the middle of a match, deleted again after each round."""
@@ -242,6 +260,8 @@ def _warm(probes: list[Probe], client: Any) -> None:
 
     for probe in probes:
         for _ in range(3):
+            if probe.before is not None:
+                probe.before()
             with CaptureQueriesContext(connection) as queries:
                 response = probe.send(client)
             if response.status_code != probe.status:
@@ -255,6 +275,8 @@ def _warm(probes: list[Probe], client: Any) -> None:
 def _measure(probes: list[Probe], client: Any, rounds: int) -> None:
     for _ in range(rounds):
         for probe in probes:
+            if probe.before is not None:
+                probe.before()
             wall, cpu = time.perf_counter(), time.process_time()
             probe.send(client)
             probe.cpu.append((time.process_time() - cpu) * 1000)
