@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any, Literal, TypedDict
 
 from django.core.paginator import Page, Paginator
+from django.db import connections, router
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import formats
 from django.utils.formats import number_format
@@ -48,6 +49,66 @@ MIN_MATCHES_DEFAULT = 3
 MONTHS_SHOWN = 24
 
 FINISHED = Match.Status.FINISHED
+
+
+# --- Reads of a fixed shape -----------------------------------------------------------------
+
+
+class Prepared:
+    """A read of a fixed shape (``build(*args)``, a ``values_list`` queryset) whose SQL the
+    ORM writes once per database, then run with each call's ``args`` (ids, game slugs).
+
+    The statistics pages read a few small rows each; building and compiling each query
+    through the ORM cost as much as a bare page (bench/history.py). The SQL is the ORM's,
+    compiled from stand-in arguments (negative ids, marked strings) whose places among its
+    parameters are then filled with the real ones; the rows go through the same value
+    converters the ORM applies (dates on SQLite, JSON), so they are what ``list(queryset)``
+    gives.
+    """
+
+    def __init__(self, model: type[Any], build: Callable[..., QuerySet[Any]]) -> None:
+        self._model = model
+        self._build = build
+        self._compiled: dict[str, tuple[str, list[tuple[int | None, Any]], dict[int, Any]]] = {}
+
+    @staticmethod
+    def _stand_in(index: int, value: object) -> object:
+        return -(10**12) - index if isinstance(value, int) else f"\x00prepared{index}"
+
+    def __call__(self, *args: int | str) -> list[tuple[Any, ...]]:
+        alias = router.db_for_read(self._model)
+        connection = connections[alias]
+        if alias not in self._compiled:
+            stand_ins = [self._stand_in(index, arg) for index, arg in enumerate(args)]
+            compiler = self._build(*stand_ins).query.get_compiler(using=alias)
+            sql, params = compiler.as_sql()
+            places = [
+                (stand_ins.index(param) if param in stand_ins else None, param)
+                for param in params
+            ]
+            if {index for index, _param in places if index is not None} != set(range(len(args))):
+                raise ValueError("every argument must be a parameter of the query")
+            converters = compiler.get_converters(
+                [column[0] for column in compiler.select[:compiler.col_count]]
+            )
+            self._compiled[alias] = (sql, places, converters)
+        sql, places, converters = self._compiled[alias]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [param if index is None else args[index]
+                                 for index, param in places])
+            rows = cursor.fetchall()
+        if not converters:
+            return [tuple(row) for row in rows]
+        converted = []
+        for row in rows:
+            values = list(row)
+            for position, (functions, expression) in converters.items():
+                value = values[position]
+                for function in functions:
+                    value = function(value, expression, connection)
+                values[position] = value
+            converted.append(tuple(values))
+        return converted
 
 
 # --- History: game nights -------------------------------------------------------------------
@@ -351,6 +412,17 @@ def streaks(wins: Iterable[bool]) -> tuple[int, int]:
     return longest, current
 
 
+_PLAYER_RECORD = Prepared(PlayerRecord, lambda player_id: (
+    PlayerRecord.objects.filter(player_id=player_id).values_list("data")[:1]
+))
+_RECENT = Prepared(SeatResult, lambda player_id: (
+    SeatResult.objects.filter(player_id=player_id)
+    .order_by("-date", "-started_at", "-match_id")
+    .values_list("match_id", "game", "date", "place", "players", "total", "is_winner")
+    [:RECENT_FORM]
+))
+
+
 def player_stats(player: Player) -> PlayerStats:
     """Everything the player page shows, in two queries however long the history.
 
@@ -359,7 +431,8 @@ def player_stats(player: Player) -> PlayerStats:
     theirs is finished, reopened or deleted); the recent form reads the last ten
     results.
     """
-    data = PlayerRecord.objects.filter(player=player).values_list("data", flat=True).first()
+    record = _PLAYER_RECORD(player.pk)
+    data = record[0][0] if record else None
     if not data or not data["games"]:
         return PlayerStats(player, (), (), 0, 0, ())
     games = tuple(
@@ -373,12 +446,7 @@ def player_stats(player: Player) -> PlayerStats:
     recent = tuple(
         Result(match_id=match_id, game=GAMES[game], date=date, place=place,
                players=players, total=total, is_winner=is_winner)
-        for match_id, game, date, place, players, total, is_winner in (
-            SeatResult.objects.filter(player=player)
-            .order_by("-date", "-started_at", "-match_id")
-            .values_list("match_id", "game", "date", "place", "players", "total", "is_winner")
-            [:RECENT_FORM]
-        )
+        for match_id, game, date, place, players, total, is_winner in _RECENT(player.pk)
     )
     return PlayerStats(player, games, recent, data["longest"], data["current"], months)
 
@@ -409,6 +477,12 @@ class HeadToHead:
     overall: HeadToHeadLine
 
 
+_PAIR = Prepared(PairRecord, lambda first_id, second_id: (
+    PairRecord.objects.filter(first_id=first_id, second_id=second_id)
+    .values_list("game", "matches", "first_ahead", "second_ahead")
+))
+
+
 def head_to_head(first: Player, second: Player) -> HeadToHead:
     """How often each of two players finished ahead of the other, per game (one query,
     from their :class:`~companion.models.PairRecord` rows)."""
@@ -416,9 +490,7 @@ def head_to_head(first: Player, second: Player) -> HeadToHead:
     low, high = (second, first) if swapped else (first, second)
     rows = {
         game: (matches, high_ahead, low_ahead) if swapped else (matches, low_ahead, high_ahead)
-        for game, matches, low_ahead, high_ahead in PairRecord.objects.filter(
-            first=low, second=high
-        ).values_list("game", "matches", "first_ahead", "second_ahead")
+        for game, matches, low_ahead, high_ahead in _PAIR(low.pk, high.pk)
     }
     lines = tuple(HeadToHeadLine(info, *rows[slug]) for slug, info in GAMES.items() if slug in rows)
     overall = HeadToHeadLine(
@@ -684,6 +756,22 @@ DEAL_FIGURES: Mapping[str, Callable[[Tallies], tuple[Figure, ...]]] = {
 """The statistics only per-deal data allows, per game."""
 
 
+_GAME_RECORD = Prepared(GameRecord, lambda group_id, game: (
+    GameRecord.objects.filter(group_id=group_id, game=game)
+    .values_list("matches", "deals", "data")[:1]
+))
+_WORST = {
+    lower_is_better: Prepared(SeatResult, lambda group_id, game, lower=lower_is_better: (
+        SeatResult.objects.filter(group_id=group_id, game=game, worst_score__isnull=False)
+        .order_by(f"{'-' if lower else ''}worst_score", "date", "started_at", "match_id",
+                  "worst_deal", "player__name")
+        .values_list("player__name", "worst_score", "match_id", "date", "worst_deal")[:1]
+    ))
+    for lower_is_better in (False, True)
+}
+"""The worst deal score of a game: the highest where fewer points win, else the lowest."""
+
+
 def game_stats(
     group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT,
     players: Sequence[Player] | None = None,
@@ -699,11 +787,8 @@ def game_stats(
     info = GAMES[game]
     roster = players if players is not None else group_players(group)
     names = {player.pk: player.name for player in roster}
-    record = (
-        GameRecord.objects.filter(group=group, game=game)
-        .values_list("matches", "deals", "data").first()
-    )
-    matches, deals, data = record or (0, 0, {"lines": [], "tallies": {}})
+    record = _GAME_RECORD(group.pk, game)
+    matches, deals, data = record[0] if record else (0, 0, {"lines": [], "tallies": {}})
     lines = sorted(
         ((pid, played, wins, points / played) for pid, played, wins, points in data["lines"]),
         key=lambda line: (
@@ -725,13 +810,8 @@ def game_stats(
     if matches:
         # The worst deal is looked up here, not kept: a tie inside a deal goes to the
         # first name, which a renaming can change.
-        worst = (
-            SeatResult.objects.filter(group=group, game=game, worst_score__isnull=False)
-            .order_by(f"{'-' if info.lower_is_better else ''}worst_score", "date", "started_at",
-                      "match_id", "worst_deal", "player__name")
-            .values_list("player__name", "worst_score", "match_id", "date", "worst_deal")
-            .first()
-        )
+        found = _WORST[info.lower_is_better](group.pk, game)
+        worst = found[0] if found else None
     if data.get("best"):
         pid, total, match_id, date = data["best"]
         best = (names[pid], total, match_id, dt.date.fromisoformat(date))
@@ -755,11 +835,16 @@ def game_stats(
     )
 
 
+_GAME_COUNTS = Prepared(GameCount, lambda group_id: (
+    GameCount.objects.filter(group_id=group_id).values_list("game", "matches")
+))
+
+
 def games_played(group: Group) -> list[tuple[GameInfo, int]]:
     """The five games with the group's number of matches of each, running and abandoned
     ones included (one query of five rows at most: the counts are kept in
     :class:`~companion.models.GameCount`, not counted from the matches)."""
-    counts = dict(GameCount.objects.filter(group=group).values_list("game", "matches"))
+    counts = dict(_GAME_COUNTS(group.pk))
     return [(info, counts.get(slug, 0)) for slug, info in GAMES.items()]
 
 
