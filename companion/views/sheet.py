@@ -389,16 +389,22 @@ def _sheet_page(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
     if not any(SEAT_FIELD.match(key) or key == "went_out" for key in request.GET):
         # The usual load: the sheet's parts are kept per revision and viewer, so the
         # sheet is read (lazily) only when they are not kept yet.
-        roster = tuple(
-            Player.objects.filter(group_id=match.group_id).order_by("id")
-            .values_list("id", "colour", "name")
-        )
+        with connection.cursor() as cursor:
+            cursor.execute(ROSTER_SQL, [match.group_id])
+            roster = tuple(map(tuple, cursor.fetchall()))
         sheet: Any = SimpleLazyObject(functools.partial(sheet_for, match, roster=roster))
         return _render(request, sheet, saved=number, match=match,
                        revision_key=_revision_key(request, match, roster, number))
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return _render(request, sheet, saved=number, form=prefilled, notice=notice)
+
+
+ROSTER_SQL = (
+    f"SELECT id, colour, name FROM {Player._meta.db_table} WHERE group_id = %s ORDER BY id"
+)
+"""The group's players as the sheet's colours and the kept parts' key need them (SQL: the
+ORM's query building cost a tenth of a repeat load)."""
 
 
 def _revision_key(
