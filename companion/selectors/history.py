@@ -885,9 +885,16 @@ class Progression:
 # --- Helpers for the pages ------------------------------------------------------------------
 
 
+_ROSTER_FIELDS = [field.attname for field in Player._meta.concrete_fields]
+_ROSTER = Prepared(Player, lambda group_id: (
+    Player.objects.filter(group_id=group_id).order_by("name", "id").values_list(*_ROSTER_FIELDS)
+))
+
+
 def group_players(group: Group) -> list[Player]:
-    """The group's roster by name (one query)."""
-    return list(Player.objects.filter(group=group).order_by("name", "id"))
+    """The group's roster by name (one query), players as the ORM loads them."""
+    alias = router.db_for_read(Player)
+    return [Player.from_db(alias, _ROSTER_FIELDS, row) for row in _ROSTER(group.pk)]
 
 
 __all__ = [
