@@ -172,7 +172,11 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["group", "game"])]
+        indexes = [
+            models.Index(fields=["group", "game"]),
+            # The running ones (group home, start page): found without reading the history.
+            models.Index(fields=["group", "status"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} ({self.game_night.date})"
