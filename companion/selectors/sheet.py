@@ -342,45 +342,17 @@ def sheet_for(match: Match, *, roster: Any = None) -> Sheet:
             scores[deal_values[0]][position[player_id]] = (score, data)
     running = [0] * len(seats)
     rows: list[Row] = []
-    signed = not GAMES[match.game].lower_is_better
     for index, deal in enumerate(deals):
-        deal_scores = scores[deal.pk]
-        why = explain(match.game, {
-            name: data for name, (_, data) in zip(names, deal_scores, strict=True)
-        }, signed=signed)
-        cells = []
-        for seat_index, (score_value, data) in enumerate(deal_scores):
-            running[seat_index] += score_value
-            cells.append(Cell(score=score_value, total=running[seat_index], data=data,
-                              why=why.get(names[seat_index], ()), name=names[seat_index]))
+        cells = _deal_cells(match.game, names, scores[deal.pk], running)
         turn = turn_for(match, seats, rows, index)
-        rows.append(Row(deal=deal, cells=tuple(cells), dealer=turn.dealer, starter=turn.starter))
-    needed = rules_for(match.game).deal_count(len(seats))
-    colours = player_colours(
+        rows.append(Row(deal=deal, cells=cells, dealer=turn.dealer, starter=turn.starter))
+    last_change, redo_change = _undo_redo(match) if match.status == Match.Status.OPEN else (
+        None, None)
+    colour_rows = (
         Player.objects.filter(group_id=match.group_id).values_list("id", "colour")
         if roster is None else ((row[0], row[1]) for row in roster)
     )
-    standings = sorted(
-        (
-            Standing(place=seat.place or 1, seat=seat, total=seat.total,
-                     colour=colours.get(seat.player_id, ""))
-            for seat in seats
-        ),
-        key=lambda standing: (
-            standing.place, standing.seat.player.name.casefold(), standing.seat.player.name
-        ),
-    )
-    next_turn = turn_for(match, seats, rows, len(rows)) if len(rows) < needed else Turn()
-    last_change, redo_change = _undo_redo(match) if match.status == Match.Status.OPEN else (
-        None, None)
-    sheet = Sheet(
-        match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
-        deals_needed=needed, next_turn=next_turn, last_change=last_change,
-        redo_change=redo_change,
-    )
-    sheet.winners = [seat for seat in seats if seat.is_winner]
-    sheet.colours = colours
-    return sheet
+    return _sheet(match, seats, rows, colour_rows, last_change, redo_change)
 
 
 def sheet_after_record(match: Match, recorded: Any) -> Sheet:
@@ -412,24 +384,44 @@ def sheet_after_record(match: Match, recorded: Any) -> Sheet:
         rows.append(Row(deal=Deal(match=match, number=number), cells=tuple(cells),
                         dealer=turn.dealer, starter=turn.starter))
     new = [recorded.scores.get(seat.player_id) for seat in seats]
-    datas = [score.data if score is not None else {} for score in new]
-    why = explain(match.game, {
-        seat.player.name: data for seat, data in zip(seats, datas, strict=True)
-    }, signed=not GAMES[match.game].lower_is_better)
-    cells = []
-    for index, (score, data) in enumerate(zip(new, datas, strict=True)):
-        value = score.score if score is not None else 0
-        running[index] += value
-        cells.append(Cell(score=value, total=running[index], data=data,
-                          why=why.get(seats[index].player.name, ()),
-                          name=seats[index].player.name))
+    cells = _deal_cells(match.game, [seat.player.name for seat in seats], [
+        (score.score, score.data) if score is not None else (0, {}) for score in new
+    ], running)
     turn = turn_for(match, seats, rows, len(rows))
-    rows.append(Row(deal=recorded.deal, cells=tuple(cells), dealer=turn.dealer,
-                    starter=turn.starter))
-    needed = rules_for(match.game).deal_count(len(seats))
-    colours = player_colours(
-        Player.objects.filter(group_id=match.group_id).values_list("id", "colour")
+    rows.append(Row(deal=recorded.deal, cells=cells, dealer=turn.dealer, starter=turn.starter))
+    # The new change is the newest: undo takes it back, and nothing is left to redo.
+    return _sheet(
+        match, seats, rows,
+        Player.objects.filter(group_id=match.group_id).values_list("id", "colour"),
+        last_change=recorded.change, redo_change=None,
     )
+
+
+def _deal_cells(
+    game: str, names: list[str], scored: list[tuple[int, dict[str, Any]]], running: list[int]
+) -> tuple[Cell, ...]:
+    """One deal's cells: each seat's ``(score, entries)`` with the engine's breakdown and
+    the running total after it (``running`` moves on by the deal's scores)."""
+    why = explain(game, {
+        name: data for name, (_, data) in zip(names, scored, strict=True)
+    }, signed=not GAMES[game].lower_is_better)
+    cells = []
+    for index, (score, data) in enumerate(scored):
+        running[index] += score
+        cells.append(Cell(score=score, total=running[index], data=data,
+                          why=why.get(names[index], ()), name=names[index]))
+    return tuple(cells)
+
+
+def _sheet(
+    match: Match, seats: list[Seat], rows: list[Row], colour_rows: Any,
+    last_change: MatchChange | None, redo_change: MatchChange | None,
+) -> Sheet:
+    """The sheet of ``rows``: standings in the engine's places (ties by name), who deals
+    or starts next while deals are missing, the winners and the players' colours
+    (``colour_rows``: the group's ``(player id, colour)`` pairs)."""
+    needed = rules_for(match.game).deal_count(len(seats))
+    colours = player_colours(colour_rows)
     standings = sorted(
         (
             Standing(place=seat.place or 1, seat=seat, total=seat.total,
@@ -444,8 +436,7 @@ def sheet_after_record(match: Match, recorded: Any) -> Sheet:
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed,
         next_turn=turn_for(match, seats, rows, len(rows)) if len(rows) < needed else Turn(),
-        # The new change is the newest: undo takes it back, and nothing is left to redo.
-        last_change=recorded.change, redo_change=None,
+        last_change=last_change, redo_change=redo_change,
     )
     sheet.winners = [seat for seat in seats if seat.is_winner]
     sheet.colours = colours
