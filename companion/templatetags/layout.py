@@ -69,7 +69,28 @@ class DynamicNode(Node):
 
 
 Rendered = tuple[tuple[str, ...], tuple[DynamicNode, ...]]
-"""A constant part: its text, split where its dynamic parts go, and those parts."""
+"""A part rendered once: its text, split where its dynamic parts go, and those parts."""
+
+
+def split_at_holes(text: str, holes: list[DynamicNode], tag: str) -> Rendered:
+    """``text`` of a part rendered with ``holes`` collecting its dynamic parts, split
+    where they go."""
+    chunks = tuple(text.split(_HOLE))
+    if len(chunks) != len(holes) + 1:
+        raise template.TemplateSyntaxError(
+            f"The text of a {{% {tag} %}} part does not match its {{% dynamic %}} parts.")
+    return chunks, tuple(holes)
+
+
+def fill_holes(rendered: Rendered, context: Context) -> SafeString:
+    """A part rendered once, with its dynamic parts rendered for this page."""
+    chunks, holes = rendered
+    if not holes:
+        return mark_safe(chunks[0])
+    parts = [chunks[0]]
+    for hole, chunk in zip(holes, chunks[1:], strict=True):
+        parts += (hole.nodelist.render(context), chunk)
+    return mark_safe("".join(parts))
 
 
 class ConstantNode(Node):
@@ -81,11 +102,7 @@ class ConstantNode(Node):
     def _render_once(self, context: Context, language: str | None) -> Rendered:
         holes: list[DynamicNode] = []
         text = self.nodelist.render(context.new({"LANGUAGE_CODE": language, _HOLES: holes}))
-        chunks = tuple(text.split(_HOLE))
-        if len(chunks) != len(holes) + 1:
-            raise template.TemplateSyntaxError(
-                "The text of a {% constant %} part does not match its {% dynamic %} parts.")
-        return chunks, tuple(holes)
+        return split_at_holes(text, holes, "constant")
 
     def render(self, context: Context) -> SafeString:
         if self.generation != _generation:
@@ -96,13 +113,7 @@ class ConstantNode(Node):
         rendered = self.rendered.get(key)
         if rendered is None:
             rendered = self.rendered[key] = self._render_once(context, language)
-        chunks, holes = rendered
-        if not holes:
-            return mark_safe(chunks[0])
-        parts = [chunks[0]]
-        for hole, chunk in zip(holes, chunks[1:], strict=True):
-            parts += (hole.nodelist.render(context), chunk)
-        return mark_safe("".join(parts))
+        return fill_holes(rendered, context)
 
 
 @register.tag

@@ -42,7 +42,13 @@ from django.template.context import Context
 from django.utils.functional import LazyObject, empty
 from django.utils.safestring import SafeString, mark_safe
 
-from companion.templatetags.layout import _HOLE, _HOLES, DynamicNode
+from companion.templatetags.layout import (
+    _HOLES,
+    DynamicNode,
+    Rendered,
+    fill_holes,
+    split_at_holes,
+)
 
 register = template.Library()
 
@@ -60,10 +66,6 @@ _generation = 0
 def _forget_rendered_parts(**kwargs: Any) -> None:
     global _generation
     _generation += 1
-
-
-Rendered = tuple[tuple[str, ...], tuple[DynamicNode, ...]]
-"""A kept part: its text, split where its holes go, and those holes."""
 
 
 class RevisionPartNode(Node):
@@ -101,17 +103,9 @@ class RevisionPartNode(Node):
             # their proxies (a few thousand lookups of a sheet took a fifth longer).
             with context.push({**_evaluated(context), _HOLES: holes}):
                 text = self.nodelist.render(context)
-            chunks = tuple(text.split(_HOLE))
-            if len(chunks) != len(holes) + 1:
-                raise template.TemplateSyntaxError(
-                    "The text of a {% revision_part %} does not match its {% dynamic %} parts.")
-            rendered = (chunks, tuple(holes))
+            rendered = split_at_holes(text, holes, "revision_part")
             self._keep(key, rendered)
-        chunks, hole_nodes = rendered
-        parts = [chunks[0]]
-        for hole, chunk in zip(hole_nodes, chunks[1:], strict=True):
-            parts += (hole.nodelist.render(context), chunk)
-        return mark_safe("".join(parts))
+        return fill_holes(rendered, context)
 
 
 def _evaluated(context: Context) -> dict[str, Any]:
