@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from companion.models import Group, Membership, Player
+from companion.models import Group, Player
 from companion.services import matches as services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,22 +29,6 @@ GAMES = {
 
 SHOWN = ("#standings", "#match-actions", "#table-view", ".sheet-scroll", ".progression")
 """What a save changes on the sheet, compared with a reload by what it says."""
-
-
-@pytest.fixture
-def table(live_server: Any, page: Page) -> tuple[Group, list[Player], User]:
-    """Anna's group with Anna, Ben and Cem; the browser logged in as Anna, in English."""
-    anna = User.objects.create_user("anna", password="kartenrunde-anna-1")
-    group = Group.objects.create(name="Donnerstagsgruppe", owner=anna)
-    Membership.objects.create(group=group, user=anna, role=Membership.Role.OWNER)
-    players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
-    page.set_extra_http_headers({"Accept-Language": "en"})
-    page.goto(live_server.url + "/accounts/login/")
-    page.locator('input[name="username"]').fill("anna")
-    page.locator('input[name="password"]').fill("kartenrunde-anna-1")
-    page.locator("main form").get_by_role("button").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
-    return group, players, anna
 
 
 TEXT = """node => {
@@ -75,9 +59,9 @@ def shown(page: Page) -> dict[str, str]:
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User], game: str
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User], game: str
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     field, value, earlier = GAMES[game]
     match = services.match_start(group=group, game=game, players=players, user=anna)
     if earlier is not None:
@@ -116,9 +100,9 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
 
 
 def test_the_poll_after_an_htmx_save_is_answered_not_modified(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
     form = page.locator("#deal-form form")

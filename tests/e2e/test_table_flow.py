@@ -10,28 +10,12 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from companion.models import DealScore, Group, Match, Membership, Player
+from companion.models import DealScore, Group, Match, Player
 from companion.services import matches as services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = "/tmp/shots/flow"
-
-
-@pytest.fixture
-def table(live_server: Any, page: Page) -> tuple[Group, list[Player], User]:
-    """Anna's group with Anna, Ben and Cem; the browser logged in as Anna, in English."""
-    anna = User.objects.create_user("anna", password="kartenrunde-anna-1")
-    group = Group.objects.create(name="Donnerstagsgruppe", owner=anna)
-    Membership.objects.create(group=group, user=anna, role=Membership.Role.OWNER)
-    players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
-    page.set_extra_http_headers({"Accept-Language": "en"})
-    page.goto(live_server.url + "/accounts/login/")
-    page.locator('input[name="username"]').fill("anna")
-    page.locator('input[name="password"]').fill("kartenrunde-anna-1")
-    page.locator("main form").get_by_role("button").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
-    return group, players, anna
 
 
 def sheet_url(live_server: Any, match: Match) -> str:
@@ -60,9 +44,9 @@ def correct_deal_1(page: Page, field: str, value: str) -> None:
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_deal_of_a_complete_and_of_a_reopened_match_can_be_corrected(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User], game: str
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User], game: str
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     datas, field, value = GAMES[game]
     match = services.match_start(group=group, game=game, players=players, user=anna)
     for number in range(1, services.deals_needed(match, 3) + 1):
@@ -91,9 +75,9 @@ def anna_value(match: Match, anna: Player, field: str) -> str:
 
 
 def test_undo_asks_in_place_and_redo_brings_the_deal_back(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     form = page.locator("#deal-form form")
@@ -117,9 +101,9 @@ def test_undo_asks_in_place_and_redo_brings_the_deal_back(
 
 
 def test_a_rematch_is_one_tap_from_the_finished_match(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     match = services.match_start(group=group, game="freaky", players=players, user=anna)
     services.deal_record(match=match, number=1, entries={
         players[0].pk: {"collected": 5}, players[1].pk: {}, players[2].pk: {}})
@@ -136,9 +120,9 @@ def test_a_rematch_is_one_tap_from_the_finished_match(
 
 
 def test_a_running_match_is_abandoned_after_a_yes(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     page.locator("#abandon summary").click()
@@ -153,9 +137,9 @@ def test_a_running_match_is_abandoned_after_a_yes(
 
 
 def test_switching_the_entry_mode_keeps_what_was_typed(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     form = page.locator("#deal-form form")
@@ -171,9 +155,9 @@ def test_switching_the_entry_mode_keeps_what_was_typed(
 
 
 def test_after_saving_a_long_form_the_saved_message_and_standings_are_in_view(
-    live_server: Any, page: Page, table: tuple[Group, list[Player], User]
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = table
+    group, players, anna = annas_table
     match = services.match_start(group=group, game="dreizehn", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     form = page.locator("#deal-form form")
