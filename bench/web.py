@@ -15,7 +15,9 @@ the project's database is not touched), logged in, in German:
 - the htmx deal save of every game with 4 players: the deal in the middle of the match
   (the first of X nimmt!'s two) is recorded, so the answer carries the next deal's form
   where the game has one (Freaky and 3 sind einer zuviel! have one deal), then
-  deleted again outside the measurement, so every round saves the same deal;
+  deleted again outside the measurement, so every round saves the same deal; and the
+  longest answers: the last deal of 11 nimmt! and 13 with 4 players, and 11 nimmt! with
+  7 players (the middle and the last deal);
 - the sheet poll: unchanged (304 from its ETag) and after a change (the sheet partial).
 
 No game has 10 deals with 4 players (11 nimmt! and 13 have 4, X nimmt! 2, Freaky and
@@ -203,14 +205,15 @@ class Table:
                              before=change)]
         return probes
 
-    def save(self, game: str, players: int) -> Probe:
-        """The htmx save of the deal in the middle of a match, deleted again after each round."""
+    def save(self, game: str, players: int, *, last: bool = False) -> Probe:
+        """The htmx save of the deal in the middle of a match (``last``: of its last deal,
+        which brings the finish button), deleted again after each round."""
         from companion.models import Deal
         from companion.services import matches
         from scoring.common import rules_for
 
         count = rules_for(game).deal_count(players)
-        number = (count + 1) // 2
+        number = count if last else (count + 1) // 2
         match = self.match(game, players, recorded=number)
         # The browser's form data for this deal: the edit form of the recorded deal.
         html = self.client.get(self.url(match, f"deals/{number}/")).content.decode()
@@ -242,6 +245,10 @@ def _probes(table: Table) -> list[Probe]:
         for players in counts:
             probes += table.sheets(game, players)
     probes += [table.save(game, 4) for game in GAME_ORDER]
+    # The longest answers: the last deal (the chart at its widest, the finish button) of the
+    # four-deal games, and 11 nimmt! at the most players the game allows.
+    probes += [table.save("elf-nimmt", 4, last=True), table.save("dreizehn", 4, last=True),
+               table.save("elf-nimmt", 7), table.save("elf-nimmt", 7, last=True)]
     polled = next(probe for probe in probes if probe.name.startswith("sheet elf-nimmt 4p open"))
     etag = table.client.get(polled.url, **HTMX)["ETag"]
     probes += [
