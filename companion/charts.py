@@ -12,8 +12,15 @@ system setting), so a chart carries no styles of its own. A series may bring
 its own colour (a player's colour from the roster: ``--k`` set on its group,
 class ``pc``): its line then gets a thin outline in the text colour (``hl``) so
 that light colours read on a light page and dark ones on a dark page. Series
-also differ by dash pattern and marker shape, so they can be told apart
-without colour.
+also differ by dash pattern (by palette class, in the CSS too) and marker shape,
+so they can be told apart without colour.
+
+A line chart with a legend is two ``<svg>``: the plot (``kr-plot``, with the
+title and description) and below it the legend (``kr-legend``, hidden from
+screen readers, which read the description), so that a deal saved on the score
+sheet sends the plot anew and leaves the legend as it is. A series' marker
+shape is an SVG ``<marker>`` defined once, in the legend (in the plot where a
+chart has no legend), and drawn at every point of the line, not a shape per point.
 
 >>> svg = line_chart([Series("Anna", (3, 8, 12))], x_labels=("1", "2", "3"),
 ...                  title="Totals", desc="Running totals after each deal.")
@@ -86,9 +93,13 @@ def _chart_id(kind: str, title: str, extra: str) -> str:
     return f"chart-{kind}-{digest}"
 
 
-def _open(chart_id: str, width: int, height: int, title: str, desc: str) -> str:
+def _open(
+    chart_id: str, width: int, height: int, title: str, desc: str, *,
+    css: str = "kr-chart", attrs: str = "",
+) -> str:
     return (
-        f'<svg id="{chart_id}" class="kr-chart" xmlns="http://www.w3.org/2000/svg" '
+        f'<svg {attrs}{" " if attrs else ""}id="{chart_id}" class="{css}" '
+        'xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {width} {height}" width="100%" role="img" '
         f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
         f'style="max-width:{width * 2}px">'
@@ -150,24 +161,34 @@ def _marker(shape: str, x: float, y: float) -> str:
     return f'<polygon class="mk" points="{points}"/>'
 
 
+def _marker_def(marker_id: str, index: int) -> str:
+    """Series ``index``'s marker shape as an SVG ``<marker>``, put at every point of a line
+    that names it (``marker:url(#…)``). Its colour comes from the group it is defined in."""
+    return (
+        f'<marker id="{marker_id}" markerUnits="userSpaceOnUse" overflow="visible">'
+        f"{_marker(MARKERS[index % len(MARKERS)], 0, 0)}</marker>"
+    )
+
+
 def _legend(
     labels: Sequence[str], *, top: float, width: int, columns: int,
-    colours: Sequence[str] = (),
+    colours: Sequence[str] = (), markers: str = "",
 ) -> str:
+    """The legend's entries, each with its series' marker defined in it (ids ``markers``
+    and the series number) when ``markers`` is given."""
     parts = []
     column_width = (width - 16) / columns
     for index, label in enumerate(labels):
         colour = colours[index] if index < len(colours) else ""
         x = 8 + (index % columns) * column_width
         y = top + (index // columns) * LEGEND_ROW + 9
-        dash = DASHES[index % len(DASHES)]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         ends = f'x1="{_n(x)}" y1="{_n(y)}" x2="{_n(x + 22)}" y2="{_n(y)}"'
         underlay = f'<line class="hl" {ends}/>' if colour else ""
         parts.append(
             _group(index, colour)
+            + (_marker_def(f"{markers}{index}", index) if markers else "")
             + underlay
-            + f'<line class="lg" {ends}{dash_attr}/>'
+            + f'<line class="lg" {ends}/>'
             + _marker(MARKERS[index % len(MARKERS)], x + 11, y)
             + f'<text x="{_n(x + 28)}" y="{_n(y + 4)}">'
             f"{escape(label)}</text></g>"
@@ -191,12 +212,48 @@ def line_chart(
     """A line chart: one line per series over the x positions named by ``x_labels``.
 
     ``y_min``/``y_max`` fix the axis (e.g. 0 and 1 for rates); otherwise it
-    covers the data. The legend sits below the plot.
+    covers the data. The legend sits below the plot, in an ``<svg>`` of its own
+    (see :func:`line_chart_parts`).
 
-    >>> svg = line_chart([Series("A", (1, None, 3))], x_labels=("a", "b", "c"),
+    >>> svg = line_chart([Series("A", (1, 2, None, 3, 4))], x_labels=("a", "b", "c", "d", "e"),
     ...                  title="t", desc="d")
-    >>> svg.count("<polyline")
-    2
+    >>> svg.count("<polyline"), svg.count('style="marker:url(#')
+    (2, 2)
+    """
+    plot, legend = line_chart_parts(
+        series, x_labels=x_labels, title=title, desc=desc, x_title=x_title,
+        y_format=y_format, y_min=y_min, y_max=y_max, width=width, plot_height=plot_height,
+    )
+    return mark_safe(plot + legend)  # every text in both is escaped
+
+
+def line_chart_parts(
+    series: Sequence[Series],
+    *,
+    x_labels: Sequence[str],
+    title: str,
+    desc: str,
+    x_title: str = "",
+    y_format: Callable[[float], str] = _number,
+    y_min: float | None = None,
+    y_max: float | None = None,
+    width: int = 360,
+    plot_height: int = 180,
+    plot_attrs: str = "",
+) -> tuple[SafeString, SafeString]:
+    """:func:`line_chart` as its plot and its legend (empty for a single series).
+
+    The legend's ``<svg>`` depends on the series' labels and colours only, so a chart
+    redrawn with more points can replace its plot and keep its legend, which defines
+    the markers the plot's lines name. ``plot_attrs`` go on the plot's ``<svg>`` tag
+    (e.g. ``hx-swap-oob``).
+
+    >>> plot, legend = line_chart_parts([Series("A", (1, 2)), Series("B", (2, 1))],
+    ...                                 x_labels=("1", "2"), title="t", desc="d")
+    >>> 'class="kr-chart kr-plot"' in plot, 'class="kr-chart kr-legend"' in legend
+    (True, True)
+    >>> plot.count("marker:url(#chart-legend-"), legend.count("<marker id=")
+    (2, 2)
     """
     values = [v for s in series for v in s.values if v is not None]
     low = min([*values, 0.0] if y_min is None else [y_min])
@@ -209,10 +266,19 @@ def line_chart(
     axis_space = 22 + (16 if x_title else 0)
     columns = 2 if width < 480 else 3
     legend_rows = math.ceil(len(series) / columns) if len(series) > 1 else 0
-    height = int(plot_bottom + axis_space + legend_rows * LEGEND_ROW + 6)
-    chart_id = _chart_id("line", title, repr([s.label for s in series]) + repr(tuple(x_labels)))
+    height = int(plot_bottom + axis_space + (0 if legend_rows else 6))
+    labels = [s.label for s in series]
+    chart_id = _chart_id("line", title, repr(labels) + repr(tuple(x_labels)))
     n = len(x_labels)
     plot_width = width - left - right
+    with_markers = n <= 40
+    # Markers live in the legend (which a redrawn plot keeps) or, without one, in the plot.
+    markers = ""
+    if with_markers:
+        markers = (
+            _chart_id("legend", "", repr(labels) + repr([s.colour for s in series])) + "-"
+            if legend_rows else f"{chart_id}-m"
+        )
 
     def x_at(index: int) -> float:
         return left + (plot_width * index / (n - 1) if n > 1 else plot_width / 2)
@@ -220,14 +286,17 @@ def line_chart(
     def y_at(value: float) -> float:
         return plot_bottom - (value - low) / (high - low) * plot_height
 
-    parts = [_open(chart_id, width, height, title, desc)]
-    parts.append('<g aria-hidden="true" fill="currentColor">')
+    # With a legend the plot is laid out as a block (.kr-plot), so the legend follows it
+    # without a gap.
+    parts = [_open(chart_id, width, height, title, desc, attrs=plot_attrs,
+                   css="kr-chart kr-plot" if legend_rows else "kr-chart"),
+             '<g aria-hidden="true" fill="currentColor">']
+    # The grid: one path for the lines, one for the zero line (stronger).
+    grid = {True: "", False: ""}
     for tick in ticks:
-        y = y_at(tick)
-        parts.append(
-            f'<line class="{"gl z" if tick == 0 else "gl"}" x1="{_n(left)}" x2="{width - right}" '
-            f'y1="{_n(y)}" y2="{_n(y)}"/>'
-        )
+        grid[tick == 0] += f"M{_n(left)} {_n(y_at(tick))}H{width - right}"
+    parts += [f'<path class="{"gl z" if zero else "gl"}" d="{d}"/>'
+              for zero, d in sorted(grid.items()) if d]
     parts.append('<g text-anchor="end">')  # the axis labels beside the grid lines
     for tick in ticks:
         parts.append(
@@ -248,39 +317,46 @@ def line_chart(
             f'opacity="0.75">{escape(x_title)}</text>'
         )
     parts.append("</g>")
-    with_markers = n <= 40
     for index, line in enumerate(series):
-        dash = DASHES[index % len(DASHES)]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        segment: list[str] = []
-        segments: list[list[str]] = []
+        marker = f' style="marker:url(#{markers}{index})"' if markers else ""
+        segment: list[tuple[float, float]] = []
+        segments: list[list[tuple[float, float]]] = []
         for position, value in enumerate(line.values):
             if value is None:
                 if segment:
                     segments.append(segment)
                 segment = []
                 continue
-            segment.append(f"{_n(x_at(position))},{_n(y_at(value))}")
+            segment.append((x_at(position), y_at(value)))
         if segment:
             segments.append(segment)
         parts.append(_group(index, line.colour))
+        if markers and not legend_rows and any(len(points) > 1 for points in segments):
+            parts.append(_marker_def(f"{markers}{index}", index))
         for points in segments:
+            if len(points) == 1:  # no line; its marker as a shape (markers need a line)
+                if with_markers:
+                    parts.append(_marker(MARKERS[index % len(MARKERS)], *points[0]))
+                continue
+            joined = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
             if line.colour:
-                parts.append(f'<polyline class="hl" points="{" ".join(points)}"/>')
-            parts.append(f'<polyline class="ln"{dash_attr} points="{" ".join(points)}"/>')
-        if with_markers:
-            for position, value in enumerate(line.values):
-                if value is not None:
-                    parts.append(_marker(MARKERS[index % len(MARKERS)], x_at(position),
-                                         y_at(value)))
+                parts.append(f'<polyline class="hl" points="{joined}"/>')
+            parts.append(f'<polyline class="ln" points="{joined}"{marker}/>')
         parts.append("</g>")
-    if legend_rows:
-        parts.append(
-            _legend([s.label for s in series], top=plot_bottom + axis_space, width=width,
-                    columns=columns, colours=[s.colour for s in series])
-        )
     parts.append("</g></svg>")
-    return mark_safe("".join(parts))  # every text in it is escaped above
+    plot = mark_safe("".join(parts))  # every text in it is escaped above
+    if not legend_rows:
+        return plot, mark_safe("")
+    legend_height = legend_rows * LEGEND_ROW + 6
+    legend = (
+        f'<svg class="kr-chart kr-legend" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {legend_height}" width="100%" aria-hidden="true" '
+        f'style="max-width:{width * 2}px"><g fill="currentColor">'
+        + _legend(labels, top=0, width=width, columns=columns,
+                  colours=[s.colour for s in series], markers=markers)
+        + "</g></svg>"
+    )
+    return plot, mark_safe(legend)  # every text in it is escaped in _legend
 
 
 def _fixed_ticks(low: float, high: float) -> list[float]:
@@ -341,11 +417,20 @@ def bar_chart(
 
 def progression_chart(progression: Progression) -> SafeString:
     """Running totals of a match after each deal, one line per player."""
+    plot, legend = progression_chart_parts(progression)
+    return mark_safe(plot + legend)  # both escaped by line_chart_parts
+
+
+def progression_chart_parts(
+    progression: Progression, *, plot_attrs: str = ""
+) -> tuple[SafeString, SafeString]:
+    """:func:`progression_chart`'s plot and legend (:func:`line_chart_parts`): a deal saved
+    on the score sheet sends the plot anew (``plot_attrs``: its out-of-band swap)."""
     names = ", ".join(
         f"{name} {totals[-1]}" for name, totals in progression.lines if totals
     )
     colours = progression.colours or ("",) * len(progression.lines)
-    return line_chart(
+    return line_chart_parts(
         [
             Series(name, totals, colour)
             for (name, totals), colour in zip(progression.lines, colours, strict=True)
@@ -357,6 +442,7 @@ def progression_chart(progression: Progression) -> SafeString:
                       len(progression.deals))
         % {"deals": len(progression.deals), "totals": names},
         x_title=gettext("Deal"),
+        plot_attrs=plot_attrs,
     )
 
 

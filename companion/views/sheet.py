@@ -46,6 +46,7 @@ from django_htmx.http import (
 
 from companion import notices
 from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
+from companion.charts import progression_chart_parts
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm, MatchStartForm, named
 from companion.models import Deal, Match, Membership, Player, Seat
@@ -516,6 +517,10 @@ def _saved(
         "live_available": match.game in services.LIVE_GAMES,
         "progression": sheet.progression,
     }
+    if len(sheet.rows) > 1:
+        # The chart's plot anew; its legend (and the markers it defines) stays on the page.
+        context["chart_plot"] = progression_chart_parts(
+            sheet.progression, plot_attrs=_PLOT_SWAP)[0]
     next_form = None
     if context["form"] is not None:
         form_html = render_to_string(f"{PAGE}#deal-form", context, request)
@@ -542,6 +547,8 @@ def _saved(
 
 
 _BLANKS = re.compile(rb"[ \t\r]*\n\s*")
+_PLOT_SWAP = 'hx-swap-oob="outerHTML:#sheet .progression .kr-plot"'
+
 _FORM_SHAPE = re.compile(r'<section [^>]*\bdata-shape="([0-9a-f]+)"')
 _FORM_HEADING = re.compile(r"<h2[^>]*>([^<]*)</h2>")
 

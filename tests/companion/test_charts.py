@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 
 from companion import charts
-from companion.charts import Bar, Series, bar_chart, line_chart, nice_ticks
+from companion.charts import Bar, Series, bar_chart, line_chart, line_chart_parts, nice_ticks
 from companion.models import Group
 from companion.selectors.history import game_stats, player_stats
 from companion.selectors.sheet import sheet_for
@@ -28,19 +28,51 @@ def test_the_chart_doctests_pass() -> None:
 
 
 def test_a_line_chart_is_valid_svg_with_title_and_description() -> None:
-    svg = line_chart(
+    plot, legend = line_chart_parts(
         [Series("Anna", (23, 24)), Series("Ben", (2, 7))],
         x_labels=("1", "2"), title="Score progression", desc="Running totals.",
     )
-    root = _parse(svg)
+    root = _parse(plot)
     assert root.get("role") == "img"
     title, desc = root.find(f"{SVG}title"), root.find(f"{SVG}desc")
     assert title is not None and title.text == "Score progression"
     assert desc is not None and desc.text == "Running totals."
     assert root.get("aria-labelledby") == f"{title.get('id')} {desc.get('id')}"
     assert len(root.findall(f".//{SVG}polyline")) == 2
-    legend = [t.text for t in root.iter(f"{SVG}text")]
-    assert "Anna" in legend and "Ben" in legend
+    # The legend below, hidden from screen readers (the description says it all).
+    legend_root = _parse(legend)
+    assert legend_root.get("aria-hidden") == "true"
+    assert [t.text for t in legend_root.iter(f"{SVG}text")] == ["Anna", "Ben"]
+    assert line_chart([Series("Anna", (23, 24)), Series("Ben", (2, 7))], x_labels=("1", "2"),
+                      title="Score progression", desc="Running totals.") == plot + legend
+
+
+def test_a_line_is_marked_at_every_point_by_its_series_marker_from_the_legend() -> None:
+    plot, legend = line_chart_parts(
+        [Series("Anna", (23, 24, 30)), Series("Ben", (2, 7, 9), "#56b4e9")],
+        x_labels=("1", "2", "3"), title="t", desc="d",
+    )
+    markers = _parse(legend).findall(f".//{SVG}marker")
+    ids = [marker.get("id") for marker in markers]
+    assert [marker[0].tag for marker in markers] == [f"{SVG}circle", f"{SVG}rect"]
+    lines = _parse(plot).findall(f".//{SVG}polyline[@class='ln']")
+    assert [line.get("style") for line in lines] == [f"marker:url(#{id})" for id in ids]
+    # No shape per point in the plot: a point is marked by its line's marker.
+    assert "<circle" not in plot and "<rect" not in plot
+    # A line of one point has no line to carry markers: its marker is drawn as a shape.
+    single, _legend = line_chart_parts([Series("Anna", (3,)), Series("Ben", (5,))],
+                                       x_labels=("1",), title="t", desc="d")
+    assert "<polyline" not in single and single.count("<circle") == single.count("<rect") == 1
+
+
+def test_the_legend_stays_the_same_when_the_plot_grows() -> None:
+    def parts(values: tuple[int, ...]) -> tuple[str, str]:
+        return line_chart_parts(
+            [Series("Anna", values), Series("Ben", values[::-1], "#56b4e9")],
+            x_labels=[str(i) for i in range(1, len(values) + 1)], title="t", desc="d")
+
+    (plot2, legend2), (plot5, legend5) = parts((1, 9)), parts((1, 9, 4, 30, 2))
+    assert legend2 == legend5 and plot2 != plot5
 
 
 def test_lines_are_placed_by_value() -> None:
@@ -59,12 +91,17 @@ def test_text_is_escaped() -> None:
 
 
 def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> None:
-    svg = line_chart([Series("A", (1, 2)), Series("B", (2, 1))], x_labels=("1", "2"),
-                     title="t", desc="d")
-    groups = [g.get("class") for g in _parse(svg).iter(f"{SVG}g")]
-    # the chart, its axis labels (left, below), two lines, two legend entries
-    assert groups == [None, None, None, "c0", "c1", "c0", "c1"]
-    assert "<style" not in svg and "style=" not in svg.split("</desc>")[1]
+    plot, legend = line_chart_parts([Series("A", (1, 2)), Series("B", (2, 1))],
+                                    x_labels=("1", "2"), title="t", desc="d")
+    groups = [g.get("class") for g in _parse(plot).iter(f"{SVG}g")]
+    # the chart, its axis labels (left, below), two lines; the legend's two entries
+    assert groups == [None, None, None, "c0", "c1"]
+    assert [g.get("class") for g in _parse(legend).iter(f"{SVG}g")] == [None, "c0", "c1"]
+    svg = plot + legend
+    assert "<style" not in svg
+    assert re.findall(r'style="([^"]*)"', svg.split("</desc>")[1]) == [
+        f"marker:url(#{id})" for id in re.findall(r'<marker id="([^"]+)"', legend)
+    ] + ["max-width:720px"]
     css = (settings.BASE_DIR / "static/css/app.css").read_text()
     light = dict(re.findall(r"^\.kr-chart \.c(\d) \{ --k: (#\w+); \}", css.replace("} .", "}\n."),
                             re.MULTILINE))
@@ -75,12 +112,16 @@ def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> N
     assert css.index("html:not([data-bs-theme]) .kr-chart .c0") > css.index(
         "@media (prefers-color-scheme: dark)")
     assert 'fill="currentColor"' in svg and "#000" not in svg and "#fff" not in svg
-    # Lines differ by dash pattern too, not only by colour.
-    assert 'stroke-dasharray="6 3"' in svg
+    # Lines differ by dash pattern too, not only by colour: by palette class, in the CSS.
+    for index, dash in enumerate(charts.DASHES):
+        rule = f".kr-chart .c{index} .ln, .kr-chart .c{index} .lg"
+        assert (rule in css) == bool(dash), index
+        if dash:
+            assert re.search(re.escape(rule) + rf"[^{{]*\{{ stroke-dasharray: {dash}; \}}", css)
 
 
 def test_gaps_break_a_line() -> None:
-    svg = line_chart([Series("A", (1, None, 2, 3))], x_labels=("a", "b", "c", "d"),
+    svg = line_chart([Series("A", (1, 4, None, 2, 3))], x_labels=("a", "b", "c", "d", "e"),
                      title="t", desc="d")
     assert len(_parse(svg).findall(f".//{SVG}polyline")) == 2
 
@@ -109,7 +150,9 @@ def test_the_history_charts_describe_their_data(group: Group) -> None:
     assert re.search(r"<desc id=\"[^\"]+\">.*Anna 24, Ben 7", progression)
     assert str(sheet_for(match).progression.chart) == str(progression)
     months = charts.months_chart(player_stats(group.players.get(name="Anna")))
-    assert months.count("<circle") + months.count("<rect") >= 2
+    # its one series without a legend: the marker defined in the plot, at each of two points
+    assert months.count("<marker id=") == 1 and "kr-legend" not in months
+    assert months.count('style="marker:url(#') == 1 and months.count("<polyline") == 1
     assert "100 %" in months and "0 %" in months
     shares = charts.win_shares_chart(game_stats(group, "freaky"))
     assert "1 · 50 %" in shares

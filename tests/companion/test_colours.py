@@ -131,9 +131,10 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
 ) -> None:
     Player.objects.filter(pk=players[2].pk).update(colour="#0072b2")
     match = matches.match_start(group=group, game="x-nimmt", players=players)
-    matches.deal_record(match=match, number=1, entries={
-        players[0].pk: {"hand": 3}, players[1].pk: {"hand": 1}, players[2].pk: {"hand": 2},
-    })
+    for number in (1, 2):
+        matches.deal_record(match=match, number=number, entries={
+            players[0].pk: {"hand": 3}, players[1].pk: {"hand": 1}, players[2].pk: {"hand": 2},
+        })
     sheet = reverse("match_sheet", kwargs={"group_id": group.pk, "match_id": match.pk})
     html = anna_client.get(sheet).content.decode()
     # Anna, Ben: palette colours 1 and 2 by creation order; Cem: chosen.
@@ -141,9 +142,13 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
     assert '<th scope="col" class="player-head" style="--player: #56b4e9">Ben</th>' in html
     assert '<th scope="col" class="player-head" style="--player: #0072b2">Cem</th>' in html
     assert html.count('<li class="tv-row" style="--player: #0072b2">') == 1
-    # The chart draws Cem's line in his colour, over an outline, with its dash pattern kept.
+    # The chart draws Cem's line in his colour, over an outline, with the dash pattern of his
+    # place (c2, in the CSS), his markers defined in his legend entry, in his colour too.
     assert '<g class="c2 pc" style="--k:#0072b2"><polyline class="hl" points=' in html
-    assert '<polyline class="ln" stroke-dasharray="2 3" points=' in html
+    assert html.count('<g class="c2 pc" style="--k:#0072b2"><marker id="chart-legend-') == 1
+    css = (settings.BASE_DIR / "static/css/app.css").read_text()
+    assert ".kr-chart .c2 .ln, .kr-chart .c2 .lg, .kr-chart .c6 .ln, .kr-chart .c6 .lg " \
+           "{ stroke-dasharray: 2 3; }" in css
 
 
 def test_a_chart_line_in_a_players_colour_keeps_its_pattern_and_gets_an_outline() -> None:
@@ -151,12 +156,15 @@ def test_a_chart_line_in_a_players_colour_keeps_its_pattern_and_gets_an_outline(
                      x_labels=("1", "2"), title="t", desc="d")
     assert svg.count('class="hl"') == 2  # under the line and under its legend entry
     assert svg.count('<g class="c1 pc" style="--k:#f0e442">') == 2  # line and legend entry
-    assert '<polyline class="ln" stroke-dasharray="6 3"' in svg  # B is second: dashed as before
+    assert '<g class="c1 pc" style="--k:#f0e442"><polyline class="hl"' in svg
+    css_dash = ".kr-chart .c1 .ln, .kr-chart .c1 .lg, .kr-chart .c5 .ln, .kr-chart .c5 .lg " \
+               "{ stroke-dasharray: 6 3; }"  # B is second: dashed as before
     assert svg.count('<g class="c0">') == 2  # A keeps the palette class colour
     css = (settings.BASE_DIR / "static/css/app.css").read_text()
     assert ".kr-chart .hl { fill: none; stroke: currentColor; stroke-opacity: .6; " \
            "stroke-width: 4.5;" in css
     assert ".kr-chart .pc .mk { stroke: currentColor; stroke-width: .8; }" in css
+    assert css_dash in css
 
 
 def test_freaky_colour_swatches_carry_their_colours_first_letters(client: Client) -> None:

@@ -130,8 +130,9 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
             'id="standings"', f'id="deal-{number}"', 'id="undo-redo"', 'id="tv-state"',
             'id="tv-deal"',
         ]
-        if number > 1:  # the chart anew, and a row more in its data table
-            markers += ["<tfoot", '<figure class="mb-2"']
+        if number > 1:  # the chart's plot anew (its legend stays), a row more in its data table
+            markers += ["<tfoot", 'class="kr-chart kr-plot"']
+            assert "kr-legend" not in answer and 'class="kr-chart kr-legend"' in page
             shown = element(page, 'class="my-3 progression"')
             added = element(answer, '<tbody hx-swap-oob="beforeend:#sheet .progression tbody">')
             assert re.sub(r"<tbody[^>]*>|</tbody>", "", added) == re.findall(

@@ -45,6 +45,13 @@ FIELDS = """form => Array.from(form.elements).filter(field => field.name !== "cl
 """The deal form's fields as they are now: value, ticked, locked (not the key: new per form)."""
 
 
+DRAWN = """figure => Array.from(figure.querySelectorAll("*")).map(node => [node.namespaceURI,
+  node.localName, ...Array.from(node.attributes).map(a => a.name + "=" + a.value).sort()]
+  .join(" "))"""
+"""Every element of the chart with its namespace (an SVG shape parsed as HTML draws nothing)."""
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
 def shown(page: Page) -> dict[str, str]:
     """The text of what a save changes (the table mode's too, though it is hidden)."""
     texts = {}
@@ -91,12 +98,17 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
     assert sheet.get_attribute("data-etag") != etag
     page.screenshot(path=f"{SHOTS}/{game}-saved-en-light.png", full_page=True)
     after_save = shown(page)
+    chart = page.locator("#sheet .progression figure")
+    drawn = chart.evaluate(DRAWN)
+    assert f"{SVG_NS} polyline" in " ".join(drawn) or number == 1
 
     match.refresh_from_db()
     assert sheet.get_attribute("data-etag").startswith(f'"{match.revision}.')
     page.reload()
     expect(page.locator(f"#deal-{number}")).to_be_visible()
     assert shown(page) == after_save
+    # The chart (its plot sent anew, its legend kept): the same SVG elements, attributes and all.
+    assert chart.evaluate(DRAWN) == drawn
 
 
 def test_the_poll_after_an_htmx_save_is_answered_not_modified(
