@@ -28,28 +28,26 @@ def _escape(text: str) -> str:
 @register.filter
 def score_cell(cell: Cell, number: int) -> SafeString:
     """One cell of the sheet: deal ``number``'s score of a player and the total after it."""
-    total = f'<span class="tiny text-body-secondary">Σ {cell.total}</span>'
+    # The look of every part comes from the sheet's styles (.why, .why-body, .sheet-table
+    # td > small), not from classes per element: the htmx save answer carries a row of these.
+    total = f"<small>Σ {cell.total}</small>"
     if not cell.why:
-        return mark_safe(f'<span class="d-block">{cell.score}</span>{total}')
-    # The look of a line (text, then its points, in a row) and of the sum comes from
-    # .why-body in static/css/app.css: the htmx save answer carries a row of these.
+        return mark_safe(f"<div>{cell.score}</div>{total}")
     cards = _escape(gettext("cards (Hornochsen):"))
     lines = "".join(
-        "<li><span>"
-        + _escape(line.text)
-        + (f'<span class="d-block tiny text-body-secondary">{cards} '
-           f"{_escape(line.cards)}</span>" if line.cards else "")
-        + f"</span><span>{_escape(line.points)}</span></li>"
+        "<li>"
+        + (f"<span>{_escape(line.text)}<small>{cards} {_escape(line.cards)}</small></span>"
+           if line.cards else _escape(line.text))
+        + f"<b>{_escape(line.points)}</b></li>"
         for line in cell.why
     )
     deal = gettext("Deal %(number)s") % {"number": number}
     return mark_safe(  # every text above and below is escaped
         '<details class="why">'
-        f'<summary class="why-score">{cell.score}<span class="visually-hidden"> '
+        f'<summary>{cell.score}<span class="visually-hidden"> '
         f'({_escape(gettext("why?"))})</span></summary>'
-        '<div class="why-body shadow" role="note">'
+        '<div class="why-body" role="note">'
         f"<ul>{lines}</ul>"
-        f'<div class="why-sum"><span>{_escape(cell.name)} · {deal}</span>'
-        f"<span>= {cell.score}</span></div>"
+        f"<div>{_escape(cell.name)} · {deal}<b>= {cell.score}</b></div>"
         f"</div></details>{total}"
     )

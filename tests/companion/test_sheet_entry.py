@@ -208,7 +208,7 @@ def test_the_deal_form_asks_for_a_preview_while_typing(
 
 def breakdowns(html: str) -> list[str]:
     return [text(body) for body in re.findall(
-        r'<div class="why-body shadow" role="note">(.*?)</div>\s*</details>', html, re.S)]
+        r'<div class="why-body" role="note">(.*?)</div>\s*</details>', html, re.S)]
 
 
 @pytest.mark.django_db

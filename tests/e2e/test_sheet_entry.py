@@ -102,7 +102,7 @@ def test_an_x_nimmt_deal_on_the_card_grid(live_server: Any, page: Page) -> None:
 
     assert scores(match) == {"Anna": 4, "Ben": 14, "Cem": 8, "Dora": 20}
     # In the sheet swapped in after saving, Dora's 20 says why it is 20.
-    page.locator("#deal-1 .why-score").nth(3).click()
+    page.locator("#deal-1 .why > summary").nth(3).click()
     why = page.locator("#deal-1 .why[open] .why-body")
     expect(why).to_be_visible()
     expect(why).to_contain_text("6 Hornochsen in hand")
