@@ -125,7 +125,7 @@ def test_every_change_of_the_match_shows_on_the_next_load(
     assert 'name="number" value="2"' in html
     anna_client.post(url("deal_edit", match, number=1),
                      {"number": 1, "version": 1, "s0-hand": 9, "s1-hand": 1, "s2-hand": 2})
-    assert '<span class="total">9</span>' in sheet(anna_client, match)
+    assert '<span>9</span></li>' in sheet(anna_client, match)
     anna_client.post(url("deal_new", match), {"number": 2, "s0-hand": 1, "s1-hand": 1,
                                                "s2-hand": 1})
     assert 'id="deal-2"' in sheet(anna_client, match)

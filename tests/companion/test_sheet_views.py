@@ -115,7 +115,7 @@ def test_saving_a_deal_with_htmx_answers_with_the_changed_parts_of_the_sheet(
     assert [s.total for s in match.seats.order_by("number")] == [23, 3, 1]
     assert 'id="deal-1"' in html
     assert "Deal 2" in html or "Durchgang 2" in html
-    assert '<span class="total">23</span></li>' in html
+    assert '<b>Anna</b><span>23</span></li>' in html
 
 
 @pytest.mark.django_db

@@ -23,7 +23,7 @@ def scene(db: Any) -> Evening:
 
 def smallest_total(page: Page) -> float:
     return float(page.evaluate(
-        "Math.min(...[...document.querySelectorAll('#table-view .tv-total')]"
+        "Math.min(...[...document.querySelectorAll('#table-view .tv-standings > li > :last-child')]"
         ".map(el => parseFloat(getComputedStyle(el).fontSize)))"
     ))
 
@@ -47,12 +47,12 @@ def test_table_mode_goes_in_shows_large_totals_and_the_dealer_and_goes_out(
     expect(page.locator("#tv-deal")).to_have_text("Deal 2 of 6")
     # 13 with six players, Ben dealt deal 1: Cem deals deal 2, Dora starts.
     expect(page.locator("#tv-turn")).to_have_text("Cem deals, Dora starts")
-    expect(view.locator(".tv-row")).to_have_count(6)
+    expect(view.locator(".tv-standings > li")).to_have_count(6)
     assert smallest_total(page) >= 40
     box = view.bounding_box()
     assert box == {"x": 0, "y": 0, "width": viewport["width"], "height": viewport["height"]}
     # Every row fits on the screen without scrolling.
-    last = view.locator(".tv-row").last.bounding_box()
+    last = view.locator(".tv-standings > li").last.bounding_box()
     assert last is not None and last["y"] + last["height"] <= viewport["height"]
 
     page.get_by_role("link", name="Leave table mode").click()
@@ -88,7 +88,7 @@ def test_table_mode_follows_a_saved_deal_and_works_without_javascript(
     expect(page.locator("#deal-2")).to_be_visible()
     page.evaluate("document.documentElement.classList.add('table-mode')")
     expect(page.locator("#tv-deal")).to_have_text("Alle Durchgänge erfasst")
-    expect(page.locator("#table-view .tv-row")).to_have_count(4)
+    expect(page.locator("#table-view .tv-standings > li")).to_have_count(4)
 
 
 def test_table_mode_follows_a_deal_recorded_on_another_phone(
@@ -108,5 +108,5 @@ def test_table_mode_follows_a_deal_recorded_on_another_phone(
     expect(page.locator("#tv-deal")).to_have_text("Deal 3 of 6", timeout=10_000)
     expect(page.locator("#tv-turn")).to_have_text("Dora deals, Emil starts")
     expect(page.locator("#table-view")).to_be_visible()
-    anna = page.locator("#table-view .tv-row", has_text="Anna").locator(".tv-total")
+    anna = page.locator("#table-view .tv-standings > li", has_text="Anna").locator(":last-child")
     expect(anna).to_have_text("20")  # 2 red 4s, then all 8: 2×2 + 8×2
