@@ -48,38 +48,48 @@ class AccountBackend(ModelBackend):
     change logs out the other sessions as before.
     """
 
-    _queries: dict[str, tuple[str, list[tuple[Any, list[Any]]]]] = {}
-    """Per database alias: the SQL and each column's converters (they never change)."""
+    _query: tuple[Any, str, str, list[str], list[tuple[int, Any, list[Any]]]] | None = None
+    """The user model, its database alias, the SQL, the field names, and the converters of
+    the columns that have any: built once (the project has one database and no router)."""
 
-    def get_user(self, user_id: Any) -> Any:
+    @classmethod
+    def _prepare(cls) -> tuple[Any, str, str, list[str], list[tuple[int, Any, list[Any]]]]:
         model = get_user_model()
         alias = router.db_for_read(model)
         connection = connections[alias]
-        if alias not in self._queries:
-            fields = model._meta.concrete_fields
-            columns = [field.get_col(model._meta.db_table) for field in fields]
-            quote = connection.ops.quote_name
-            self._queries[alias] = (
-                f"SELECT {', '.join(quote(field.column) for field in fields)}"
-                f" FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s",
-                [
-                    (column, connection.ops.get_db_converters(column)
-                     + field.get_db_converters(connection))
-                    for field, column in zip(fields, columns, strict=True)
-                ],
-            )
-        sql, converters = self._queries[alias]
+        fields = model._meta.concrete_fields
+        quote = connection.ops.quote_name
+        converters = []
+        for index, field in enumerate(fields):
+            column = field.get_col(model._meta.db_table)
+            converts = (connection.ops.get_db_converters(column)
+                        + field.get_db_converters(connection))
+            if converts:
+                converters.append((index, column, converts))
+        cls._query = (
+            model, alias,
+            f"SELECT {', '.join(quote(field.column) for field in fields)}"
+            f" FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s",
+            [field.attname for field in fields],
+            converters,
+        )
+        return cls._query
+
+    def get_user(self, user_id: Any) -> Any:
+        model, alias, sql, names, converters = self._query or self._prepare()
+        connection = connections[alias]
         with connection.cursor() as cursor:
             cursor.execute(sql, [user_id])
             row = cursor.fetchone()
         if row is None:
             return None
-        values = []
-        for value, (column, converts) in zip(row, converters, strict=True):
+        values = list(row)
+        for index, column, converts in converters:
+            value = values[index]
             for convert in converts:
                 value = convert(value, column, connection)
-            values.append(value)
-        user = model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
+            values[index] = value
+        user = model.from_db(alias, names, values)
         return user if self.user_can_authenticate(user) else None
 
 

@@ -84,6 +84,9 @@ MIDDLEWARE = [
     "companion.middleware.RefuseNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # Right after it: the CSRF cookie is sent only when the browser lacks it
+    # (companion/middleware.py).
+    "companion.middleware.KeepCsrfCookieMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -5,11 +5,12 @@ every page in one language, rendered once per process and then reused; inside it
 The layout (base.html) is on every page, so what it costs every page costs: its head
 (static file URLs, the translated texts), its menu (URLs) and the scripts' texts took
 longer than a whole bare view (bench/web.py). A constant part is rendered without the
-page's context, only with ``LANGUAGE_CODE``: no user, no session, no CSRF token (what
-needs them renders empty there, so nothing of one request can show up in another's
-page) except in its ``{% dynamic %}`` parts, which get the page's context. It is kept
-per language and URL prefix (``SCRIPT_NAME``), the things its URLs and texts may depend
-on; a settings change (tests) forgets every kept part.
+page's context, only with ``LANGUAGE_CODE`` and ``logged_in`` (whether the page is for a
+logged-in user): no user, no session, no CSRF token (what needs them renders empty
+there, so nothing of one request can show up in another's page) except in its
+``{% dynamic %}`` parts, which get the page's context. It is kept per language, URL
+prefix (``SCRIPT_NAME``) and ``logged_in``, the things its URLs and texts may depend on;
+a settings change (tests) forgets every kept part.
 
 A ``{% dynamic %}`` part must not sit inside a tag that decides on the page's context
 (an ``{% if user… %}`` or a ``{% for %}`` in the constant part sees no user and no
@@ -35,8 +36,9 @@ from django.dispatch import receiver
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
 from django.urls import get_script_prefix
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 register = template.Library()
 
@@ -97,11 +99,12 @@ class ConstantNode(Node):
     def __init__(self, nodelist: NodeList) -> None:
         self.nodelist = nodelist
         self.generation = _generation
-        self.rendered: dict[tuple[str | None, str], Rendered] = {}
+        self.rendered: dict[tuple[str | None, str, bool], Rendered] = {}
 
-    def _render_once(self, context: Context, language: str | None) -> Rendered:
+    def _render_once(self, context: Context, language: str | None, logged_in: bool) -> Rendered:
         holes: list[DynamicNode] = []
-        text = self.nodelist.render(context.new({"LANGUAGE_CODE": language, _HOLES: holes}))
+        text = self.nodelist.render(
+            context.new({"LANGUAGE_CODE": language, "logged_in": logged_in, _HOLES: holes}))
         return split_at_holes(text, holes, "constant")
 
     def render(self, context: Context) -> SafeString:
@@ -109,10 +112,12 @@ class ConstantNode(Node):
             # A new dict, not clear(): other threads may be reading the old one.
             self.rendered, self.generation = {}, _generation
         language = get_language()
-        key = (language, get_script_prefix())
+        user = context.get("user")
+        logged_in = user is not None and user.is_authenticated is True
+        key = (language, get_script_prefix(), logged_in)
         rendered = self.rendered.get(key)
         if rendered is None:
-            rendered = self.rendered[key] = self._render_once(context, language)
+            rendered = self.rendered[key] = self._render_once(context, language, logged_in)
         return fill_holes(rendered, context)
 
 
@@ -134,3 +139,56 @@ def dynamic(parser: Parser, token: Token) -> DynamicNode:
     nodelist = parser.parse(("enddynamic",))
     parser.delete_first_token()
     return DynamicNode(nodelist)
+
+
+# The layout's values of one request, for its {% dynamic %} parts: each is one Python
+# expression instead of a template variable with its lookups, filters and escaping, or a
+# translated sentence built by {% blocktranslate %} (together they cost as much as the
+# rest of the layout: bench/web.py). The output is the same as the template's was.
+
+
+class ValueNode(Node):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def render(self, context: Context) -> str:
+        return self.value(context)  # type: ignore[no-any-return]
+
+
+def _csrf_token(context: Context) -> str:
+    """The masked CSRF token (what ``{{ csrf_token }}`` writes): letters and digits."""
+    return str(context.get("csrf_token", ""))
+
+
+def _user_id(context: Context) -> str:
+    """The logged-in user's id, empty for a visitor (``{{ user.pk|default:'' }}``)."""
+    user = context.get("user")
+    return str(getattr(user, "pk", None) or "")
+
+
+def _logged_in_as(context: Context) -> str:
+    """The account menu's first line (what ``{% blocktranslate %}`` wrote)."""
+    return gettext("Logged in as %(name)s") % {"name": escape(context["user"].get_username())}
+
+
+def _current_path(context: Context) -> str:
+    """The page's path and query, for the language switch's return (escaped)."""
+    return escape(context["request"].get_full_path())
+
+
+_VALUES = {
+    "csrf_token": _csrf_token,
+    "user_id": _user_id,
+    "logged_in_as": _logged_in_as,
+    "current_path": _current_path,
+}
+
+
+@register.tag
+def value(parser: Parser, token: Token) -> ValueNode:
+    """``{% value name %}``: one of the layout's request values (``_VALUES``), escaped."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1] not in _VALUES:
+        raise template.TemplateSyntaxError(
+            f"{{% value %}} takes one of: {', '.join(_VALUES)}.")
+    return ValueNode(_VALUES[bits[1]])

@@ -192,3 +192,66 @@ def test_sessions_of_the_former_login_backend_are_moved_over(anna: User) -> None
     assert SessionStore(store.session_key).load()["_auth_user_backend"] == (
         "companion.logins.AccountBackend")
     assert client.get("/groups/").status_code == 200
+
+
+def test_the_layout_writes_the_users_name_and_id_escaped(client: Client) -> None:
+    odd = User.objects.create_user('a<b>&"c', password="kartenrunde-odd-1")
+    visitor_page = client.get("/layout/").content.decode()
+    client.force_login(odd)
+    page = client.get("/layout/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Logged in as a&lt;b&gt;&amp;&quot;c</span>" in page
+    assert f'data-user="{odd.pk}">' in page
+    assert 'data-user="">' in visitor_page
+
+
+def test_the_csrf_cookie_is_sent_when_the_browser_lacks_it_not_on_every_page(
+    anna: User,
+) -> None:
+    phone = Client(enforce_csrf_checks=True)
+    first = phone.get("/layout/")
+    assert "csrftoken" in first.cookies
+    assert "csrftoken" not in phone.get("/layout/").cookies
+    # The login page sends it again: Django's views that protect themselves renew it.
+    again = phone.get("/accounts/login/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', again.content.decode())
+    assert token is not None
+    login = phone.post("/accounts/login/", {
+        "csrfmiddlewaretoken": token[1], "username": "anna", "password": "kartenrunde-anna-1",
+    })
+    assert login.status_code == 302
+    assert login.cookies["csrftoken"].value != first.cookies["csrftoken"].value  # rotated
+    page = phone.get("/layout/")
+    assert "csrftoken" not in page.cookies
+    token = re.search(r'name="csrfmiddlewaretoken" value="(\w+)"', page.content.decode())
+    assert token is not None
+    assert phone.post("/i18n/setlang/", {
+        "csrfmiddlewaretoken": token[1], "language": "en", "next": "/layout/",
+    }).status_code == 302
+
+
+def test_a_sessions_signature_is_checked_once_for_the_same_data(
+    anna_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checks = []
+    decode = SessionStore.decode
+    monkeypatch.setattr(SessionStore, "decode",
+                        lambda self, data: checks.append(data) or decode(self, data))
+    for _ in range(3):
+        assert anna_client.get("/groups/").status_code == 200
+    store = SessionStore(anna_client.cookies["sessionid"].value)
+    store["note"] = "changed"
+    store.save()
+    assert anna_client.get("/groups/").status_code == 200
+    assert len(checks) == 2  # the data before and after the change
+    assert checks[0] != checks[1]
+
+
+def test_a_tampered_session_logs_nobody_in_however_often_it_comes(anna_client: Client) -> None:
+    session = Session.objects.get()
+    data = session.session_data
+    forged = data[:-3] + ("AAA" if data[-3:] != "AAA" else "BBB")
+    Session.objects.update(session_data=forged)
+    for _ in range(2):
+        assert anna_client.get("/groups/").status_code == 302
+    Session.objects.update(session_data=data)
+    assert anna_client.get("/groups/").status_code == 200
