@@ -278,7 +278,7 @@ def line_chart_parts(
         markers = (
             _chart_id("legend", "", repr(labels) + repr([s.colour for s in series])) + "-"
             if legend_rows else f"{chart_id}-m"
-        )
+        )  # the legend's ids: legend_svg
 
     def x_at(index: int) -> float:
         return left + (plot_width * index / (n - 1) if n > 1 else plot_width / 2)
@@ -347,16 +347,36 @@ def line_chart_parts(
     plot = mark_safe("".join(parts))  # every text in it is escaped above
     if not legend_rows:
         return plot, mark_safe("")
-    legend_height = legend_rows * LEGEND_ROW + 6
-    legend = (
+    return plot, legend_svg(labels, [s.colour for s in series], width=width,
+                            with_markers=with_markers)
+
+
+def legend_svg(
+    labels: Sequence[str], colours: Sequence[str], *, width: int = 360,
+    with_markers: bool = True,
+) -> SafeString:
+    """The legend of a line chart with these series (:func:`line_chart_parts`): it depends on
+    the labels and colours only, so it can be on a page before the plot's first point.
+
+    >>> legend_svg(["A", "B"], ["", ""]) == line_chart_parts(
+    ...     [Series("A", (1, 2)), Series("B", (2, 1))], x_labels=("1", "2"), title="t",
+    ...     desc="d")[1]
+    True
+    """
+    columns = 2 if width < 480 else 3
+    markers = (
+        _chart_id("legend", "", repr(list(labels)) + repr(list(colours))) + "-"
+        if with_markers else ""
+    )
+    height = math.ceil(len(labels) / columns) * LEGEND_ROW + 6
+    return mark_safe(  # every text in it is escaped in _legend
         f'<svg class="kr-chart kr-legend" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {width} {legend_height}" width="100%" aria-hidden="true" '
+        f'viewBox="0 0 {width} {height}" width="100%" aria-hidden="true" '
         f'style="max-width:{width * 2}px"><g fill="currentColor">'
-        + _legend(labels, top=0, width=width, columns=columns,
-                  colours=[s.colour for s in series], markers=markers)
+        + _legend(labels, top=0, width=width, columns=columns, colours=colours,
+                  markers=markers)
         + "</g></svg>"
     )
-    return plot, mark_safe(legend)  # every text in it is escaped in _legend
 
 
 def _fixed_ticks(low: float, high: float) -> list[float]:
@@ -425,7 +445,13 @@ def progression_chart_parts(
     progression: Progression, *, plot_attrs: str = ""
 ) -> tuple[SafeString, SafeString]:
     """:func:`progression_chart`'s plot and legend (:func:`line_chart_parts`): a deal saved
-    on the score sheet sends the plot anew (``plot_attrs``: its out-of-band swap)."""
+    on the score sheet sends the plot anew (``plot_attrs``: its out-of-band swap). Before
+    the first deal the plot is an empty ``<svg>`` for the first save to replace, beside
+    the legend the chart will have."""
+    if not progression.deals:
+        colours = progression.colours or ("",) * len(progression.lines)
+        return (mark_safe('<svg class="kr-chart kr-plot" aria-hidden="true"></svg>'),
+                legend_svg([name for name, _totals in progression.lines], colours))
     names = ", ".join(
         f"{name} {totals[-1]}" for name, totals in progression.lines if totals
     )

@@ -517,10 +517,8 @@ def _saved(
         "live_available": match.game in services.LIVE_GAMES,
         "progression": sheet.progression,
     }
-    if len(sheet.rows) > 1:
-        # The chart's plot anew; its legend (and the markers it defines) stays on the page.
-        context["chart_plot"] = progression_chart_parts(
-            sheet.progression, plot_attrs=_PLOT_SWAP)[0]
+    # The chart's plot anew; its legend (and the markers it defines) stays on the page.
+    context["chart_plot"] = progression_chart_parts(sheet.progression, plot_attrs=_PLOT_SWAP)[0]
     next_form = None
     if context["form"] is not None:
         form_html = render_to_string(f"{PAGE}#deal-form", context, request)

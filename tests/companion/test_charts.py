@@ -174,12 +174,21 @@ def test_the_progression_partial_shows_the_chart_and_its_data_table(group: Group
 
 
 @pytest.mark.django_db
-def test_the_progression_partial_is_empty_before_the_first_deal(group: Group) -> None:
+def test_the_progression_partial_is_there_empty_before_the_first_deal(group: Group) -> None:
     from django.template.loader import render_to_string
 
     from tests.companion.test_history_helpers import play
 
     match = play(group, "freaky", [], on="2026-02-11", finished=False, players=["Anna", "Ben"])
-    html = render_to_string("companion/history/_progression.html",
-                            {"progression": sheet_for(match).progression})
-    assert html.strip() == ""
+    progression = sheet_for(match).progression
+    html = render_to_string("companion/history/_progression.html", {"progression": progression})
+    # For the first save to fill (the sheet hides it while its data table is empty): an empty
+    # plot to replace, the legend the chart will have, the data table's head and empty body.
+    assert '<figure class="mb-2"><svg class="kr-chart kr-plot" aria-hidden="true"></svg>' \
+           '<svg class="kr-chart kr-legend"' in html
+    assert "<tbody></tbody>" in html
+    x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)})
+    played = sheet_for(group.matches.latest("pk")).progression
+    assert played.names == progression.names == ["Anna", "Ben"]
+    legend = re.search(r'<svg class="kr-chart kr-legend".*?</svg>', html)[0]  # type: ignore[index]
+    assert legend == charts.progression_chart_parts(played)[1]

@@ -123,6 +123,11 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
         if match.deals.count() >= number:
             continue
         data = form_data(match, number, deals[number - 1])
+        if number == 1:  # the deals table and the progression wait, empty, for the first deal
+            before = anna_client.get(url("match_sheet", match)).content.decode()
+            assert "<tbody></tbody>" in element(before, 'class="sheet-scroll')
+            assert "<tbody></tbody>" in element(before, 'class="my-3 progression"')
+            assert '<svg class="kr-chart kr-plot" aria-hidden="true"></svg>' in before
         answer = save(anna_client, match, data).content.decode()
         # The next deal's form keeps the entry mode just used; the reload asks for it.
         page = anna_client.get(url("match_sheet", match), {"mode": data["mode"]}).content.decode()
@@ -130,15 +135,13 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
             'id="standings"', f'id="deal-{number}"', 'id="undo-redo"', 'id="tv-state"',
             'id="tv-deal"',
         ]
-        if number > 1:  # the chart's plot anew (its legend stays), a row more in its data table
-            markers += ["<tfoot", 'class="kr-chart kr-plot"']
-            assert "kr-legend" not in answer and 'class="kr-chart kr-legend"' in page
-            shown = element(page, 'class="my-3 progression"')
-            added = element(answer, '<tbody hx-swap-oob="beforeend:#sheet .progression tbody">')
-            assert re.sub(r"<tbody[^>]*>|</tbody>", "", added) == re.findall(
-                r"<tr><th scope=\"row\">.*?</tr>", shown)[-1]
-        else:
-            markers += ['class="sheet-scroll', 'class="my-3 progression"']
+        # the totals, the chart's plot anew (its legend stays), a row more in its data table
+        markers += ["<tfoot", 'class="kr-chart kr-plot"']
+        assert "kr-legend" not in answer and 'class="kr-chart kr-legend"' in page
+        shown = element(page, 'class="my-3 progression"')
+        added = element(answer, '<tbody hx-swap-oob="beforeend:#sheet .progression tbody">')
+        assert re.sub(r"<tbody[^>]*>|</tbody>", "", added) == re.findall(
+            r"<tr><th scope=\"row\">.*?</tr>", shown)[-1]
         if number < len(deals):
             markers.append('id="deal-form"')
         else:

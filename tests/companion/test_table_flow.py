@@ -419,7 +419,9 @@ def test_the_edit_link_works_on_a_complete_and_on_a_reopened_match(
     for _ in range(needed):
         record(match, players, *datas)
     page = anna_client.get(url("match_sheet", match)).content.decode()
-    assert 'hx-target="#sheet" hx-swap="outerHTML" title=' in page  # the ✎ link
+    # the ✎ link, swapping the sheet (hx-target and hx-swap from its table)
+    assert 'sheet-table mb-0" hx-target="#sheet" hx-swap="outerHTML">' in page
+    assert f'hx-get="{url("deal_edit", match, number=needed)}" title=' in page
     answer = anna_client.get(url("deal_edit", match, number=needed), **HX)
     assert answer["HX-Retarget"] == "#sheet"
     assert 'id="deal-form"' in answer.content.decode()
