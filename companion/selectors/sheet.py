@@ -9,15 +9,22 @@ engine's per-deal scores.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
+
+from django.db.models import TextField
+from django.db.models.functions import Cast
+from django.utils.translation import get_language
 
 from companion.breakdown import WhyLine, explain
 from companion.colours import ink_for, player_colours
 from companion.engine_messages import COLOUR_WORDS
 from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
-from companion.selectors.history import Progression
+from companion.selectors.history import Prepared, Progression
 from scoring import GAMES, GameInfo
 from scoring.common import rules_for
 
@@ -28,7 +35,8 @@ class Cell:
 
     score: int
     total: int
-    data: dict[str, Any]
+    data: Mapping[str, Any]
+    """The stored entry (read-only: a sheet read shares it with the next, ``_read_deal``)."""
     why: tuple[WhyLine, ...] = ()
     """Why the score is what it is: the engine's parts in words (``companion.breakdown``)."""
     name: str = ""
@@ -298,22 +306,54 @@ CHANGE_FIELDS = ("id", "match_id", "kind", "deal_number", "undone_at")
 """What the sheet shows of the changes undo and redo would take (not their entries)."""
 
 
+def _deal_changes(match_id: int) -> Any:
+    from companion.services.matches import DEAL_KINDS
+
+    return (MatchChange.objects.filter(match_id=match_id, kind__in=DEAL_KINDS)
+            .order_by("-id").values_list(*CHANGE_FIELDS))
+
+
+_DEAL_CHANGES = Prepared(MatchChange, _deal_changes)
+"""A match's deal changes, newest first, without their entries (SQL compiled once)."""
+
+
 def _undo_redo(match: Match) -> tuple[MatchChange | None, MatchChange | None]:
     """The changes undo and redo would take (``services.matches.undo_target`` and
     ``redo_target``), from one query: newest first, the undone changes piled up after
-    the newest change not undone (the oldest of them is redo's), then that one (undo's)."""
-    from companion.services.matches import DEAL_KINDS
-
+    the newest change not undone (the oldest of them is redo's), then that one (undo's).
+    The changes are model objects with only :data:`CHANGE_FIELDS` loaded."""
     undo = redo = None
-    for change in (
-        match.changes.filter(kind__in=DEAL_KINDS).only(*CHANGE_FIELDS).order_by("-id")
-        .iterator(chunk_size=16)
-    ):
+    for values in _DEAL_CHANGES(match.pk):
+        change = MatchChange.from_db(MatchChange.objects.db, CHANGE_FIELDS, values)
         if change.undone_at is None:
             undo = change
             break
         redo = change
     return undo, redo
+
+
+SEAT_FIELDS = tuple(field.attname for field in Seat._meta.concrete_fields)
+PLAYER_FIELDS = tuple(field.attname for field in Player._meta.concrete_fields)
+_SEATS = Prepared(Seat, lambda match_id: (
+    Seat.objects.filter(match_id=match_id).order_by("number").values_list(
+        *SEAT_FIELDS, *(f"player__{field.name}" for field in Player._meta.concrete_fields)
+    )
+))
+"""A match's seats with their players, in seat order (SQL compiled once)."""
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats in seat order, each with its player and its match (what
+    ``match.seats.select_related("player").order_by("number")`` gives, without building
+    the query on every read)."""
+    db, count = Seat.objects.db, len(SEAT_FIELDS)
+    seats = []
+    for values in _SEATS(match.pk):
+        seat = Seat.from_db(db, SEAT_FIELDS, values[:count])
+        seat.player = Player.from_db(db, PLAYER_FIELDS, values[count:])
+        seat.match = match
+        seats.append(seat)
+    return seats
 
 
 def sheet_for(match: Match, *, roster: Any = None) -> Sheet:
@@ -324,26 +364,29 @@ def sheet_for(match: Match, *, roster: Any = None) -> Sheet:
     (nothing else shows them). ``roster``: the group's players as ``(id, colour, …)``
     rows when the caller has read them already (the sheet page's key), else read here.
     """
-    seats = list(match.seats.select_related("player").order_by("number"))
+    seats = seats_of(match)
     position = {seat.player_id: index for index, seat in enumerate(seats)}
     names = [seat.player.name for seat in seats]
     deals: list[Deal] = []
-    scores: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+    scores: dict[int, list[int]] = {}
+    entries: dict[int, list[str | None]] = {}
     # One query for the deals and their scores (a deal without scores still has its row).
-    for *deal_values, player_id, score, data in match.deals.order_by("number").values_list(
-        *DEAL_FIELDS, "scores__player_id", "scores__score", "scores__data"
-    ):
+    for *deal_values, player_id, score, entry in _DEALS_WITH_SCORES(match.pk):
         if deal_values[0] not in scores:
             deal = Deal.from_db(Deal.objects.db, DEAL_FIELDS, deal_values)
             deal.match = match
             deals.append(deal)
-            scores[deal_values[0]] = [(0, {})] * len(seats)
+            scores[deal_values[0]] = [0] * len(seats)
+            entries[deal_values[0]] = [None] * len(seats)
         if player_id in position:
-            scores[deal_values[0]][position[player_id]] = (score, data)
+            scores[deal_values[0]][position[player_id]] = score
+            entries[deal_values[0]][position[player_id]] = entry
     running = [0] * len(seats)
     rows: list[Row] = []
+    language = get_language()
     for index, deal in enumerate(deals):
-        cells = _deal_cells(match.game, names, scores[deal.pk], running)
+        datas, why = _read_deal(match.game, language, tuple(names), tuple(entries[deal.pk]))
+        cells = _cells(scores[deal.pk], datas, why, names, running)
         turn = turn_for(match, seats, rows, index)
         rows.append(Row(deal=deal, cells=cells, dealer=turn.dealer, starter=turn.starter))
     last_change, redo_change = _undo_redo(match) if match.status == Match.Status.OPEN else (
@@ -395,6 +438,48 @@ def sheet_after_record(match: Match, recorded: Any) -> Sheet:
         Player.objects.filter(group_id=match.group_id).values_list("id", "colour"),
         last_change=recorded.change, redo_change=None,
     )
+
+
+_DEALS_WITH_SCORES = Prepared(Deal, lambda match_id: (
+    Deal.objects.filter(match_id=match_id).order_by("number")
+    .annotate(entry=Cast("scores__data", TextField()))
+    .values_list(*DEAL_FIELDS, "scores__player_id", "scores__score", "entry")
+))
+"""A match's deals with each score and its stored entry as JSON text (the text is the
+key of :func:`_read_deal`; it is decoded only for a deal not read before)."""
+
+_NO_ENTRY: Mapping[str, Any] = MappingProxyType({})
+
+
+@functools.lru_cache(maxsize=2048)
+def _read_deal(
+    game: str, language: str | None, names: tuple[str, ...], entries: tuple[str | None, ...]
+) -> tuple[tuple[Mapping[str, Any], ...], dict[str, tuple[WhyLine, ...]]]:
+    """One deal's stored entries (JSON text per seat, ``None`` for none) decoded, with the
+    engine's breakdown per player name in ``language``.
+
+    A pure function of its arguments, kept for the deals read most recently: a sheet read
+    after a change explains only the deal that changed, not every deal again (the engine's
+    breakdown of card numbers was half of reading an 11 nimmt! sheet). What it gives is
+    shared by the reads: read-only mappings, immutable lines.
+    """
+    datas = [json.loads(entry) if entry is not None else {} for entry in entries]
+    why = explain(game, dict(zip(names, datas, strict=True)),
+                  signed=not GAMES[game].lower_is_better)
+    return tuple(MappingProxyType(data) if data else _NO_ENTRY for data in datas), why
+
+
+def _cells(
+    scores: list[int], datas: tuple[Mapping[str, Any], ...],
+    why: Mapping[str, tuple[WhyLine, ...]], names: list[str], running: list[int],
+) -> tuple[Cell, ...]:
+    """One deal's cells; ``running`` moves on by the deal's scores."""
+    cells = []
+    for index, score in enumerate(scores):
+        running[index] += score
+        cells.append(Cell(score=score, total=running[index], data=datas[index],
+                          why=why.get(names[index], ()), name=names[index]))
+    return tuple(cells)
 
 
 def _deal_cells(

@@ -140,3 +140,4 @@ def test_a_renamed_player_and_another_language_show_in_the_next_form(
     with translation.override("en"):
         assert '<h2 class="h6 mb-0">Deal 1</h2>' in english
         assert ">Save deal</button>" in english
+
