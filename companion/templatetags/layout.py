@@ -172,8 +172,10 @@ def _logged_in_as(context: Context) -> str:
 
 
 def _current_path(context: Context) -> str:
-    """The page's path and query, for the language switch's return (escaped)."""
-    return escape(context["request"].get_full_path())
+    """The page's path and query, for the language switch's return (escaped); empty for a
+    page rendered without a request, as ``{{ request.get_full_path }}`` was."""
+    request = context.get("request")
+    return "" if request is None else escape(request.get_full_path())
 
 
 _VALUES = {

@@ -255,3 +255,13 @@ def test_a_tampered_session_logs_nobody_in_however_often_it_comes(anna_client: C
         assert anna_client.get("/groups/").status_code == 302
     Session.objects.update(session_data=data)
     assert anna_client.get("/groups/").status_code == 200
+
+
+def test_the_layout_renders_without_a_request_as_for_a_visitor() -> None:
+    from django.template.loader import get_template
+
+    page = get_template("base.html").render({})
+    assert 'data-user="">' in page
+    assert 'name="csrfmiddlewaretoken" value=""' in page
+    assert 'name="next" type="hidden" value=""' in page
+    assert ">Anmelden</a>" in page
