@@ -93,16 +93,26 @@ def _chart_id(kind: str, title: str, extra: str) -> str:
     return f"chart-{kind}-{digest}"
 
 
+def _markers_id(labels: Sequence[str], colours: Sequence[str]) -> str:
+    """The start of the ids of a legend's markers (the series number follows): short, since
+    every line of the plot names its marker (``kr-m`` and eight hex digits)."""
+    extra = repr(list(labels)) + repr(list(colours))
+    return "kr-m" + hashlib.blake2s(extra.encode(), digest_size=4).hexdigest() + "-"
+
+
+def _max_width(width: int) -> str:
+    """At most twice its width on the page (.kr-chart in app.css: 720 px, for 360)."""
+    return "" if width == 360 else f' style="max-width:{width * 2}px"'
+
+
 def _open(
     chart_id: str, width: int, height: int, title: str, desc: str, *,
     css: str = "kr-chart", attrs: str = "",
 ) -> str:
     return (
         f'<svg {attrs}{" " if attrs else ""}id="{chart_id}" class="{css}" '
-        'xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {width} {height}" width="100%" role="img" '
-        f'aria-labelledby="{chart_id}-title {chart_id}-desc" '
-        f'style="max-width:{width * 2}px">'
+        f'aria-labelledby="{chart_id}-title {chart_id}-desc"{_max_width(width)}>'
         f'<title id="{chart_id}-title">{escape(title)}</title>'
         f'<desc id="{chart_id}-desc">{escape(desc)}</desc>'
     )
@@ -252,7 +262,7 @@ def line_chart_parts(
     ...                                 x_labels=("1", "2"), title="t", desc="d")
     >>> 'class="kr-chart kr-plot"' in plot, 'class="kr-chart kr-legend"' in legend
     (True, True)
-    >>> plot.count("marker:url(#chart-legend-"), legend.count("<marker id=")
+    >>> plot.count("marker:url(#kr-m"), legend.count("<marker id=")
     (2, 2)
     """
     values = [v for s in series for v in s.values if v is not None]
@@ -276,9 +286,8 @@ def line_chart_parts(
     markers = ""
     if with_markers:
         markers = (
-            _chart_id("legend", "", repr(labels) + repr([s.colour for s in series])) + "-"
-            if legend_rows else f"{chart_id}-m"
-        )  # the legend's ids: legend_svg
+            _markers_id(labels, [s.colour for s in series]) if legend_rows else f"{chart_id}-m"
+        )  # the legend's: legend_svg
 
     def x_at(index: int) -> float:
         return left + (plot_width * index / (n - 1) if n > 1 else plot_width / 2)
@@ -338,7 +347,9 @@ def line_chart_parts(
                 if with_markers:
                     parts.append(_marker(MARKERS[index % len(MARKERS)], *points[0]))
                 continue
-            joined = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+            # Whole units: at most half a unit (about a pixel on a phone) off, and a line of
+            # seven players over seven deals is 600 bytes shorter than with one decimal.
+            joined = " ".join(f"{round(x)},{round(y)}" for x, y in points)
             if line.colour:
                 parts.append(f'<polyline class="hl" points="{joined}"/>')
             parts.append(f'<polyline class="ln" points="{joined}"{marker}/>')
@@ -364,15 +375,11 @@ def legend_svg(
     True
     """
     columns = 2 if width < 480 else 3
-    markers = (
-        _chart_id("legend", "", repr(list(labels)) + repr(list(colours))) + "-"
-        if with_markers else ""
-    )
+    markers = _markers_id(labels, colours) if with_markers else ""
     height = math.ceil(len(labels) / columns) * LEGEND_ROW + 6
     return mark_safe(  # every text in it is escaped in _legend
-        f'<svg class="kr-chart kr-legend" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {width} {height}" width="100%" aria-hidden="true" '
-        f'style="max-width:{width * 2}px"><g fill="currentColor">'
+        f'<svg class="kr-chart kr-legend" viewBox="0 0 {width} {height}" width="100%" '
+        f'aria-hidden="true"{_max_width(width)}><g fill="currentColor">'
         + _legend(labels, top=0, width=width, columns=columns, colours=colours,
                   markers=markers)
         + "</g></svg>"

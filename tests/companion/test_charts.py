@@ -20,7 +20,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _parse(svg: str) -> ET.Element:
-    return ET.fromstring(svg)
+    """The chart as XML (inline in HTML it needs no namespace declaration)."""
+    assert svg.startswith("<svg ") and "xmlns" not in svg
+    return ET.fromstring(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
 
 
 def test_the_chart_doctests_pass() -> None:
@@ -101,8 +103,14 @@ def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> N
     assert "<style" not in svg
     assert re.findall(r'style="([^"]*)"', svg.split("</desc>")[1]) == [
         f"marker:url(#{id})" for id in re.findall(r'<marker id="([^"]+)"', legend)
-    ] + ["max-width:720px"]
+    ]
     css = (settings.BASE_DIR / "static/css/app.css").read_text()
+    # At most twice its width on the page: in the CSS for the usual width.
+    assert 'class="kr-chart kr-legend" viewBox="0 0 360 24" width="100%" aria-hidden="true">' \
+        in legend
+    assert ".kr-chart { max-width: 720px;" in css
+    wide = line_chart([Series("A", (1, 2))], x_labels=("1", "2"), title="t", desc="d", width=500)
+    assert 'style="max-width:1000px"' in wide
     light = dict(re.findall(r"^\.kr-chart \.c(\d) \{ --k: (#\w+); \}", css.replace("} .", "}\n."),
                             re.MULTILINE))
     assert light == {str(i): colour for i, colour in enumerate(charts.LIGHT)}

@@ -145,7 +145,7 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
     # The chart draws Cem's line in his colour, over an outline, with the dash pattern of his
     # place (c2, in the CSS), his markers defined in his legend entry, in his colour too.
     assert '<g class="c2 pc" style="--k:#0072b2"><polyline class="hl" points=' in html
-    assert html.count('<g class="c2 pc" style="--k:#0072b2"><marker id="chart-legend-') == 1
+    assert html.count('<g class="c2 pc" style="--k:#0072b2"><marker id="kr-m') == 1
     css = (settings.BASE_DIR / "static/css/app.css").read_text()
     assert ".kr-chart .c2 .ln, .kr-chart .c2 .lg, .kr-chart .c6 .ln, .kr-chart .c6 .lg " \
            "{ stroke-dasharray: 2 3; }" in css
