@@ -43,3 +43,30 @@ def test_the_breakdown_speaks_german() -> None:
     assert "(warum?)" in html
     assert "Karten (Hornochsen): 3 (1)" in html
     assert "<div>&lt;Anna&gt; · Durchgang 1<b>= 5</b></div>" in html
+
+
+def test_a_row_shows_its_number_edit_link_dealer_and_cells_in_german() -> None:
+    from types import SimpleNamespace
+
+    from django.template import Context
+
+    from companion.models import Deal, Player, Seat
+    from companion.selectors.sheet import Row
+    from companion.templatetags.sheet_cells import deal_row
+
+    dealer = Seat(number=0, player=Player(name="<Hannelore>"))
+    row = Row(deal=Deal(number=2), cells=(Cell(score=-3, total=12, data={}),), dealer=dealer)
+    sheet = SimpleNamespace(is_open=True, deal_url="/g/1/matches/2/deals/")
+    with translation.override("de"):
+        html = deal_row(Context({"sheet": sheet, "saved": 2}), row)
+    assert html == (
+        '<tr id="deal-2" class="table-success saved-row"><th scope="row">'
+        '<a class="btn btn-sm btn-outline-secondary deal-edit" href="/g/1/matches/2/deals/2/" '
+        'hx-get="/g/1/matches/2/deals/2/" title="Diesen Durchgang korrigieren">2 ✎</a>'
+        '<div class="tiny text-body-secondary" title="Geber">&lt;Hann…</div></th>'
+        "<td><div>-3</div><small>Σ 12</small></td></tr>"
+    )
+    finished = SimpleNamespace(is_open=False, deal_url="")
+    assert deal_row(Context({"sheet": finished}), Row(deal=Deal(number=3), cells=())) == (
+        '<tr id="deal-3"><th scope="row">3</th></tr>'
+    )
