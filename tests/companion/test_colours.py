@@ -141,7 +141,8 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
     assert '<th scope="col" class="player-head" style="--player: #e69f00">Anna</th>' in html
     assert '<th scope="col" class="player-head" style="--player: #56b4e9">Ben</th>' in html
     assert '<th scope="col" class="player-head" style="--player: #0072b2">Cem</th>' in html
-    assert html.count('<li style="--player: #0072b2"><span>') == 1  # table mode
+    # Cem's row in the standings and in the table mode, his colour beside his name in both
+    assert html.count('<li style="--player: #0072b2"><span>') == 2
     # The chart draws Cem's line in his colour, over an outline, with the dash pattern of his
     # place (c2, in the CSS), his markers defined in his legend entry, in his colour too.
     assert '<g class="c2 pc" style="--k:#0072b2"><polyline class="hl" points=' in html
