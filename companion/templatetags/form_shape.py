@@ -26,6 +26,50 @@ _VARYING = re.compile(
     r'|(name="(?:number|client_key|csrfmiddlewaretoken)" value=")[^"]*'
     r'| hx-swap-oob="true"'
 )
+"""What :func:`form_shape` leaves out, as one expression (:func:`_plain` does the same)."""
+_HEADING = re.compile(r'(<h2[^>]*>)[^<]*(</h2>)')
+_VALUES = ('name="number" value="', 'name="client_key" value="',
+           'name="csrfmiddlewaretoken" value="')
+_OOB = ' hx-swap-oob="true"'
+_STARTS = ("<h2", *_VALUES, _OOB)
+
+
+def _plain(html: str) -> str:
+    """``_VARYING.sub`` keeping the headings' tags and the values' names (the same text):
+    the expression tries its three branches at every character of a 10-30 KB form, about
+    half a millisecond; this looks for the starts of its branches with ``str.find``.
+
+    >>> text = '<h2 class="h6">Deal 2</h2><h2>x<b></h2> name="number" value="2" hx-swap-oob="true"'
+    >>> _plain(text) == _VARYING.sub(lambda m: (m[1] or "") + (m[2] or "") + (m[3] or ""), text)
+    True
+    """
+    found = {start: html.find(start) for start in _STARTS}
+    parts, done = [], 0
+    while True:
+        waiting = [(at, start) for start, at in found.items() if at >= 0]
+        if not waiting:
+            break
+        at, start = min(waiting)
+        if start == "<h2":
+            heading = _HEADING.match(html, at)
+            if heading is None:  # no match here: the expression goes on after the "<"
+                found[start] = html.find(start, at + 1)
+                continue
+            parts += (html[done:at], heading[1], heading[2])
+            done = heading.end()
+        elif start == _OOB:
+            parts.append(html[done:at])
+            done = at + len(start)
+        else:
+            value = at + len(start)
+            end = html.find('"', value)
+            parts.append(html[done:value])
+            done = len(html) if end < 0 else end
+        for other, other_at in found.items():
+            if 0 <= other_at < done:
+                found[other] = html.find(other, done)
+    parts.append(html[done:])
+    return "".join(parts)
 
 
 def form_shape(html: str) -> str:
@@ -38,8 +82,7 @@ def form_shape(html: str) -> str:
     >>> form_shape(a) == form_shape(a.replace("<section", '<section class="x"'))
     False
     """
-    plain = _VARYING.sub(lambda m: (m[1] or "") + (m[2] or "") + (m[3] or ""), html)
-    return hashlib.blake2s(plain.encode(), digest_size=8).hexdigest()
+    return hashlib.blake2s(_plain(html).encode(), digest_size=8).hexdigest()
 
 
 class ShapedNode(template.Node):
