@@ -11,6 +11,7 @@ language (``companion.engine_messages.message_for``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -601,13 +602,21 @@ class DealForm(forms.Form):
         wanted = mode or (self.data.get("mode") if self.is_bound else None) or keys[0]
         self.mode_key = wanted if wanted in keys else keys[0]
         self.initial["mode"] = self.mode_key
-        self.deal_field_names = list(self.format.deal_fields(self.seats, self.mode_key))
-        for name, deal_field in self.format.deal_fields(self.seats, self.mode_key).items():
-            self.fields[name] = deal_field
-        self.player_field_names = list(self.format.player_fields(self.mode_key))
-        for seat in self.seats:
-            for name, player_field in self.format.player_fields(self.mode_key).items():
-                self.fields[self.name_for(seat, name)] = player_field
+        deal_fields = self.format.deal_fields(self.seats, self.mode_key)
+        self.deal_field_names = list(deal_fields)
+        self.fields.update(deal_fields)
+        # The first seat's fields as the entry format makes them, every other seat's a
+        # deep copy (what a form does with its declared fields; making them again cost
+        # a third more, and the form is made for every sheet with a deal to enter).
+        player_fields = self.format.player_fields(self.mode_key)
+        self.player_field_names = list(player_fields)
+        self.player_field_labels = {name: field.label for name, field in player_fields.items()}
+        """The label of each player field, by name."""
+        for index, seat in enumerate(self.seats):
+            for name, player_field in player_fields.items():
+                self.fields[self.name_for(seat, name)] = (
+                    player_field if index == 0 else copy.deepcopy(player_field)
+                )
         self.seat_errors: dict[int, list[str]] = {}
         self.entries: dict[int, dict[str, object]] = {}
         self.empty_question = ""
@@ -704,8 +713,7 @@ class DealForm(forms.Form):
 
     @property
     def field_labels(self) -> list[Any]:
-        fields = self.format.player_fields(self.mode_key)
-        return [fields[name].label for name in self.player_field_names]
+        return [self.player_field_labels[name] for name in self.player_field_names]
 
     @property
     def deal_bound_fields(self) -> list[BoundField]:
@@ -718,10 +726,10 @@ class DealForm(forms.Form):
 
     def colour_rows(self) -> list[ColourRow]:
         """The count form by colour: each colour's field for every player."""
-        fields = self.format.player_fields(self.mode_key)
         return [
             ColourRow(
-                name=name, label=fields[name].label, swatch=self.format.colours.get(name, ""),
+                name=name, label=self.player_field_labels[name],
+                swatch=self.format.colours.get(name, ""),
                 cells=tuple(ColourCell(seat, self[self.name_for(seat, name)])
                             for seat in self.seats),
             )
@@ -755,8 +763,7 @@ class DealForm(forms.Form):
 
     def grid_piles(self) -> list[tuple[str, Any]]:
         """The piles a player ticks cards for (field name, label)."""
-        fields = self.format.player_fields(self.mode_key)
-        return [(name, fields[name].label) for name in self.player_field_names]
+        return [(name, self.player_field_labels[name]) for name in self.player_field_names]
 
     def blocks(self) -> list[PlayerBlock]:
         return [
