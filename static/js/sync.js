@@ -88,6 +88,15 @@
     if (event.detail.next) { sheet.dataset.next = String(event.detail.next); }
   });
 
+  /* A part of a save's answer found no place on this page: the page is older than the answer
+     expects (loaded before an update of the app, say, when the deals table was not there yet
+     before the first deal). The sheet anew, as the server has it. */
+  document.addEventListener("htmx:oobErrorNoTarget", function () {
+    var sheet = document.getElementById("sheet");
+    if (sheet) { delete sheet.dataset.etag; }
+    K.refreshSheet();
+  });
+
   document.addEventListener("htmx:configRequest", function (event) {
     var cfg = event.detail;
     if (cfg.verb !== "get") {

@@ -111,6 +111,21 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
     assert chart.evaluate(DRAWN) == drawn
 
 
+def test_a_page_without_a_place_for_a_part_of_the_answer_gets_the_sheet_anew(
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
+) -> None:
+    group, players, anna = annas_table
+    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
+    # A page loaded before the deals table waited, empty, for the first deal.
+    page.evaluate("document.querySelector('#sheet .sheet-scroll').remove()")
+    form = page.locator("#deal-form form")
+    form.locator('input[name="s0-hand"]').fill("5")
+    form.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#deal-1")).to_be_visible()
+    expect(page.locator("#sheet .sheet-scroll")).to_have_count(1)
+
+
 def test_the_poll_after_an_htmx_save_is_answered_not_modified(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
