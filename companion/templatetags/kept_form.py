@@ -88,6 +88,9 @@ class FormHoleNode(DynamicNode):
 
 
 class KeptFormNode(revision_parts.RevisionPartNode):
+    max_kept = 64
+    """A form is 10-200 KB (the card grid of 7 players the most): at most a dozen MB."""
+
     def render(self, context: Context) -> SafeString:
         key = form_key(context)
         if key is None:

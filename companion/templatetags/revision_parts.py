@@ -69,6 +69,9 @@ def _forget_rendered_parts(**kwargs: Any) -> None:
 
 
 class RevisionPartNode(Node):
+    max_kept = MAX_KEPT
+    """Keys kept by this kind of part (:data:`MAX_KEPT`)."""
+
     def __init__(self, nodelist: NodeList) -> None:
         self.nodelist = nodelist
         self.generation = _generation
@@ -87,7 +90,7 @@ class RevisionPartNode(Node):
     def _keep(self, key: Hashable, rendered: Rendered) -> None:
         with self.lock:
             self.kept[key] = rendered
-            while len(self.kept) > MAX_KEPT:
+            while len(self.kept) > self.max_kept:
                 self.kept.popitem(last=False)
 
     def render(self, context: Context) -> SafeString:

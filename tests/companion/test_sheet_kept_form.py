@@ -156,3 +156,17 @@ def test_a_forms_shape_leaves_out_what_the_expression_leaves_out_in_any_text() -
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
         assert _plain(text) == _VARYING.sub(
             lambda m: (m[1] or "") + (m[2] or "") + (m[3] or ""), text), text
+
+
+def test_at_most_64_forms_are_kept_the_least_recently_used_going_first() -> None:
+    from django.template import Template
+
+    from companion.templatetags.kept_form import KeptFormNode
+
+    node = next(node for node in Template("{% load kept_form %}{% kept_form %}x{% endkept_form %}")
+                .nodelist if isinstance(node, KeptFormNode))
+    for key in range(65):
+        node._keep(key, (("x",), ()))
+        assert node._kept(0) is not None  # 0 stays the most recently used
+    assert len(node.kept) == 64
+    assert 1 not in node.kept
