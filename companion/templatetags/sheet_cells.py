@@ -11,6 +11,7 @@ took 2 ms to render its rows through the template engine. Every text is escaped 
 
 from __future__ import annotations
 
+import functools
 import html
 from typing import Any
 
@@ -18,8 +19,9 @@ from django import template
 from django.template.context import Context
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import Truncator
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
+from companion.breakdown import WhyLine
 from companion.selectors.sheet import Cell, Row
 
 register = template.Library()
@@ -67,20 +69,40 @@ def deal_row(context: Context, row: Row) -> SafeString:
     dealt it, and a cell per seat."""
     sheet: Any = context.get("sheet")
     number = row.deal.number
-    marked = ' class="table-success saved-row"' if context.get("saved") == number else ""
+    return _row(
+        number, context.get("saved") == number, sheet.deal_url if sheet.is_open else None,
+        row.dealer.player.name if row.dealer else None,
+        tuple((cell.score, cell.total, cell.why, cell.name) for cell in row.cells),
+        get_language(),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _row(
+    number: int, marked: bool, deal_url: str | None, dealer: str | None,
+    cells: tuple[tuple[int, int, tuple[WhyLine, ...], str], ...], language: str | None,
+) -> SafeString:
+    """A row of :func:`deal_row` from everything it shows (``deal_url``: ``None`` for a
+    match not running; ``language``: the texts' language, the active one), kept for the
+    rows written most recently: a sheet loaded after a change writes again only the rows
+    that changed (a row of 7 cells with their breakdowns is 3-7 KB: a few MB at most)."""
     # Texts to translate outside f-strings: makemessages (xgettext) does not see into them.
-    if sheet.is_open:
-        link = _escape(f"{sheet.deal_url}{number}/")
+    if deal_url is not None:
+        link = _escape(f"{deal_url}{number}/")
         correct = _escape(gettext("Correct this deal"))
         head = (f'<a class="btn btn-sm btn-outline-secondary deal-edit" href="{link}" '
                 f'hx-get="{link}" title="{correct}">{number} ✎</a>')
     else:
         head = str(number)
-    if row.dealer:
-        name = _escape(Truncator(row.dealer.player.name).chars(6))
-        dealer = _escape(gettext("dealer"))
-        head += f'<div class="tiny text-body-secondary" title="{dealer}">{name}</div>'
-    cells = "".join(f"<td>{score_cell(cell, number)}</td>" for cell in row.cells)
+    if dealer is not None:
+        name = _escape(Truncator(dealer).chars(6))
+        title = _escape(gettext("dealer"))
+        head += f'<div class="tiny text-body-secondary" title="{title}">{name}</div>'
+    row = "".join(
+        f"<td>{score_cell(Cell(score=score, total=total, data={}, why=why, name=name), number)}"
+        "</td>" for score, total, why, name in cells
+    )
+    marking = ' class="table-success saved-row"' if marked else ""
     return mark_safe(  # every text is escaped above and in score_cell
-        f'<tr id="deal-{number}"{marked}><th scope="row">{head}</th>{cells}</tr>'
+        f'<tr id="deal-{number}"{marking}><th scope="row">{head}</th>{row}</tr>'
     )

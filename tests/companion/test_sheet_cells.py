@@ -70,3 +70,31 @@ def test_a_row_shows_its_number_edit_link_dealer_and_cells_in_german() -> None:
     assert deal_row(Context({"sheet": finished}), Row(deal=Deal(number=3), cells=())) == (
         '<tr id="deal-3"><th scope="row">3</th></tr>'
     )
+
+
+def test_a_row_written_before_is_written_anew_when_anything_it_shows_differs() -> None:
+    from types import SimpleNamespace
+
+    from django.template import Context
+
+    from companion.models import Deal
+    from companion.selectors.sheet import Row
+    from companion.templatetags.sheet_cells import deal_row
+
+    sheet = SimpleNamespace(is_open=True, deal_url="/g/1/matches/2/deals/")
+    why = (WhyLine("x", "5", "3 (1)"),)
+
+    def row(total: int, language: str, saved: int | None = None) -> str:
+        cells = (Cell(score=5, total=total, data={}, name="Anna", why=why),)
+        with translation.override(language):
+            return deal_row(Context({"sheet": sheet, "saved": saved}),
+                            Row(deal=Deal(number=2), cells=cells))
+
+    german = row(9, "de")
+    assert row(9, "de") == german
+    assert "<small>Σ 9</small>" in german
+    assert "<small>Σ 11</small>" in row(11, "de")
+    assert 'title="Correct this deal"' in row(9, "en")
+    assert 'title="Diesen Durchgang korrigieren"' in german
+    assert 'class="table-success saved-row"' in row(9, "de", saved=2)
+    assert 'class="table-success saved-row"' not in row(9, "de", saved=3)
