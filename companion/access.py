@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 
 from companion.models import GameNight, Group, Match, Membership, Player
 from companion.parsing import MAX_ID
-from companion.selectors.history import Prepared
+from companion.selectors.prepared import Prepared
 
 
 def get_group_for_user(user: AbstractBaseUser | AnonymousUser, group_id: int) -> Group:
