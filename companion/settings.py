@@ -87,7 +87,8 @@ MIDDLEWARE = [
     # Right after it: the CSRF cookie is sent only when the browser lacks it
     # (companion/middleware.py).
     "companion.middleware.KeepCsrfCookieMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, handing the login backend the user row read with the session (logins.py).
+    "companion.logins.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -25,8 +25,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 CASES = [(game, 4) for game in GAMES] + [("elf-nimmt", 7)]
 """Every game with four players, and seven players (only 11 nimmt! seats seven)."""
 
-SAVE_QUERIES = 14
-"""Session, user, match (with the membership check), seats; the save's transaction
+SAVE_QUERIES = 13
+"""The session with its user, the match (with the membership check), seats; the save's transaction
 (begin, the locked match with its deal count, the deal, its scores, the log entry, the
 revision, the seat totals, commit); the earlier deals' scores and the roster's colours."""
 

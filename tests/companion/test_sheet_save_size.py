@@ -1,4 +1,4 @@
-"""The htmx deal save answers small, with 14 queries: at most 10 KB (uncompressed) for every
+"""The htmx deal save answers small, with 13 queries: at most 10 KB (uncompressed) for every
 game at every deal with four players, and for 11 nimmt! with seven, the most any game seats
 (its last deal the longest answer: seven breakdowns of hand cards, the chart at its widest,
 the finish button). The next deal's form is left out when the page holds a fresh form of
