@@ -34,7 +34,7 @@ import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -206,20 +206,9 @@ def _legend(
     return "".join(parts)
 
 
-def line_chart(
-    series: Sequence[Series],
-    *,
-    x_labels: Sequence[str],
-    title: str,
-    desc: str,
-    x_title: str = "",
-    y_format: Callable[[float], str] = _number,
-    y_min: float | None = None,
-    y_max: float | None = None,
-    width: int = 360,
-    plot_height: int = 180,
-) -> SafeString:
-    """A line chart: one line per series over the x positions named by ``x_labels``.
+def line_chart(series: Sequence[Series], **options: Any) -> SafeString:
+    """A line chart: one line per series over the x positions named by ``x_labels``
+    (``options`` are :func:`line_chart_parts`'s).
 
     ``y_min``/``y_max`` fix the axis (e.g. 0 and 1 for rates); otherwise it
     covers the data. The legend sits below the plot, in an ``<svg>`` of its own
@@ -230,10 +219,7 @@ def line_chart(
     >>> svg.count("<polyline"), svg.count('style="marker:url(#')
     (2, 2)
     """
-    plot, legend = line_chart_parts(
-        series, x_labels=x_labels, title=title, desc=desc, x_title=x_title,
-        y_format=y_format, y_min=y_min, y_max=y_max, width=width, plot_height=plot_height,
-    )
+    plot, legend = line_chart_parts(series, **options)
     return mark_safe(plot + legend)  # every text in both is escaped
 
 
