@@ -111,17 +111,26 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
     assert chart.evaluate(DRAWN) == drawn
 
 
-def test_a_page_without_a_place_for_a_part_of_the_answer_gets_the_sheet_anew(
-    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
-) -> None:
-    group, players, anna = annas_table
+def save_first_deal(live_server: Any, page: Page, table: tuple[Group, list[Player], User],
+                    before: str = "") -> Any:
+    """Anna's X nimmt! match opened on the page (``before`` run on it), deal 1 saved."""
+    group, players, anna = table
     match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
-    # A page loaded before the deals table waited, empty, for the first deal.
-    page.evaluate("document.querySelector('#sheet .sheet-scroll').remove()")
+    if before:
+        page.evaluate(before)
     form = page.locator("#deal-form form")
     form.locator('input[name="s0-hand"]').fill("5")
     form.get_by_role("button", name="Save deal").click()
+    return match
+
+
+def test_a_page_without_a_place_for_a_part_of_the_answer_gets_the_sheet_anew(
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
+) -> None:
+    # A page loaded before the deals table waited, empty, for the first deal.
+    save_first_deal(live_server, page, annas_table,
+                    before="document.querySelector('#sheet .sheet-scroll').remove()")
     expect(page.locator("#deal-1")).to_be_visible()
     expect(page.locator("#sheet .sheet-scroll")).to_have_count(1)
 
@@ -129,12 +138,7 @@ def test_a_page_without_a_place_for_a_part_of_the_answer_gets_the_sheet_anew(
 def test_the_poll_after_an_htmx_save_is_answered_not_modified(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
-    group, players, anna = annas_table
-    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
-    page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
-    form = page.locator("#deal-form form")
-    form.locator('input[name="s0-hand"]').fill("5")
-    form.get_by_role("button", name="Save deal").click()
+    match = save_first_deal(live_server, page, annas_table)
     expect(page.locator("#notice")).to_contain_text("Deal 1 saved.")
     poll = re.compile(rf"/matches/{match.pk}/(\?.*)?$")
     with page.expect_response(lambda r: bool(poll.search(r.url)) and r.request.method == "GET",
