@@ -146,3 +146,26 @@ def test_the_poll_after_an_htmx_save_is_answered_not_modified(
         page.evaluate("window.Kartenrunde.refreshSheet()")
     assert polled.value.status == 304
     expect(page.locator("#notice")).to_contain_text("Deal 1 saved.")
+
+
+CONTRAST = """cell => {
+  const rgb = text => text.match(/rgba?\\(([^)]+)\\)/)[1].split(",").slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const text = lum(rgb(getComputedStyle(cell.querySelector("summary")).color));
+  const ground = lum(rgb(getComputedStyle(cell).boxShadow));  // Bootstrap paints cells so
+  return (Math.max(text, ground) + 0.05) / (Math.min(text, ground) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_row_just_saved_is_readable_light_and_dark(
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User], scheme: str
+) -> None:
+    page.emulate_media(color_scheme=scheme)
+    save_first_deal(live_server, page, annas_table)
+    row = page.locator("#deal-1.saved-row")
+    expect(row).to_be_visible()
+    for cell in row.locator("td:has(summary)").all():
+        assert cell.evaluate(CONTRAST) >= 4.5
