@@ -45,7 +45,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from companion.templatetags import revision_parts
-from companion.templatetags.layout import _HOLE, _HOLES, DynamicNode, split_at_holes
+from companion.templatetags.layout import (
+    _HOLE,
+    _HOLES,
+    DynamicNode,
+    block_tag,
+    split_at_holes,
+)
 
 register = template.Library()
 
@@ -116,21 +122,13 @@ class KeptFormNode(revision_parts.RevisionPartNode):
 @register.tag
 def kept_form(parser: Parser, token: Token) -> KeptFormNode:
     """``{% kept_form %}…{% endkept_form %}``: a fresh form kept per shape (module doc)."""
-    if len(token.split_contents()) != 1:
-        raise template.TemplateSyntaxError("{% kept_form %} takes no arguments.")
-    nodelist = parser.parse(("endkept_form",))
-    parser.delete_first_token()
-    return KeptFormNode(nodelist)
+    return KeptFormNode(block_tag(parser, token))
 
 
 @register.tag
 def form_hole(parser: Parser, token: Token) -> FormHoleNode:
     """``{% form_hole %}…{% endform_hole %}``: rendered for every page, inside a kept form."""
-    if len(token.split_contents()) != 1:
-        raise template.TemplateSyntaxError("{% form_hole %} takes no arguments.")
-    nodelist = parser.parse(("endform_hole",))
-    parser.delete_first_token()
-    return FormHoleNode(nodelist)
+    return FormHoleNode(block_tag(parser, token))
 
 
 __all__ = ["FormHoleNode", "KeptFormNode", "form_key"]

@@ -121,24 +121,27 @@ class ConstantNode(Node):
         return fill_holes(rendered, context)
 
 
+def block_tag(parser: Parser, token: Token) -> NodeList:
+    """The content of a block tag without arguments (``{% name %}…{% endname %}``), as the
+    layout's tags and the sheet's kept parts are written."""
+    name, *arguments = token.split_contents()
+    if arguments:
+        raise template.TemplateSyntaxError(f"{{% {name} %}} takes no arguments.")
+    nodelist = parser.parse((f"end{name}",))
+    parser.delete_first_token()
+    return nodelist
+
+
 @register.tag
 def constant(parser: Parser, token: Token) -> ConstantNode:
     """``{% constant %}…{% endconstant %}``: rendered once per language (see the module)."""
-    if len(token.split_contents()) != 1:
-        raise template.TemplateSyntaxError("{% constant %} takes no arguments.")
-    nodelist = parser.parse(("endconstant",))
-    parser.delete_first_token()
-    return ConstantNode(nodelist)
+    return ConstantNode(block_tag(parser, token))
 
 
 @register.tag
 def dynamic(parser: Parser, token: Token) -> DynamicNode:
     """``{% dynamic %}…{% enddynamic %}``: rendered for every page, inside a constant part."""
-    if len(token.split_contents()) != 1:
-        raise template.TemplateSyntaxError("{% dynamic %} takes no arguments.")
-    nodelist = parser.parse(("enddynamic",))
-    parser.delete_first_token()
-    return DynamicNode(nodelist)
+    return DynamicNode(block_tag(parser, token))
 
 
 # The layout's values of one request, for its {% dynamic %} parts: each is one Python

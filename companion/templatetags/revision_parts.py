@@ -46,6 +46,7 @@ from companion.templatetags.layout import (
     _HOLES,
     DynamicNode,
     Rendered,
+    block_tag,
     fill_holes,
     split_at_holes,
 )
@@ -124,8 +125,4 @@ def _evaluated(context: Context) -> dict[str, Any]:
 @register.tag
 def revision_part(parser: Parser, token: Token) -> RevisionPartNode:
     """``{% revision_part %}…{% endrevision_part %}``: kept per ``revision_key`` (module doc)."""
-    if len(token.split_contents()) != 1:
-        raise template.TemplateSyntaxError("{% revision_part %} takes no arguments.")
-    nodelist = parser.parse(("endrevision_part",))
-    parser.delete_first_token()
-    return RevisionPartNode(nodelist)
+    return RevisionPartNode(block_tag(parser, token))

@@ -298,3 +298,11 @@ def test_a_deleted_account_is_logged_out(anna_client: Client, anna: User) -> Non
     assert anna_client.get("/groups/").status_code == 200
     anna.delete()
     assert anna_client.get("/groups/").status_code == 302
+
+
+@pytest.mark.parametrize("tag", ["constant", "dynamic"])
+def test_the_layouts_block_tags_refuse_arguments(tag: str) -> None:
+    from django.template import TemplateSyntaxError
+
+    with pytest.raises(TemplateSyntaxError, match=f"{{% {tag} %}} takes no arguments."):
+        Template(f"{{% load layout %}}{{% {tag} x %}}{{% end{tag} %}}")
