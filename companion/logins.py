@@ -62,6 +62,11 @@ class UserColumns:
     def select(self, prefix: str = "") -> str:
         return ", ".join(prefix + column for column in self.columns)
 
+    @functools.cached_property
+    def by_pk(self) -> str:
+        """The user's row by its primary key (the read when the session brought none)."""
+        return f"SELECT {self.select()} FROM {self.table} WHERE {self.pk} = %s"
+
     def user(self, row: Sequence[Any]) -> Any:
         values = list(row)
         connection = connections[self.alias]
@@ -116,8 +121,7 @@ class AccountBackend(ModelBackend):
         row = getattr(session, "account_row", None)
         if row is None or str(row[columns.pk_index]) != str(user_id):
             with connections[columns.alias].cursor() as cursor:
-                cursor.execute(f"SELECT {columns.select()} FROM {columns.table}"
-                               f" WHERE {columns.pk} = %s", [user_id])
+                cursor.execute(columns.by_pk, [user_id])
                 row = cursor.fetchone()
             if row is None:
                 return None

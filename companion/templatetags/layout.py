@@ -58,6 +58,12 @@ def _forget_rendered_parts(**kwargs: Any) -> None:
     _generation += 1
 
 
+def generation() -> int:
+    """The settings' generation: a part kept under an older one is rendered again (the
+    constant parts here, the kept sheet parts and forms of ``revision_parts``)."""
+    return _generation
+
+
 class DynamicNode(Node):
     def __init__(self, nodelist: NodeList) -> None:
         self.nodelist = nodelist

@@ -35,13 +35,12 @@ from collections.abc import Hashable
 from typing import Any
 
 from django import template
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.template.base import Node, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils.functional import LazyObject, empty
 from django.utils.safestring import SafeString, mark_safe
 
+from companion.templatetags import layout
 from companion.templatetags.layout import (
     _HOLES,
     DynamicNode,
@@ -59,30 +58,21 @@ MAX_KEPT = 128
 """Keys kept per part and process; the least recently used one goes first (a sheet
 page is 30-70 KB: a few MB per part at most)."""
 
-_generation = 0
-"""Moved on by every settings change (tests): parts rendered before are rendered again."""
-
-
-@receiver(setting_changed)
-def _forget_rendered_parts(**kwargs: Any) -> None:
-    global _generation
-    _generation += 1
-
-
 class RevisionPartNode(Node):
     max_kept = MAX_KEPT
     """Keys kept by this kind of part (:data:`MAX_KEPT`)."""
 
     def __init__(self, nodelist: NodeList) -> None:
         self.nodelist = nodelist
-        self.generation = _generation
+        self.generation = layout.generation()
         self.kept: OrderedDict[Hashable, Rendered] = OrderedDict()
         self.lock = threading.Lock()
 
     def _kept(self, key: Hashable) -> Rendered | None:
         with self.lock:
-            if self.generation != _generation:
-                self.kept, self.generation = OrderedDict(), _generation
+            if self.generation != layout.generation():
+                # A settings change (tests): parts rendered before are rendered again.
+                self.kept, self.generation = OrderedDict(), layout.generation()
             rendered = self.kept.get(key)
             if rendered is not None:
                 self.kept.move_to_end(key)
