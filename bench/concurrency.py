@@ -113,7 +113,9 @@ def prepare(threads: int) -> dict[str, Any]:
     from django.db import connections
 
     from companion.models import Group, Membership, Player
-    from companion.services import matches
+    from companion.services import deals as deal_services
+    from companion.services import matches as match_services
+    from companion.services import sheet as sheet_services
 
     owner = User.objects.create_user("phone0", password=PASSWORD)
     group = Group.objects.create(name="Bench", owner=owner)
@@ -127,14 +129,14 @@ def prepare(threads: int) -> dict[str, Any]:
         )
     players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
     writers = [
-        matches.match_start(group=group, game="dreizehn", players=players).pk
+        match_services.match_start(group=group, game="dreizehn", players=players).pk
         for _ in range(threads)
     ]
-    shared = matches.match_start(group=group, game="dreizehn", players=players)
-    matches.deal_record(match=shared, number=1, entries={p.pk: {} for p in players})
+    shared = match_services.match_start(group=group, game="dreizehn", players=players)
+    deal_services.deal_record(match=shared, number=1, entries={p.pk: {} for p in players})
     connections.close_all()
     return {"group": group.pk, "writers": writers, "shared": shared.pk,
-            "users": [u.username for u in users], "deals": matches.deals_needed(shared, 3)}
+            "users": [u.username for u in users], "deals": sheet_services.deals_needed(shared, 3)}
 
 
 def start_gunicorn(port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:

@@ -164,7 +164,8 @@ def _after_change(slug: str, group: int, times: int = 3) -> tuple[float, ...]:
     from django.test import Client
 
     from companion.models import Match
-    from companion.services import matches as services
+    from companion.services import deals as deal_services
+    from companion.services import matches as match_services
 
     client = Client()
     user = User.objects.get(username="bench")
@@ -178,13 +179,13 @@ def _after_change(slug: str, group: int, times: int = 3) -> tuple[float, ...]:
         match = Match.objects.filter(group_id=group, game=slug, status=Match.Status.FINISHED
                                      ).order_by("-created_at", "-id").first()
         assert match is not None
-        services.match_reopen(match=match, user=user)
+        match_services.match_reopen(match=match, user=user)
         deal = match.deals.get(number=1)
         entries = {score.player_id: score.data for score in deal.scores.all()}
-        services.deal_edit(match=match, number=1, version=deal.version, entries=entries,
+        deal_services.deal_edit(match=match, number=1, version=deal.version, entries=entries,
                            user=user)
         start, start_cpu = time.perf_counter(), time.process_time()
-        services.match_finish(match=match, user=user)
+        match_services.match_finish(match=match, user=user)
         changes.append(((time.process_time() - start_cpu) * 1000,
                         (time.perf_counter() - start) * 1000))
         start, start_cpu = time.perf_counter(), time.process_time()

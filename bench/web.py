@@ -158,12 +158,13 @@ class Table:
     def match(self, game: str, players: int, recorded: int | None = None) -> Any:
         """A match of ``game`` (a random game of the engine) with its first ``recorded``
         deals; with all of them (``None``), finished."""
-        from companion.services import matches
+        from companion.services import deals as deal_services
+        from companion.services import matches as match_services
         from scoring.common import rules_for
 
         rules = rules_for(game)
         seated = self.roster[:players]
-        match = matches.match_start(group=self.group, game=game, players=seated)
+        match = match_services.match_start(group=self.group, game=game, players=seated)
         played = rules.random_game(players, self.rng)
         by_name = dict(zip(played.players, seated, strict=True))
         deals = [
@@ -171,9 +172,9 @@ class Table:
             for entries in played.deals
         ]
         for number, entries in enumerate(deals[:recorded], start=1):
-            matches.deal_record(match=match, number=number, entries=entries)
+            deal_services.deal_record(match=match, number=number, entries=entries)
         if recorded is None:
-            match = matches.match_finish(match=match)
+            match = match_services.match_finish(match=match)
         return match
 
     def url(self, match: Any, tail: str = "") -> str:
@@ -209,7 +210,7 @@ class Table:
         """The htmx save of the deal in the middle of a match (``last``: of its last deal,
         which brings the finish button), deleted again after each round."""
         from companion.models import Deal
-        from companion.services import matches
+        from companion.services import deals as deal_services
         from scoring.common import rules_for
 
         count = rules_for(game).deal_count(players)
@@ -229,7 +230,7 @@ class Table:
 
         def undo() -> None:
             version = Deal.objects.get(match=match, number=number).version
-            matches.deal_delete(match=match, number=number, version=version)
+            deal_services.deal_delete(match=match, number=number, version=version)
 
         undo()
         return Probe(f"save {game} {players}p deal {number}/{count} (htmx)",

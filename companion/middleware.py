@@ -1,5 +1,4 @@
-"""Middleware of the app: requests with a NUL character are refused before any view, and
-the CSRF cookie is sent only when the browser does not hold it yet.
+"""Middleware of the app: requests with a NUL character are refused before any view.
 
 PostgreSQL refuses a NUL character in text, so a NUL that reached a query
 (a name typed into a form, a GET parameter a page filters by, a URL segment
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -47,29 +45,3 @@ class RefuseNulMiddleware:
             return render(request, "400.html", {"nul": True}, status=400)
         return self.get_response(request)
 
-
-
-class KeepCsrfCookieMiddleware:
-    """Django's CSRF protection, without sending the browser the cookie it already has.
-
-    Django marks the CSRF cookie for sending on every page that writes a token (to renew
-    its expiry): a ``Set-Cookie`` header with the unchanged secret on every page and
-    every sheet partial, whose building cost a tenth of the bare layout page
-    (bench/web.py). Placed right after Django's ``CsrfViewMiddleware``, this drops that
-    mark when the request already carried the same secret; the checks are Django's,
-    unchanged, and a new or rotated secret (first visit, login) is sent as before. The
-    cookie then lasts ``CSRF_COOKIE_AGE`` (a year) from when its secret was set; after
-    that the browser drops it, the next page sets a new one, and a form older than that
-    gets the refused-form page, which says to reload.
-    """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        meta = request.META
-        if (meta.get("CSRF_COOKIE_NEEDS_UPDATE") and meta.get("CSRF_COOKIE") is not None
-                and request.COOKIES.get(settings.CSRF_COOKIE_NAME) == meta["CSRF_COOKIE"]):
-            meta["CSRF_COOKIE_NEEDS_UPDATE"] = False
-        return response

@@ -260,6 +260,9 @@ class MatchChange(models.Model):
         REOPEN = "reopen", _("reopened")
         ABANDON = "abandon", _("abandoned")
 
+    DEAL_KINDS = (Kind.RECORD, Kind.EDIT, Kind.DELETE)
+    """The changes of a deal: the ones undo and redo work on."""
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     deal_number = models.PositiveSmallIntegerField(null=True, blank=True)

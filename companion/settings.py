@@ -84,11 +84,7 @@ MIDDLEWARE = [
     "companion.middleware.RefuseNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Right after it: the CSRF cookie is sent only when the browser lacks it
-    # (companion/middleware.py).
-    "companion.middleware.KeepCsrfCookieMiddleware",
-    # Django's, handing the login backend the user row read with the session (logins.py).
-    "companion.logins.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -153,11 +149,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # Login throttling (django-axes, companion/logins.py): 10 wrong passwords for one
 # user name from one address pause that pair for 15 minutes, on our login page
 # and the admin's. Failures are counted in the database, shared by all processes.
-# AccountBackend is Django's ModelBackend reading the logged-in user in plain SQL (cheaper
-# on every page); migration 0005 moved the sessions that named ModelBackend over to it.
 AUTHENTICATION_BACKENDS = [
     "companion.logins.LoginThrottleBackend",
-    "companion.logins.AccountBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
@@ -247,9 +241,8 @@ LOGOUT_REDIRECT_URL = "home"
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
-# Sessions in the database (shared by every process; logging out deletes the row), read
-# with one SQL query instead of the ORM's (companion/sessions.py: the layout page's cost).
-SESSION_ENGINE = "companion.sessions"
+# Sessions: Django's default database engine (shared by every process; logging out
+# deletes the row).
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # Message levels → Bootstrap alert colours, for django.contrib.messages and the sheet's
 # notices alike (companion.notices): one place.

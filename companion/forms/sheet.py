@@ -33,7 +33,7 @@ from companion.parsing import (
     WholeNumberField,
     parse_card_numbers,
 )
-from companion.selectors.sheet import SWATCHES
+from companion.selectors.live import SWATCHES
 from scoring import GAMES, ScoringError
 from scoring.common import rules_for
 

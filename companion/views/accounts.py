@@ -45,7 +45,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             return render(
                 request, "registration/signup.html", {"form": form, "next": _next_url(request)}
             )
-        login(request, user, backend="companion.logins.AccountBackend")
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         next_url = _next_url(request)
         if next_url:
             return redirect(next_url)

@@ -4,10 +4,10 @@
    into, focused, or correcting a deal) stays as it is, and says so when its deal number
    was recorded on another phone meanwhile. The live board (#board-poll) polls the same
    way; it waits while a number is being typed into it.
-   A fresh deal form (data-shape: its markup but for deal number, key, heading and CSRF
-   token) is kept as it came; a save sends its shape, and when the next form has the same
-   one the answer leaves it out and names the new number, key and heading (kr:form): the
-   kept copy takes the form's place with them, as a reload would show it. */
+   A fresh deal form (data-fresh: its entry mode) is kept as it came; a save sends that mode
+   (KR-Fresh-Form), and when the next form would be the same fresh form the answer leaves it
+   out and names the new number, key and heading (kr:form): the kept copy takes the form's
+   place with them, as a reload would show it. */
 (function () {
   "use strict";
   var K = window.Kartenrunde = window.Kartenrunde || {};
@@ -44,17 +44,17 @@
   document.addEventListener("DOMContentLoaded", fillKeys);
   document.addEventListener("htmx:load", fillKeys);
 
-  var fresh = null;  // { shape, node }: a copy of the fresh deal form, as it came
+  var fresh = null;  // { mode, node }: a copy of the fresh deal form, as it came
   function keepFresh() {
     var section = document.getElementById("deal-form");
-    var shape = section && section.dataset.shape;
-    if (!shape || (fresh && fresh.shape === shape)) { return; }
+    var mode = section && section.dataset.fresh;
+    if (mode === undefined || (fresh && fresh.mode === mode)) { return; }
     var node = section.cloneNode(true);
     var form = node.querySelector("form");
     if (form) { form.reset(); delete form.dataset.dirty; }
     node.querySelectorAll(".stale-form").forEach(function (old) { old.remove(); });
     node.removeAttribute("hx-swap-oob");
-    fresh = { shape: shape, node: node };
+    fresh = { mode: mode, node: node };
   }
   document.addEventListener("DOMContentLoaded", keepFresh);
   document.addEventListener("htmx:load", keepFresh);
@@ -63,7 +63,7 @@
     var next = event.detail;
     var old = document.getElementById("deal-form");
     if (!old || !next) { return; }
-    if (!fresh || fresh.shape !== next.shape) {  // not expected: then the sheet as the server has it
+    if (!fresh || fresh.mode !== next.mode) {  // not expected: then the sheet as the server has it
       var form = old.querySelector("form");
       if (form) { delete form.dataset.dirty; }
       if (old.contains(document.activeElement)) { document.activeElement.blur(); }
@@ -101,7 +101,7 @@
     var cfg = event.detail;
     if (cfg.verb !== "get") {
       if (fresh && cfg.elt.closest && cfg.elt.closest("#deal-form") && cfg.elt.querySelector && cfg.elt.querySelector("[name=client_key]")) {
-        cfg.headers["KR-Form-Shape"] = fresh.shape;  // the answer may leave the next form out
+        cfg.headers["KR-Fresh-Form"] = fresh.mode;  // the answer may leave the next form out
       }
       if (K.byUser(cfg.elt)) { K.changed(); }
       return;

@@ -27,7 +27,8 @@ from companion.models import (
     SeatResult,
 )
 from companion.selectors import history
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 from tests.companion.test_history_helpers import x_nimmt
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,11 +53,11 @@ def evening(group: Group, players: list[Player]) -> Match:
     players[1].save(update_fields=["user"])
     Invite.objects.create(group=group, created_by=group.owner)
     GroupChange.objects.create(group=group, kind=GroupChange.Kind.RENAME, detail={"to": "X"})
-    match = services.match_start(group=group, game="dreizehn", players=players)
-    services.deal_record(match=match, number=1, entries={
+    match = match_services.match_start(group=group, game="dreizehn", players=players)
+    deal_services.deal_record(match=match, number=1, entries={
         players[0].pk: {"red": 2}, players[1].pk: {"blue": 1}, players[2].pk: {},
     })
-    services.deal_edit(match=match, number=1, version=1, entries={
+    deal_services.deal_edit(match=match, number=1, version=1, entries={
         players[0].pk: {"red": 3}, players[1].pk: {"blue": 1}, players[2].pk: {},
     })
     return match
@@ -88,7 +89,7 @@ def test_a_backup_restored_into_an_empty_database_holds_everything(
     assert page.status_code == 200
     assert "Donnerstagsrunde" in page.content.decode()
     # New rows get fresh ids after a restore (PostgreSQL's sequences moved on too).
-    later = services.match_start(
+    later = match_services.match_start(
         group=Group.objects.get(), game="x-nimmt", players=list(Player.objects.all())
     )
     assert later.pk > evening.pk

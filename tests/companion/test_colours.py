@@ -12,7 +12,8 @@ from django.urls import reverse
 from companion.charts import Series, line_chart
 from companion.colours import PALETTE, contrast, ink_for, parse_colour, player_colours
 from companion.models import Group, Player
-from companion.services import matches
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -130,9 +131,9 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     Player.objects.filter(pk=players[2].pk).update(colour="#0072b2")
-    match = matches.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     for number in (1, 2):
-        matches.deal_record(match=match, number=number, entries={
+        deal_services.deal_record(match=match, number=number, entries={
             players[0].pk: {"hand": 3}, players[1].pk: {"hand": 1}, players[2].pk: {"hand": 2},
         })
     sheet = reverse("match_sheet", kwargs={"group_id": group.pk, "match_id": match.pk})

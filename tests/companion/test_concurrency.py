@@ -21,7 +21,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from companion.models import Deal, Group, Match, MatchChange, Membership, Player
-from companion.services import matches as services
+from companion.selectors import live as live_reads
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 PHONES = 8
 DEADLINE = 60.0
@@ -109,7 +111,7 @@ def sheet_path(match: Match, rest: str) -> str:
 def test_eight_phones_recording_on_eight_matches_at_once_lose_nothing(
     live_server: Any, group: Group, players: list[Player], table: list[str]
 ) -> None:
-    matches = [services.match_start(group=group, game="dreizehn", players=players)
+    matches = [match_services.match_start(group=group, game="dreizehn", players=players)
                for _ in range(PHONES)]
     statuses: list[int] = []
 
@@ -143,8 +145,8 @@ def test_eight_phones_recording_on_eight_matches_at_once_lose_nothing(
 def test_eight_phones_editing_one_deal_get_saves_or_409s_with_the_current_data(
     live_server: Any, group: Group, players: list[Player], table: list[str]
 ) -> None:
-    match = services.match_start(group=group, game="dreizehn", players=players)
-    services.deal_record(match=match, number=1, entries={p.pk: {} for p in players})
+    match = match_services.match_start(group=group, game="dreizehn", players=players)
+    deal_services.deal_record(match=match, number=1, entries={p.pk: {} for p in players})
     path = sheet_path(match, "deals/1/")
     saved: list[int] = []
     refusals: list[tuple[int, int]] = []
@@ -225,7 +227,7 @@ def test_eight_signups_with_one_username_at_once_make_one_account(
 def test_eight_phones_tapping_the_same_live_card_at_once_store_one_tap(
     live_server: Any, group: Group, players: list[Player], table: list[str]
 ) -> None:
-    match = services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
+    match = match_services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
     answers: list[tuple[int, str]] = []
 
     def phone(index: int) -> None:
@@ -244,4 +246,4 @@ def test_eight_phones_tapping_the_same_live_card_at_once_store_one_tap(
     assert all("Another phone recorded a card meanwhile" in page for page in refused)
     match.refresh_from_db()
     assert match.options["live_rev"] == 1
-    assert len(services.live_turns(match)) == 1
+    assert len(live_reads.live_turns(match)) == 1

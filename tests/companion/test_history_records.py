@@ -32,7 +32,8 @@ from companion.models import (
     SeatResult,
 )
 from companion.selectors import history
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 from companion.services.groups import game_night_update
 from companion.services.results import results_rebuild
 from companion.services.transfer import group_export_json, group_import
@@ -46,16 +47,16 @@ NAMES = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fiona"]
 def _play(group: Group, night: GameNight, game: str, seated: list[Player],
           rng: random.Random, user: User, *, finish: bool = True) -> Match:
     """A complete random game of ``game`` recorded deal by deal as the score sheet does."""
-    match = services.match_start(group=group, game=game, players=seated, game_night=night,
+    match = match_services.match_start(group=group, game=game, players=seated, game_night=night,
                                  user=user)
     rules = rules_for(game)
     played = rules.random_game(len(seated), rng)
     by_name = {f"P{index}": player for index, player in enumerate(seated, 1)}
     for number, deal in enumerate(played.deals, 1):
         entries = {by_name[name].pk: rules.entry_to_dict(entry) for name, entry in deal.items()}
-        services.deal_record(match=match, number=number, entries=entries, user=user)
+        deal_services.deal_record(match=match, number=number, entries=entries, user=user)
     if finish:
-        services.match_finish(match=match, user=user)
+        match_services.match_finish(match=match, user=user)
     return match
 
 
@@ -143,12 +144,12 @@ def test_the_kept_statistics_match_the_statistics_computed_from_scratch(seed: in
     finished = list(Match.objects.filter(group=group).order_by("pk"))
     reopened = rng.sample(finished, 4)
     for match in reopened:
-        services.match_reopen(match=match, user=user)
+        match_services.match_reopen(match=match, user=user)
     _same_everywhere(group)  # reopened matches count no more
-    services.match_finish(match=reopened[0], user=user)
-    services.match_delete(match=reopened[1], user=user)
-    services.match_abandon(match=reopened[2], user=user)
-    services.match_delete(match=rng.choice(finished[4:]), user=user)
+    match_services.match_finish(match=reopened[0], user=user)
+    match_services.match_delete(match=reopened[1], user=user)
+    match_services.match_abandon(match=reopened[2], user=user)
+    match_services.match_delete(match=rng.choice(finished[4:]), user=user)
     game_night_update(night=nights[0], date=dt.date(2024, 6, 1))
     game_night_update(night=nights[1], date=dt.date(2027, 6, 1))
     players = list(group.players.all())
@@ -216,7 +217,7 @@ def test_finishing_a_match_writes_its_records_in_the_same_queries_however_long_t
         match = _play(group, nights[0], "freaky", players[:4], random.Random(1), user,
                       finish=False)
         with CaptureQueriesContext(connection) as queries:
-            services.match_finish(match=match, user=user)
+            match_services.match_finish(match=match, user=user)
         return len(queries)
 
     first = finish_queries()

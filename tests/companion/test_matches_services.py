@@ -10,7 +10,10 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Player, Seat
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import live as live_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
 from scoring import ScoringError
 
 
@@ -22,7 +25,7 @@ def english() -> Iterator[None]:
 
 
 def start(group: Group, players: list[Player], game: str, **kwargs: Any) -> Match:
-    return services.match_start(group=group, game=game, players=players, **kwargs)
+    return match_services.match_start(group=group, game=game, players=players, **kwargs)
 
 
 def entries(players: list[Player], *datas: dict[str, Any]) -> dict[int, dict[str, Any]]:
@@ -67,7 +70,7 @@ def test_it_records_a_deal_with_the_engines_scores(
 ) -> None:
     match = start(group, players, game)
     datas, expected = DEALS[game]
-    deal = services.deal_record(match=match, number=1, entries=entries(players, *datas))
+    deal = deal_services.deal_record(match=match, number=1, entries=entries(players, *datas))
     scores = {s.player.name: s.score for s in deal.scores.select_related("player")}
     assert scores == dict(zip(["Anna", "Ben", "Cem"], expected, strict=True))
     assert [s.total for s in match.seats.order_by("number")] == list(expected)
@@ -77,7 +80,7 @@ def test_it_records_a_deal_with_the_engines_scores(
 @pytest.mark.django_db
 def test_it_stores_the_engines_entry_dict(group: Group, players: list[Player]) -> None:
     match = start(group, players, "x-nimmt")
-    services.deal_record(match=match, number=1, entries=entries(
+    deal_services.deal_record(match=match, number=1, entries=entries(
         players, {"hand_cards": [55, 3]}, {"hand": 2}, {"x_stack_cards": [10]}
     ))
     stored = DealScore.objects.get(deal__match=match, player=players[0])
@@ -108,10 +111,10 @@ def test_it_enforces_the_engines_player_range(group: Group, players: list[Player
 @pytest.mark.django_db
 def test_it_keeps_places_shared_on_a_tie(group: Group, players: list[Player]) -> None:
     match = start(group, players, "freaky")
-    services.deal_record(match=match, number=1, entries=entries(
+    deal_services.deal_record(match=match, number=1, entries=entries(
         players, {"collected": 8}, {"collected": 8}, {"collected": 4}
     ))
-    match = services.match_finish(match=match)
+    match = match_services.match_finish(match=match)
     assert totals(match) == {"Anna": (8, 1, True), "Ben": (8, 1, True), "Cem": (4, 3, False)}
 
 
@@ -119,11 +122,11 @@ def test_it_keeps_places_shared_on_a_tie(group: Group, players: list[Player]) ->
 def test_it_edits_a_deal_and_the_totals_follow(group: Group, players: list[Player]) -> None:
     match = start(group, players, "x-nimmt")
     datas, _ = DEALS["x-nimmt"]
-    services.deal_record(match=match, number=1, entries=entries(players, *datas))
-    services.deal_record(match=match, number=2, entries=entries(
+    deal_services.deal_record(match=match, number=1, entries=entries(players, *datas))
+    deal_services.deal_record(match=match, number=2, entries=entries(
         players, {"hand": 1}, {"hand": 1}, {"hand": 1}
     ))
-    deal = services.deal_edit(match=match, number=1, version=1, entries=entries(
+    deal = deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
         players, {"hand": 0}, {"hand": 10}, {"hand": 0}
     ))
     assert deal.version == 2
@@ -133,14 +136,14 @@ def test_it_edits_a_deal_and_the_totals_follow(group: Group, players: list[Playe
 @pytest.mark.django_db
 def test_it_refuses_a_save_based_on_a_stale_version(group: Group, players: list[Player]) -> None:
     match = start(group, players, "freaky")
-    services.deal_record(match=match, number=1, entries=entries(
+    deal_services.deal_record(match=match, number=1, entries=entries(
         players, {"collected": 8}, {"collected": 4}, {"collected": 0}
     ))
-    services.deal_edit(match=match, number=1, version=1, entries=entries(
+    deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
         players, {"collected": 9}, {"collected": 4}, {"collected": 0}
     ))
-    with pytest.raises(services.StaleData, match="changed on another phone"):
-        services.deal_edit(match=match, number=1, version=1, entries=entries(
+    with pytest.raises(sheet_services.StaleData, match="changed on another phone"):
+        deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
             players, {"collected": 20}, {"collected": 4}, {"collected": 0}
         ))
     assert DealScore.objects.get(deal__match=match, player=players[0]).score == 9
@@ -152,9 +155,9 @@ def test_it_refuses_a_deal_another_phone_recorded_meanwhile(
     group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "x-nimmt")
-    services.deal_record(match=match, number=1, entries=entries(players, {}, {}, {"hand": 1}))
-    with pytest.raises(services.StaleData, match="Deal 1 was recorded on another phone"):
-        services.deal_record(match=match, number=1, entries=entries(players, {}, {}, {}))
+    deal_services.deal_record(match=match, number=1, entries=entries(players, {}, {}, {"hand": 1}))
+    with pytest.raises(sheet_services.StaleData, match="Deal 1 was recorded on another phone"):
+        deal_services.deal_record(match=match, number=1, entries=entries(players, {}, {}, {}))
     assert match.deals.count() == 1
 
 
@@ -164,10 +167,10 @@ def test_it_deletes_a_deal_and_renumbers_the_later_ones(
 ) -> None:
     match = start(group, players, "dreizehn")
     for hand in (1, 2, 3):
-        services.deal_record(match=match, number=hand, entries=entries(
+        deal_services.deal_record(match=match, number=hand, entries=entries(
             players, {"red": hand}, {}, {}
         ))
-    services.deal_delete(match=match, number=2, version=1)
+    deal_services.deal_delete(match=match, number=2, version=1)
     assert list(match.deals.values_list("number", flat=True)) == [1, 2]
     assert DealScore.objects.get(deal__match=match, deal__number=2, player=players[0]).score == 6
     assert totals(match)["Anna"] == (8, 3, False)
@@ -176,26 +179,26 @@ def test_it_deletes_a_deal_and_renumbers_the_later_ones(
 @pytest.mark.django_db
 def test_undo_reverts_record_edit_and_delete_in_turn(group: Group, players: list[Player]) -> None:
     match = start(group, players, "x-nimmt")
-    services.deal_record(match=match, number=1, entries=entries(players, {"hand": 5}, {}, {}))
-    services.deal_record(match=match, number=2, entries=entries(players, {"hand": 7}, {}, {}))
-    services.deal_edit(match=match, number=1, version=1, entries=entries(
+    deal_services.deal_record(match=match, number=1, entries=entries(players, {"hand": 5}, {}, {}))
+    deal_services.deal_record(match=match, number=2, entries=entries(players, {"hand": 7}, {}, {}))
+    deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
         players, {"hand": 9}, {}, {}
     ))
-    services.deal_delete(match=match, number=1, version=2)
+    deal_services.deal_delete(match=match, number=1, version=2)
     assert totals(match)["Anna"][0] == 7
 
-    services.match_undo(match=match)  # the delete
+    deal_services.match_undo(match=match)  # the delete
     assert list(match.deals.values_list("number", flat=True)) == [1, 2]
     assert totals(match)["Anna"][0] == 16
-    services.match_undo(match=match)  # the edit
+    deal_services.match_undo(match=match)  # the edit
     assert totals(match)["Anna"][0] == 12
-    services.match_undo(match=match)  # deal 2
+    deal_services.match_undo(match=match)  # deal 2
     assert totals(match)["Anna"][0] == 5
-    services.match_undo(match=match)  # deal 1
+    deal_services.match_undo(match=match)  # deal 1
     assert not match.deals.exists()
     assert totals(match)["Anna"] == (0, 1, False)
     with pytest.raises(ValidationError, match="nothing to undo"):
-        services.match_undo(match=match)
+        deal_services.match_undo(match=match)
 
 
 @pytest.mark.django_db
@@ -203,13 +206,13 @@ def test_undo_refuses_when_another_phone_changed_the_sheet(
     group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "freaky")
-    services.deal_record(match=match, number=1, entries=entries(players, {}, {}, {}))
+    deal_services.deal_record(match=match, number=1, entries=entries(players, {}, {}, {}))
     seen = match.changes.get().pk
-    services.deal_edit(match=match, number=1, version=1, entries=entries(
+    deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
         players, {"collected": 4}, {}, {}
     ))
-    with pytest.raises(services.StaleData):
-        services.match_undo(match=match, change_id=seen)
+    with pytest.raises(sheet_services.StaleData):
+        deal_services.match_undo(match=match, change_id=seen)
     assert match.changes.count() == 2
 
 
@@ -225,7 +228,7 @@ def test_nothing_is_saved_on_invalid_input(group: Group, players: list[Player], 
         "drei-sind-einer-zuviel": ({"taken": {"rot": 13}}, {}, {}),
     }[game]
     with pytest.raises(ScoringError):
-        services.deal_record(match=match, number=1, entries=entries(players, *bad))
+        deal_services.deal_record(match=match, number=1, entries=entries(players, *bad))
     assert not Deal.objects.exists()
     assert not DealScore.objects.exists()
     assert not MatchChange.objects.exists()
@@ -234,13 +237,13 @@ def test_nothing_is_saved_on_invalid_input(group: Group, players: list[Player], 
 @pytest.mark.django_db
 def test_finishing_needs_every_deal(group: Group, players: list[Player]) -> None:
     match = start(group, players, "x-nimmt")
-    services.deal_record(match=match, number=1, entries=entries(players, {"hand": 4}, {}, {}))
+    deal_services.deal_record(match=match, number=1, entries=entries(players, {"hand": 4}, {}, {}))
     with pytest.raises(ValidationError, match="1 of 2 deals recorded"):
-        services.match_finish(match=match)
-    services.deal_record(match=match, number=2, entries=entries(players, {}, {"hand": 1}, {}))
+        match_services.match_finish(match=match)
+    deal_services.deal_record(match=match, number=2, entries=entries(players, {}, {"hand": 1}, {}))
     with pytest.raises(ValidationError, match="The match is complete: all 2 deals"):
-        services.deal_record(match=match, number=3, entries=entries(players, {}, {}, {}))
-    match = services.match_finish(match=match)
+        deal_services.deal_record(match=match, number=3, entries=entries(players, {}, {}, {}))
+    match = match_services.match_finish(match=match)
     assert match.status == Match.Status.FINISHED
     assert match.finished_at is not None
     assert totals(match) == {"Anna": (4, 3, False), "Ben": (1, 2, False), "Cem": (0, 1, True)}
@@ -249,28 +252,28 @@ def test_finishing_needs_every_deal(group: Group, players: list[Player]) -> None
 @pytest.mark.django_db
 def test_a_finished_match_is_read_only_until_reopened(group: Group, players: list[Player]) -> None:
     match = start(group, players, "freaky")
-    services.deal_record(match=match, number=1, entries=entries(
+    deal_services.deal_record(match=match, number=1, entries=entries(
         players, {"collected": 4}, {}, {}
     ))
-    match = services.match_finish(match=match)
+    match = match_services.match_finish(match=match)
     with pytest.raises(ValidationError, match="Reopen it"):
-        services.deal_edit(match=match, number=1, version=1, entries=entries(
+        deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
             players, {}, {"collected": 4}, {}
         ))
-    match = services.match_reopen(match=match)
+    match = match_services.match_reopen(match=match)
     assert match.status == Match.Status.OPEN
     assert not Seat.objects.filter(match=match, is_winner=True).exists()
-    services.deal_edit(match=match, number=1, version=1, entries=entries(
+    deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
         players, {}, {"collected": 4}, {}
     ))
-    match = services.match_finish(match=match)
+    match = match_services.match_finish(match=match)
     assert totals(match) == {"Anna": (0, 2, False), "Ben": (4, 1, True), "Cem": (0, 2, False)}
 
 
 @pytest.mark.django_db
 def test_13_with_three_players_has_six_deals(group: Group, players: list[Player]) -> None:
     match = start(group, players, "dreizehn", options={"variant": "first-card"})
-    assert services.deals_needed(match, 3) == 6
+    assert sheet_services.deals_needed(match, 3) == 6
     assert match.options == {"variant": "first-card"}
 
 
@@ -280,7 +283,7 @@ def test_13_with_three_players_has_six_deals(group: Group, players: list[Player]
 def tap(match: Match, player: Player, *colours: str) -> None:
     for colour in colours:
         match.refresh_from_db()
-        services.live_take(
+        live_services.live_take(
             match=match, player_id=player.pk, colour=colour,
             revision=match.options.get("live_rev", 0),
         )
@@ -288,7 +291,7 @@ def tap(match: Match, player: Player, *colours: str) -> None:
 
 def end_turn(match: Match) -> None:
     match.refresh_from_db()
-    services.live_end_turn(match=match, revision=match.options["live_rev"])
+    live_services.live_end_turn(match=match, revision=match.options["live_rev"])
 
 
 ALL = ("orange", "flieder", "hellblau", "rot", "tuerkis", "magenta", "olivgruen")
@@ -308,7 +311,7 @@ def test_live_mode_gives_the_same_score_as_the_counts(group: Group, players: lis
         *([c] for c in ALL), ["rot", "rot", "rot"], ["orange"],
     ]
     match.refresh_from_db()
-    services.live_save(match=match, revision=match.options["live_rev"])
+    live_services.live_save(match=match, revision=match.options["live_rev"])
     live_scores = {s.player.name: s.score for s in DealScore.objects.select_related("player")}
     # Anna: 7 × 1 open + interim 10 + final 10 = 27; Ben: −3; Cem: 1.
     assert live_scores == {"Anna": 27, "Ben": -3, "Cem": 1}
@@ -316,7 +319,7 @@ def test_live_mode_gives_the_same_score_as_the_counts(group: Group, players: lis
     assert anna_data["interim_bonus"] == 10
 
     other = start(group, players, "drei-sind-einer-zuviel")
-    services.deal_record(match=other, number=1, entries=entries(
+    deal_services.deal_record(match=other, number=1, entries=entries(
         players,
         {"taken": dict.fromkeys(ALL, 1), "interim_bonus": 10},
         {"taken": {"rot": 3}},
@@ -334,8 +337,8 @@ def test_live_mode_refuses_a_stale_tap_and_a_thirteenth_card(
     anna, ben, _cem = players
     match = start(group, players, "drei-sind-einer-zuviel")
     tap(match, anna, "rot")
-    with pytest.raises(services.StaleData):
-        services.live_take(match=match, player_id=ben.pk, colour="rot", revision=0)
+    with pytest.raises(sheet_services.StaleData):
+        live_services.live_take(match=match, player_id=ben.pk, colour="rot", revision=0)
     for _ in range(11):
         tap(match, ben, "rot")
         end_turn(match)
@@ -351,7 +354,7 @@ def test_live_undo_takes_back_the_last_card(group: Group, players: list[Player])
     match = start(group, players, "drei-sind-einer-zuviel")
     tap(match, anna, "rot", "orange")
     match.refresh_from_db()
-    services.live_undo(match=match, revision=match.options["live_rev"])
+    live_services.live_undo(match=match, revision=match.options["live_rev"])
     match.refresh_from_db()
     assert match.options["live_turns"] == [[anna.pk, ["rot"], False]]
 
@@ -360,13 +363,13 @@ def test_live_undo_takes_back_the_last_card(group: Group, players: list[Player])
 def test_messages_follow_the_active_language(group: Group, players: list[Player]) -> None:
     match = start(group, players, "freaky")
     with translation.override("de"), pytest.raises(ValidationError, match="nichts rückgängig"):
-        services.match_undo(match=match)
+        deal_services.match_undo(match=match)
 
 
 def collect(match: Match, player: Player, *rows: int) -> None:
     for cards in rows:
         match.refresh_from_db()
-        services.live_collect(
+        live_services.live_collect(
             match=match, player_id=player.pk, cards=cards,
             revision=match.options.get("live_rev", 0),
         )
@@ -380,11 +383,11 @@ def test_freaky_live_adds_up_the_collected_rows(group: Group, players: list[Play
     collect(match, ben, 5)
     collect(match, anna, 4)
     match.refresh_from_db()
-    services.live_undo(match=match, revision=match.options["live_rev"])
+    live_services.live_undo(match=match, revision=match.options["live_rev"])
     with pytest.raises(ValidationError, match="at least 4 cards"):
         collect(match, ben, 3)
     match.refresh_from_db()
-    services.live_save(match=match, revision=match.options["live_rev"])
+    live_services.live_save(match=match, revision=match.options["live_rev"])
     assert totals(match) == {"Anna": (10, 1, False), "Ben": (5, 2, False), "Cem": (0, 3, False)}
 
 

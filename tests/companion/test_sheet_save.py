@@ -17,7 +17,9 @@ from django.urls import reverse
 
 from companion.forms.sheet import DealForm
 from companion.models import Group, Match, Player, Seat
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
 from scoring import GAMES
 from scoring.common import rules_for
 
@@ -26,9 +28,10 @@ CASES = [(game, 4) for game in GAMES] + [("elf-nimmt", 7)]
 """Every game with four players, and seven players (only 11 nimmt! seats seven)."""
 
 SAVE_QUERIES = 13
-"""The session with its user, the match (with the membership check), seats; the save's transaction
-(begin, the locked match with its deal count, the deal, its scores, the log entry, the
-revision, the seat totals, commit); the earlier deals' scores and the roster's colours."""
+"""The session, its user, the seats with their players and match (with the membership
+check); the save's transaction (here a savepoint and its release: the locked match with
+its deal count, the deal, its scores, the log entry, the revision, the seat totals); the
+earlier deals' scores and the roster's colours."""
 
 
 def roster(group: Group, count: int) -> list[Player]:
@@ -94,7 +97,7 @@ def test_the_htmx_save_runs_as_many_queries_for_the_last_deal_as_for_the_first(
     anna_client: Client, group: Group, game: str, count: int
 ) -> None:
     players = roster(group, count)
-    match = services.match_start(group=group, game=game, players=players)
+    match = match_services.match_start(group=group, game=game, players=players)
     deals = deals_of(game, players)
     measured = []
     for number, entries in enumerate(deals, start=1):
@@ -104,7 +107,7 @@ def test_the_htmx_save_runs_as_many_queries_for_the_last_deal_as_for_the_first(
                 save(anna_client, match, data)
             measured.append(len(queries))
         else:
-            services.deal_record(match=match, number=number, entries=entries)
+            deal_services.deal_record(match=match, number=number, entries=entries)
     assert measured == [SAVE_QUERIES] * len(measured)
 
 
@@ -114,12 +117,12 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
     anna_client: Client, group: Group, game: str, count: int
 ) -> None:
     players = roster(group, count)
-    match = services.match_start(group=group, game=game, players=players)
+    match = match_services.match_start(group=group, game=game, players=players)
     deals = deals_of(game, players)
     for number in (1, (len(deals) + 1) // 2, len(deals)):
         while match.deals.count() < number - 1:
             done = match.deals.count()
-            services.deal_record(match=match, number=done + 1, entries=deals[done])
+            deal_services.deal_record(match=match, number=done + 1, entries=deals[done])
         if match.deals.count() >= number:
             continue
         data = form_data(match, number, deals[number - 1])
@@ -163,12 +166,12 @@ def test_totals_moved_on_by_each_new_deal_are_the_engines_totals_over_every_deal
     for count in sorted({info.min_players, min(info.max_players, 5), info.max_players}):
         players = roster(group, count)
         for seed in range(3):
-            match = services.match_start(group=group, game=game, players=players)
+            match = match_services.match_start(group=group, game=game, players=players)
             for number, entries in enumerate(deals_of(game, players, seed), start=1):
-                recorded = services.deal_append(match=match, number=number, entries=entries)
+                recorded = deal_services.deal_append(match=match, number=number, entries=entries)
                 appended = [(seat.total, seat.place) for seat in recorded.seats]
                 stored = list(match.seats.order_by("number").values_list("total", "place"))
-                recomputed = [(seat.total, seat.place) for seat in services.refresh_seats(
+                recomputed = [(seat.total, seat.place) for seat in sheet_services.refresh_seats(
                     match=match)]
                 assert appended == stored == recomputed
 
@@ -178,11 +181,11 @@ def test_a_new_deal_deletes_no_scores_and_reads_no_earlier_deal(
     group: Group,
 ) -> None:
     players = roster(group, 4)
-    match = services.match_start(group=group, game="elf-nimmt", players=players)
+    match = match_services.match_start(group=group, game="elf-nimmt", players=players)
     deals = deals_of("elf-nimmt", players)
-    services.deal_record(match=match, number=1, entries=deals[0])
+    deal_services.deal_record(match=match, number=1, entries=deals[0])
     with CaptureQueriesContext(connection) as queries:
-        services.deal_record(match=match, number=2, entries=deals[1])
+        deal_services.deal_record(match=match, number=2, entries=deals[1])
     statements = [query["sql"] for query in queries]
     assert not [sql for sql in statements if sql.startswith("DELETE")]
     assert not [sql for sql in statements if 'FROM "companion_dealscore"' in sql]
@@ -193,11 +196,11 @@ def test_seats_read_before_another_phone_changed_the_sheet_are_read_again(
     group: Group,
 ) -> None:
     players = roster(group, 3)
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     seats = list(match.seats.select_related("player").order_by("number"))
-    services.deal_record(match=match, number=1, entries={  # another phone, meanwhile
+    deal_services.deal_record(match=match, number=1, entries={  # another phone, meanwhile
         players[0].pk: {"hand": 5}, players[1].pk: {}, players[2].pk: {}})
-    recorded = services.deal_append(match=match, number=2, seats=seats, entries={
+    recorded = deal_services.deal_append(match=match, number=2, seats=seats, entries={
         players[0].pk: {"hand": 1}, players[1].pk: {"hand": 2}, players[2].pk: {}})
     assert [seat.total for seat in recorded.seats] == [6, 2, 0]
     assert list(Seat.objects.filter(match=match).order_by("number").values_list(

@@ -14,7 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from companion.models import Deal, DealScore, Group, Match, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import live as live_services
+from companion.services import matches as match_services
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "en"}
 
@@ -26,10 +28,12 @@ def url(name: str, match: Match, **kwargs: Any) -> str:
 @pytest.fixture
 def match(group: Group, players: list[Player]) -> Match:
     """X nimmt! with deal 1 recorded (Anna 5) and then corrected on another phone (Anna 7)."""
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     entries: dict[int, dict[str, object]] = {p.pk: {} for p in players}
-    services.deal_record(match=match, number=1, entries={**entries, players[0].pk: {"hand": 5}})
-    services.deal_edit(
+    deal_services.deal_record(
+        match=match, number=1, entries={**entries, players[0].pk: {"hand": 5}}
+    )
+    deal_services.deal_edit(
         match=match, number=1, version=1, entries={**entries, players[0].pk: {"hand": 7}}
     )
     return match
@@ -90,8 +94,8 @@ def test_a_stale_undo_through_htmx_answers_409(anna_client: Client, match: Match
 def test_a_stale_live_tap_through_htmx_answers_409_with_the_current_board(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
-    match = services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
-    services.live_take(match=match, player_id=players[1].pk, colour="rot", revision=0)
+    match = match_services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
+    live_services.live_take(match=match, player_id=players[1].pk, colour="rot", revision=0)
     response = anna_client.post(
         url("match_live", match), {"revision": 0, "player": players[0].pk, "colour": "rot"},
         **HX,

@@ -17,14 +17,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from companion.models import Deal, DealScore, Group, Match, MatchChange, Membership, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import live as live_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
 
 HX = {"HTTP_HX_REQUEST": "true"}
 KEY = "0b6f3c1e-8d2a-4b7e-9c3f-1a2b3c4d5e6f"
 
 
 def start(group: Group, players: list[Player], game: str = "x-nimmt") -> Match:
-    return services.match_start(group=group, game=game, players=players)
+    return match_services.match_start(group=group, game=game, players=players)
 
 
 def url(name: str, match: Match, **kwargs: Any) -> str:
@@ -108,10 +111,10 @@ def test_a_repeat_of_a_deal_that_was_undone_since_records_nothing(
     match = start(group, players, "freaky")
     entries = {players[0].pk: {"collected": 8}, players[1].pk: {"collected": 0},
                players[2].pk: {"collected": 4}}
-    services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
-    services.match_undo(match=match)
-    with pytest.raises(services.AlreadyRecorded) as repeat:
-        services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
+    deal_services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
+    deal_services.match_undo(match=match)
+    with pytest.raises(deal_services.AlreadyRecorded) as repeat:
+        deal_services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
     assert repeat.value.change.deal_number == 1
     assert match.deals.count() == 0
 
@@ -123,10 +126,10 @@ def test_a_repeat_after_the_match_was_finished_is_still_a_success(
     match = start(group, players, "freaky")
     entries = {players[0].pk: {"collected": 8}, players[1].pk: {"collected": 0},
                players[2].pk: {"collected": 4}}
-    services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
-    services.match_finish(match=match)
-    with pytest.raises(services.AlreadyRecorded):
-        services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
+    deal_services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
+    match_services.match_finish(match=match)
+    with pytest.raises(deal_services.AlreadyRecorded):
+        deal_services.deal_record(match=match, number=1, entries=entries, client_key=KEY)
     assert MatchChange.objects.filter(client_key=KEY).count() == 1
 
 
@@ -208,14 +211,15 @@ def test_a_304_costs_the_same_few_queries_however_long_the_sheet(
             DealScore(deal=deal, player=player, data={"red": 1}, score=2)
             for deal in match.deals.all() for player in players
         )
-        services.refresh_seats(match=match)
+        sheet_services.refresh_seats(match=match)
         etag = etag_of(anna_client, match)
         with CaptureQueriesContext(connection) as queries:
             response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=etag)
         assert response.status_code == 304
         counts.append([q["sql"].split(" FROM ")[1].split()[0] for q in queries.captured_queries])
-    # The match's revision, joined with the membership: one read; no session, no user.
-    assert counts == [["companion_match"]] * 2
+    # Django's session and user (the login check of every view), then the match's revision
+    # joined with the membership: nothing of the sheet is read.
+    assert counts == [['"django_session"', '"auth_user"', '"companion_match"']] * 2
 
 
 @pytest.mark.django_db
@@ -253,14 +257,15 @@ def test_a_logged_out_phone_gets_no_304_but_the_login(
 
 
 @pytest.mark.django_db
-def test_a_forged_etag_gets_the_sheet_not_a_304(
+def test_an_etag_of_another_user_or_language_gets_the_sheet_not_a_304(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players)
-    revision, language, user, _seal = etag_of(anna_client, match).strip('"').split(".")
-    forged = f'"{revision}.{language}.{user}.{"0" * 20}"'
-    response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=forged)
-    assert response.status_code == 200
+    revision, language, user = etag_of(anna_client, match).strip('"').split(".")
+    for forged in (f'"{revision}.{language}.{int(user) + 1}"', f'"{revision}.en.{user}"',
+                   f'"{int(revision) - 1}.{language}.{user}"'):
+        response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=forged)
+        assert response.status_code == 200
 
 
 @pytest.mark.django_db
@@ -282,11 +287,11 @@ def test_an_open_sheet_polls_and_a_finished_one_only_when_shown_again(
     match = start(group, players, "freaky")
     open_sheet = anna_client.get(url("match_sheet", match)).content.decode()
     assert "every 2s [window.Kartenrunde && Kartenrunde.pollDue()]" in open_sheet
-    services.deal_record(match=match, number=1, entries={
+    deal_services.deal_record(match=match, number=1, entries={
         players[0].pk: {"collected": 8}, players[1].pk: {"collected": 0},
         players[2].pk: {"collected": 4},
     })
-    services.match_finish(match=match)
+    match_services.match_finish(match=match)
     finished = anna_client.get(url("match_sheet", match)).content.decode()
     assert 'id="sheet-poll"' in finished
     assert "every 2s" not in finished
@@ -300,7 +305,7 @@ def test_the_live_board_answers_304_until_a_card_is_tapped(
     live = url("match_live", match)
     etag = _board_etag(anna_client, live)
     assert anna_client.get(live, **HX, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
+    live_services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
     changed = anna_client.get(live, **HX, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert 'id="board-poll"' in changed.content.decode()

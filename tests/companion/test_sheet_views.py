@@ -13,13 +13,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from companion.models import Deal, DealScore, Group, Match, MatchChange, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def start(group: Group, players: list[Player], game: str, **kwargs: Any) -> Match:
-    return services.match_start(group=group, game=game, players=players, **kwargs)
+    return match_services.match_start(group=group, game=game, players=players, **kwargs)
 
 
 def url(name: str, match: Match, **kwargs: Any) -> str:
@@ -27,7 +29,7 @@ def url(name: str, match: Match, **kwargs: Any) -> str:
 
 
 def record(match: Match, players: list[Player], *datas: dict[str, Any]) -> Deal:
-    return services.deal_record(
+    return deal_services.deal_record(
         match=match, number=match.deals.count() + 1,
         entries={p.pk: d for p, d in zip(players, datas, strict=True)},
     )
@@ -198,7 +200,7 @@ def test_editing_a_deal_refuses_a_stale_version_and_shows_the_current_data(
     client.force_login(anna)
     match = start(group, players, "x-nimmt")
     record(match, players, {"hand": 5}, {}, {})
-    services.deal_edit(match=match, number=1, version=1, entries={
+    deal_services.deal_edit(match=match, number=1, version=1, entries={
         players[0].pk: {"hand": 7}, players[1].pk: {}, players[2].pk: {},
     })
     response = client.post(url("deal_edit", match, number=1), {
@@ -340,8 +342,8 @@ def test_the_entry_mode_switch_works_with_and_without_htmx(
 ) -> None:
     match = start(group, players, "x-nimmt")
     fragment = anna_client.get(url("deal_new", match) + "?mode=cards", **HX).content.decode()
-    # a fresh form, named by its shape (a save may then answer without the next one)
-    assert re.match(r'<section class="card mb-2" id="deal-form" data-shape="[0-9a-f]{16}">',
+    # a fresh form, named by its entry mode (a save may then answer without the next one)
+    assert re.match(r'<section class="card mb-2" id="deal-form" data-fresh="cards">',
                     fragment.lstrip())
     assert 'name="s0-hand_cards"' in fragment
     page = anna_client.get(url("deal_new", match) + "?mode=cards").content.decode()
@@ -462,7 +464,7 @@ def sheet_with(group: Group, players: list[Player], deals: int) -> Match:
         DealScore(deal=deal, player=player, data={"red": 1}, score=2)
         for deal in match.deals.all() for player in players
     )
-    services.refresh_seats(match=match)
+    sheet_services.refresh_seats(match=match)
     return match
 
 

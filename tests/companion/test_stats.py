@@ -368,13 +368,18 @@ def test_the_progression_runs_the_totals_deal_by_deal(history: Group) -> None:
 
 
 def test_cached_statistics_follow_every_change_of_the_deals(group: Group) -> None:
-    from companion.services import matches as sheet
+    from companion.services import deals as deal_services
+    from companion.services import matches as match_services
 
     anna, ben = _player(group, "Anna"), _player(group, "Ben")
-    match = sheet.match_start(group=group, game="x-nimmt", players=[anna, ben])
-    sheet.deal_record(match=match, number=1, entries={anna.pk: {"hand": 4}, ben.pk: {"hand": 2}})
-    sheet.deal_record(match=match, number=2, entries={anna.pk: {"hand": 6}, ben.pk: {"hand": 1}})
-    sheet.match_finish(match=match)
+    match = match_services.match_start(group=group, game="x-nimmt", players=[anna, ben])
+    deal_services.deal_record(
+        match=match, number=1, entries={anna.pk: {"hand": 4}, ben.pk: {"hand": 2}}
+    )
+    deal_services.deal_record(
+        match=match, number=2, entries={anna.pk: {"hand": 6}, ben.pk: {"hand": 1}}
+    )
+    match_services.match_finish(match=match)
 
     def seen() -> tuple[object, ...]:
         with translation.override("en"):
@@ -385,15 +390,15 @@ def test_cached_statistics_follow_every_change_of_the_deals(group: Group) -> Non
 
     assert seen() == ("3.2", [("Anna", "5.0"), ("Ben", "1.5")], [("Ben", 1), ("Anna", 0)],
                       ("Anna", 6))
-    sheet.match_reopen(match=match)
+    match_services.match_reopen(match=match)
     # While reopened the match does not count at all.
     reopened = game_stats(group, "x-nimmt", min_matches=1)
     assert (reopened.matches, reopened.deals, reopened.figures, reopened.leaderboard) == (
         0, 0, (), ()
     )
-    sheet.deal_edit(match=match, number=2, version=1,
+    deal_services.deal_edit(match=match, number=2, version=1,
                     entries={anna.pk: {"hand": 1}, ben.pk: {"hand": 9}})
-    sheet.match_finish(match=match)
+    match_services.match_finish(match=match)
     assert seen() == ("4.0", [("Anna", "2.5"), ("Ben", "5.5")], [("Anna", 1), ("Ben", 0)],
                       ("Ben", 9))
     ben.name = "Benedikt"

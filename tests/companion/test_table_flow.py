@@ -9,20 +9,26 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from companion.models import Deal, Group, Match, Membership, Player
+from companion.selectors import sheet as sheet_reads
 from companion.selectors.history import game_stats
-from companion.selectors.sheet import rematch_plan, sheet_for
-from companion.services import matches as services
+from companion.selectors.sheet import sheet_for
+from companion.services import deals as deal_services
+from companion.services import live as live_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
+from companion.turns import rematch_plan
 
 HX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = pytest.mark.django_db
 
 
 def start(group: Group, players: list[Player], game: str, **kwargs: Any) -> Match:
-    return services.match_start(group=group, game=game, players=players, **kwargs)
+    return match_services.match_start(group=group, game=game, players=players, **kwargs)
 
 
 def url(name: str, match: Match, **kwargs: Any) -> str:
@@ -30,7 +36,7 @@ def url(name: str, match: Match, **kwargs: Any) -> str:
 
 
 def record(match: Match, players: list[Player], *datas: dict[str, Any]) -> Deal:
-    return services.deal_record(
+    return deal_services.deal_record(
         match=match, number=match.deals.count() + 1,
         entries={p.pk: d for p, d in zip(players, datas, strict=True)},
     )
@@ -55,14 +61,14 @@ def test_undo_marks_the_change_and_redo_applies_it_again(
 ) -> None:
     match = start(group, players, "x-nimmt")
     record(match, players, {"hand": 5}, {"hand": 2}, {})
-    change = services.undo_target(match)
+    change = sheet_reads.undo_target(match)
     assert change is not None
-    services.match_undo(match=match, change_id=change.pk, user=anna)
+    deal_services.match_undo(match=match, change_id=change.pk, user=anna)
     change.refresh_from_db()
     assert change.undone_at is not None and change.undone_by == anna
     assert not match.deals.exists()
-    assert services.redo_target(match) == change
-    services.match_redo(match=match, change_id=change.pk, user=anna)
+    assert sheet_reads.redo_target(match) == change
+    deal_services.match_redo(match=match, change_id=change.pk, user=anna)
     assert totals(match) == [5, 2, 0]
     assert match.changes.get().undone_at is None
 
@@ -73,12 +79,12 @@ def test_the_log_never_loses_a_change_and_replays_to_the_sheet(
     match = start(group, players, "dreizehn")
     record(match, players, {"red": 1}, {}, {})
     record(match, players, {}, {"red": 1}, {})
-    services.deal_edit(match=match, number=1, version=1, entries={
+    deal_services.deal_edit(match=match, number=1, version=1, entries={
         players[0].pk: {"red": 2}, players[1].pk: {}, players[2].pk: {}})
-    services.deal_delete(match=match, number=2, version=1)
-    services.match_undo(match=match)  # the delete
-    services.match_undo(match=match)  # the edit
-    services.match_redo(match=match)  # the edit again
+    deal_services.deal_delete(match=match, number=2, version=1)
+    deal_services.match_undo(match=match)  # the delete
+    deal_services.match_undo(match=match)  # the edit
+    deal_services.match_redo(match=match)  # the edit again
     kinds = list(match.changes.order_by("id").values_list("kind", "deal_number", "undone_at"))
     assert [(kind, number, undone is not None) for kind, number, undone in kinds] == [
         ("record", 1, False), ("record", 2, False), ("edit", 1, False), ("delete", 2, True),
@@ -96,12 +102,12 @@ def test_a_new_change_after_an_undo_ends_the_redo_but_keeps_the_undone_change(
 ) -> None:
     match = start(group, players, "x-nimmt")
     record(match, players, {"hand": 5}, {}, {})
-    services.match_undo(match=match)
+    deal_services.match_undo(match=match)
     record(match, players, {"hand": 1}, {}, {})
-    assert services.redo_target(match) is None
+    assert sheet_reads.redo_target(match) is None
     assert match.changes.count() == 2
-    with pytest.raises(services.ValidationError):
-        services.match_redo(match=match)
+    with pytest.raises(ValidationError):
+        deal_services.match_redo(match=match)
 
 
 def test_a_stale_redo_is_refused_and_changes_nothing(
@@ -110,10 +116,10 @@ def test_a_stale_redo_is_refused_and_changes_nothing(
     match = start(group, players, "x-nimmt")
     record(match, players, {"hand": 5}, {}, {})
     record(match, players, {"hand": 1}, {}, {})
-    services.match_undo(match=match)
-    seen = services.redo_target(match)
+    deal_services.match_undo(match=match)
+    seen = sheet_reads.redo_target(match)
     assert seen is not None
-    services.match_undo(match=match)  # another phone undid one more meanwhile
+    deal_services.match_undo(match=match)  # another phone undid one more meanwhile
     response = anna_client.post(url("match_redo", match), {"change": seen.pk},
                                 HTTP_ACCEPT_LANGUAGE="en", **HX)
     assert response.status_code == 409
@@ -165,9 +171,9 @@ def test_the_log_page_says_who_changed_what_and_marks_undone_changes(
     anna_client: Client, group: Group, players: list[Player], anna: User
 ) -> None:
     match = start(group, players, "x-nimmt", user=anna)
-    services.deal_record(match=match, number=1, user=anna, entries={
+    deal_services.deal_record(match=match, number=1, user=anna, entries={
         players[0].pk: {"hand": 3}, players[1].pk: {}, players[2].pk: {}})
-    services.match_undo(match=match, user=anna)
+    deal_services.match_undo(match=match, user=anna)
     html = anna_client.get(url("match_changes", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Deal 1 recorded" in html
     assert "by anna" in html
@@ -179,9 +185,9 @@ def test_the_log_page_says_who_changed_what_and_marks_undone_changes(
 def test_finish_reopen_and_abandon_are_logged(group: Group, players: list[Player]) -> None:
     match = start(group, players, "freaky")
     record(match, players, {"collected": 5}, {}, {})
-    services.match_finish(match=match)
-    services.match_reopen(match=match)
-    services.match_abandon(match=match)
+    match_services.match_finish(match=match)
+    match_services.match_reopen(match=match)
+    match_services.match_abandon(match=match)
     assert list(match.changes.order_by("id").values_list("kind", flat=True)) == [
         "record", "finish", "reopen", "abandon",
     ]
@@ -262,7 +268,7 @@ def test_the_rematch_rotates_the_seats_and_moves_the_first_player_one_seat(
 ) -> None:
     match = start(group, players, "freaky", first_dealer=0)
     record(match, players, {"collected": 5}, {}, {})
-    services.match_finish(match=match)
+    match_services.match_finish(match=match)
     page = anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Seats: Ben, Cem, Anna." in page
     assert "Ben starts" in page
@@ -281,12 +287,12 @@ def test_the_rematch_of_13_goes_on_dealing_clockwise(
     match = start(group, players, "dreizehn", first_dealer=1, options={"variant": "fixed"})
     for _ in range(6):
         record(match, players, {"red": 1}, {}, {})
-    services.match_finish(match=match)
+    match_services.match_finish(match=match)
     plan = rematch_plan(match)
     # 6 deals from Ben: the last dealer is Anna (seat 0), so Ben deals next.
     assert (plan.names, plan.opener.player.name, plan.rule) == (
         ["Ben", "Cem", "Anna"], "Ben", "continue-dealing")
-    new = services.match_rematch(match=match)
+    new = match_services.match_rematch(match=match)
     assert new.options == {"variant": "fixed"}
     assert new.first_dealer == 0
 
@@ -297,7 +303,7 @@ def test_the_rematch_of_11_nimmt_starts_with_the_most_minus_points_of_the_last_d
     match = start(group, players, "elf-nimmt")
     for hand in ({"hand": 3}, {"hand": 9}, {"hand": 4}):
         record(match, players, hand | {"went_out": False}, {"went_out": True}, {"hand": 12})
-    services.match_finish(match=match)
+    match_services.match_finish(match=match)
     plan = rematch_plan(match)
     assert (plan.opener.player.name, plan.rule) == ("Cem", "most-minus-starts")
 
@@ -415,7 +421,7 @@ def test_the_edit_link_works_on_a_complete_and_on_a_reopened_match(
     datas: list[dict[str, Any]],
 ) -> None:
     match = start(group, players, game)
-    needed = services.deals_needed(match, 3)
+    needed = sheet_services.deals_needed(match, 3)
     for _ in range(needed):
         record(match, players, *datas)
     page = anna_client.get(url("match_sheet", match)).content.decode()
@@ -425,8 +431,8 @@ def test_the_edit_link_works_on_a_complete_and_on_a_reopened_match(
     answer = anna_client.get(url("deal_edit", match, number=needed), **HX)
     assert answer["HX-Retarget"] == "#sheet"
     assert 'id="deal-form"' in answer.content.decode()
-    services.match_finish(match=match)
-    services.match_reopen(match=match)
+    match_services.match_finish(match=match)
+    match_services.match_reopen(match=match)
     answer = anna_client.get(url("deal_edit", match, number=1), **HX)
     assert answer["HX-Retarget"] == "#sheet"
     assert 'id="deal-form"' in answer.content.decode()
@@ -474,7 +480,7 @@ def test_an_all_zero_freaky_deal_mentions_the_cards_on_the_live_board(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "freaky")
-    services.live_collect(match=match, player_id=players[2].pk, cards=26, revision=0)
+    live_services.live_collect(match=match, player_id=players[2].pk, cards=26, revision=0)
     response = anna_client.post(url("deal_new", match), {"number": "1"},
                                 HTTP_ACCEPT_LANGUAGE="en", **HX)
     assert "the live board holds 26 collected cards" in response.content.decode()

@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from companion.models import Group, Match, Player
-from companion.services import matches
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
@@ -23,8 +24,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def dreizehn(group: Group, players: list[Player]) -> Match:
     """A 13 match of Anna, Ben, Cem (Ben deals first) with its first deal recorded."""
-    match = matches.match_start(group=group, game="dreizehn", players=players, first_dealer=1)
-    matches.deal_record(match=match, number=1, entries={
+    match = match_services.match_start(
+        group=group, game="dreizehn", players=players, first_dealer=1
+    )
+    deal_services.deal_record(match=match, number=1, entries={
         players[0].pk: {"red": 2}, players[1].pk: {"red": 0}, players[2].pk: {"red": 5},
     })
     return match
@@ -96,12 +99,12 @@ def test_the_sheet_partial_carries_the_table_view(
 def test_a_finished_match_shows_the_winner_in_table_mode(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
-    match = matches.match_start(group=group, game="freaky", players=players)
-    matches.deal_record(match=match, number=1, entries={
+    match = match_services.match_start(group=group, game="freaky", players=players)
+    deal_services.deal_record(match=match, number=1, entries={
         players[0].pk: {"collected": 8}, players[1].pk: {"collected": 10},
         players[2].pk: {"collected": 12},
     })
-    matches.match_finish(match=match)
+    match_services.match_finish(match=match)
     view = table_view(anna_client.get(sheet_url(match), **EN).content.decode())
     assert '<div class="tv-deal" id="tv-deal">Match finished</div>' in view
     assert '<p class="tv-turn" id="tv-turn">Winner: Cem</p>' in view

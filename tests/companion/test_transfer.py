@@ -319,22 +319,27 @@ def test_timestamps_round_trip_to_the_microsecond(group: Group, bob: User) -> No
 def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) -> None:
     """Matches recorded, edited, undone and finished through the sheet's services, and the
     live mode's state of a running match, survive export → import → export."""
-    from companion.services import matches as sheet
+    from companion.selectors import live as live_reads
+    from companion.services import deals as deal_services
+    from companion.services import live as live_services
+    from companion.services import matches as match_services
 
     anna, ben, cem = (group.players.get(name=n) for n in ("Anna", "Ben", "Cem"))
-    x = sheet.match_start(group=group, game="x-nimmt", players=[anna, ben, cem])
-    sheet.deal_record(match=x, number=1, entries={
+    x = match_services.match_start(group=group, game="x-nimmt", players=[anna, ben, cem])
+    deal_services.deal_record(match=x, number=1, entries={
         anna.pk: {"hand": 3, "x_stack": 1}, ben.pk: {"hand_cards": [55, 7]}, cem.pk: {}})
-    sheet.deal_edit(match=x, number=1, version=1, entries={
+    deal_services.deal_edit(match=x, number=1, version=1, entries={
         anna.pk: {"hand": 4, "x_stack": 1}, ben.pk: {"hand_cards": [55, 7]}, cem.pk: {}})
-    sheet.deal_record(match=x, number=2, entries={
+    deal_services.deal_record(match=x, number=2, entries={
         anna.pk: {"hand": 1}, ben.pk: {"x_stack": 2}, cem.pk: {"hand": 9}})
-    sheet.match_finish(match=x)
-    freaky_match = sheet.match_start(group=group, game="freaky", players=[anna, ben])
-    sheet.live_collect(match=freaky_match, player_id=ben.pk, cards=5, revision=0)
-    sheet.live_collect(match=freaky_match, player_id=anna.pk, cards=4, revision=1)
-    drei = sheet.match_start(group=group, game="drei-sind-einer-zuviel", players=[cem, anna])
-    sheet.live_take(match=drei, player_id=cem.pk, colour="rot", revision=0)
+    match_services.match_finish(match=x)
+    freaky_match = match_services.match_start(group=group, game="freaky", players=[anna, ben])
+    live_services.live_collect(match=freaky_match, player_id=ben.pk, cards=5, revision=0)
+    live_services.live_collect(match=freaky_match, player_id=anna.pk, cards=4, revision=1)
+    drei = match_services.match_start(
+        group=group, game="drei-sind-einer-zuviel", players=[cem, anna]
+    )
+    live_services.live_take(match=drei, player_id=cem.pk, colour="rot", revision=0)
 
     exported = group_export_json(group)
     options = [m["options"] for m in json.loads(exported)["game_nights"][0]["matches"]]
@@ -345,10 +350,10 @@ def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) 
     new_ben = copy_group.players.get(name="Ben")
     new_freaky = copy_group.matches.get(game="freaky")
     new_anna = copy_group.players.get(name="Anna")
-    assert sheet.live_rows(new_freaky) == [[new_ben.pk, 5], [new_anna.pk, 4]]
+    assert live_reads.live_rows(new_freaky) == [[new_ben.pk, 5], [new_anna.pk, 4]]
     # The copied sheet still works: the live state saves as the deal, the undo log undoes.
-    sheet.live_save(match=new_freaky, revision=2)
+    live_services.live_save(match=new_freaky, revision=2)
     new_x = copy_group.matches.get(game="x-nimmt")
-    sheet.match_reopen(match=new_x)
-    sheet.match_undo(match=new_x)  # takes back the record of deal 2
+    match_services.match_reopen(match=new_x)
+    deal_services.match_undo(match=new_x)  # takes back the record of deal 2
     assert new_x.deals.count() == 1

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from companion.models import Group, Match, MatchChange
-from companion.services import matches as services
+from companion.services import live as live_services
+from companion.services import matches as match_services
 from companion.services.transfer import (
     TransferError,
     group_export,
@@ -156,8 +157,8 @@ def test_it_refuses_numbers_json_allows_but_nobody_can_store(
 
 
 def test_a_live_record_the_engine_refuses_is_refused(group: Group, players, bob: User) -> None:
-    match = services.match_start(group=group, game="freaky", players=players)
-    services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
+    match = match_services.match_start(group=group, game="freaky", players=players)
+    live_services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
     document = group_export(group)
     live = document["game_nights"][0]["matches"][0]
     assert live["options"]["live_rows"] == [["p1", 5]]

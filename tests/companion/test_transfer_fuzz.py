@@ -27,7 +27,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion.models import Group, MatchChange
-from companion.services import matches as services
+from companion.services import live as live_services
+from companion.services import matches as match_services
 from companion.services.transfer import group_export, group_export_json, group_import
 from tests.companion.test_fuzz_inputs import fill, routes, table_counts
 from tests.companion.test_history_helpers import night, play
@@ -62,11 +63,11 @@ def exported(group: Group, anna: User) -> dict[str, Any]:
     second = night(group, "2026-02-01", "=SUMME(A1)")
     three = [players["Anna"], players["Ben"], players["Cem"]]
     for game in ("drei-sind-einer-zuviel", "elf-nimmt", "dreizehn", "freaky"):
-        services.match_start(group=group, game=game, players=three, game_night=second)
+        match_services.match_start(group=group, game=game, players=three, game_night=second)
     live = group.matches.filter(game="freaky", status="open").get()
-    services.live_collect(match=live, player_id=players["Ben"].pk, cards=5, revision=0)
+    live_services.live_collect(match=live, player_id=players["Ben"].pk, cards=5, revision=0)
     drei = group.matches.get(game="drei-sind-einer-zuviel")
-    services.live_take(match=drei, player_id=players["Anna"].pk, colour="rot", revision=0)
+    live_services.live_take(match=drei, player_id=players["Anna"].pk, colour="rot", revision=0)
     document = group_export(group)
     # The export is a real one: it imports as it is.
     assert group_import(user=anna, content=json.dumps(document)).name == group.name

@@ -13,7 +13,9 @@ from django.test import Client
 from playwright.sync_api import Page
 
 from companion.models import Group, Match, Membership, Player
-from companion.services import matches
+from companion.services import deals as deal_services
+from companion.services import live as live_services
+from companion.services import matches as match_services
 
 NAMES = ("Anna", "Ben", "Cem", "Dora", "Emil", "Maximiliane", "Gül")
 
@@ -35,7 +37,7 @@ class Evening:
 
 
 def _record(match: Match, players: list[Player], *datas: dict[str, Any]) -> None:
-    matches.deal_record(
+    deal_services.deal_record(
         match=match, number=match.deals.count() + 1,
         entries={p.pk: d for p, d in zip(players, datas, strict=True)},
     )
@@ -51,39 +53,41 @@ def evening() -> Evening:
     Player.objects.filter(pk=players[2].pk).update(colour="#0072b2")
 
     running: dict[str, Match] = {}
-    elf = matches.match_start(group=group, game="elf-nimmt", players=players)
+    elf = match_services.match_start(group=group, game="elf-nimmt", players=players)
     for went_out in range(3):
         _record(elf, players, *(
             {"went_out": True} if index == went_out else {"hand": 2 + index}
             for index in range(len(players))
         ))
     running["elf-nimmt"] = elf
-    dreizehn = matches.match_start(group=group, game="dreizehn", players=players[:6],
+    dreizehn = match_services.match_start(group=group, game="dreizehn", players=players[:6],
                                    first_dealer=1)
     _record(dreizehn, players[:6], {"red": 2}, {"red": 0}, {"red": 3}, {"red": 1},
             {"red": 0}, {"red": 2})
     running["dreizehn"] = dreizehn
-    x_nimmt = matches.match_start(group=group, game="x-nimmt", players=players[:4])
+    x_nimmt = match_services.match_start(group=group, game="x-nimmt", players=players[:4])
     _record(x_nimmt, players[:4], {"hand": 5, "x_stack": 9}, {"hand": 3}, {"hand": 2},
             {"hand": 7, "x_stack": 1})
     running["x-nimmt"] = x_nimmt
-    running["freaky"] = matches.match_start(group=group, game="freaky", players=players[:5])
-    running["drei-sind-einer-zuviel"] = matches.match_start(
+    running["freaky"] = match_services.match_start(group=group, game="freaky", players=players[:5])
+    running["drei-sind-einer-zuviel"] = match_services.match_start(
         group=group, game="drei-sind-einer-zuviel", players=players[:4]
     )
     # The live boards in use: a few cards and rows taken.
     drei = running["drei-sind-einer-zuviel"]
     for step, (index, colour) in enumerate([(0, "rot"), (1, "hellblau"), (2, "orange")]):
-        matches.live_take(match=drei, player_id=players[index].pk, colour=colour, revision=step)
+        live_services.live_take(
+            match=drei, player_id=players[index].pk, colour=colour, revision=step
+        )
     freaky = running["freaky"]
     for step, (index, cards) in enumerate([(0, 5), (3, 7)]):
-        matches.live_collect(match=freaky, player_id=players[index].pk, cards=cards,
+        live_services.live_collect(match=freaky, player_id=players[index].pk, cards=cards,
                              revision=step)
 
-    finished = matches.match_start(group=group, game="x-nimmt", players=players[4:7])
+    finished = match_services.match_start(group=group, game="x-nimmt", players=players[4:7])
     _record(finished, players[4:7], {"hand": 4}, {"hand": 6}, {"hand": 1})
     _record(finished, players[4:7], {"hand": 2}, {"hand": 2}, {"hand": 3})
-    matches.match_finish(match=finished)
+    match_services.match_finish(match=finished)
     return Evening(user, group, players, running, finished)
 
 

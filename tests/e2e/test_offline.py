@@ -17,7 +17,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from companion.models import Group, Match, Membership, Player
-from companion.services import matches
+from companion.selectors import live as live_reads
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 from tests.e2e.scenes import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +41,7 @@ def table(live_server: Any) -> Table:
     group = Group.objects.create(name="Donnerstagsrunde", owner=user)
     Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
     players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
-    match = matches.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     return Table(user, players, match, f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
 
 
@@ -130,7 +132,7 @@ def test_a_deal_that_became_stale_offline_comes_back_as_an_error_with_the_typed_
     expect(page.locator("#net-queue .queue-row")).to_contain_text("wartet auf Netz")
 
     anna, ben, cem = table.players  # meanwhile another phone records deal 1
-    matches.deal_record(match=table.match, number=1, entries={
+    deal_services.deal_record(match=table.match, number=1, entries={
         anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
     page.context.set_offline(False)
 
@@ -156,7 +158,7 @@ def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
     fill(page, OURS)
     page.get_by_role("button", name=SAVE).click()
     anna, ben, cem = table.players
-    matches.deal_record(match=table.match, number=1, entries={
+    deal_services.deal_record(match=table.match, number=1, entries={
         anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
     page.context.set_offline(False)
     row = page.locator("#net-queue .queue-row")
@@ -195,7 +197,7 @@ def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
 def test_correcting_a_deal_deleted_on_another_phone_offers_a_reload_not_a_retry(
     table: Table, page: Page
 ) -> None:
-    matches.deal_record(match=table.match, number=1,
+    deal_services.deal_record(match=table.match, number=1,
                         entries={p.pk: {"hand": 1} for p in table.players})
     page.set_extra_http_headers({"Accept-Language": "en"})
     log_in(page, table.url, table.user)
@@ -203,7 +205,9 @@ def test_correcting_a_deal_deleted_on_another_phone_offers_a_reload_not_a_retry(
     page.locator("#deal-1 .deal-edit").click()
     expect(page.locator("#deal-form h2")).to_have_text("Correct deal 1")
     deal = table.match.deals.get(number=1)
-    matches.deal_delete(match=Match.objects.get(pk=table.match.pk), number=1, version=deal.version)
+    deal_services.deal_delete(
+        match=Match.objects.get(pk=table.match.pk), number=1, version=deal.version
+    )
     page.get_by_role("button", name="Save correction").click()
 
     toast = page.locator("#net-toast")
@@ -293,7 +297,7 @@ def test_the_app_installs_and_a_sheet_opened_once_opens_offline(
 
     page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
     anna, ben, cem = table.players  # recorded after the visit: only the network knows it
-    matches.deal_record(match=table.match, number=1, entries={
+    deal_services.deal_record(match=table.match, number=1, entries={
         anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
     page.context.set_offline(True)
     response = page.reload()
@@ -324,7 +328,7 @@ def test_keep_screen_on_is_there_before_the_scripts_run(table: Table, page: Page
 def test_live_taps_made_offline_are_replayed_in_order(
     table: Table, page: Page, live_server: Any
 ) -> None:
-    drei = matches.match_start(group=table.match.group, game="drei-sind-einer-zuviel",
+    drei = match_services.match_start(group=table.match.group, game="drei-sind-einer-zuviel",
                                players=table.players)
     page.set_extra_http_headers({"Accept-Language": "en"})
     log_in(page, live_server.url, table.user)
@@ -336,18 +340,20 @@ def test_live_taps_made_offline_are_replayed_in_order(
     taps.nth(1).locator("button").click()
     expect(page.locator("#net-queue .queue-row")).to_have_count(2)
     expect(page.locator("#net-queue")).to_contain_text("waiting for network")
-    assert matches.live_turns(Match.objects.get(pk=drei.pk)) == []
+    assert live_reads.live_turns(Match.objects.get(pk=drei.pk)) == []
     page.context.set_offline(False)
     expect(page.locator("#net-queue")).to_have_count(0)
     expect(page.locator("#board")).to_contain_text("2 cards taken")
-    assert [turn[1] for turn in matches.live_turns(Match.objects.get(pk=drei.pk))] == [colours]
+    assert [turn[1] for turn in live_reads.live_turns(Match.objects.get(pk=drei.pk))] == [colours]
 
 
 def test_a_freaky_row_collected_offline_is_sent_to_the_live_board_not_elsewhere(
     table: Table, page: Page, live_server: Any
 ) -> None:
     # Freaky's tap forms carry an input named "action", which shadows form.action in the DOM.
-    freaky = matches.match_start(group=table.match.group, game="freaky", players=table.players)
+    freaky = match_services.match_start(
+        group=table.match.group, game="freaky", players=table.players
+    )
     page.set_extra_http_headers({"Accept-Language": "en"})
     log_in(page, live_server.url, table.user)
     page.goto(f"{live_server.url}/g/{freaky.group_id}/matches/{freaky.pk}/live/")
@@ -356,13 +362,13 @@ def test_a_freaky_row_collected_offline_is_sent_to_the_live_board_not_elsewhere(
     expect(page.locator("#net-queue")).to_contain_text("waiting for network")
     page.context.set_offline(False)
     expect(page.locator("#net-queue")).to_have_count(0)
-    assert matches.live_rows(Match.objects.get(pk=freaky.pk)) == [[table.players[1].pk, 5]]
+    assert live_reads.live_rows(Match.objects.get(pk=freaky.pk)) == [[table.players[1].pk, 5]]
 
 
 def test_a_card_tapped_on_one_phone_appears_on_the_others_live_board(
     table: Table, page: Page, second: BrowserContext, live_server: Any
 ) -> None:
-    drei = matches.match_start(group=table.match.group, game="drei-sind-einer-zuviel",
+    drei = match_services.match_start(group=table.match.group, game="drei-sind-einer-zuviel",
                                players=table.players)
     live = f"{live_server.url}/g/{drei.group_id}/matches/{drei.pk}/live/"
     other = second.new_page()
@@ -413,13 +419,13 @@ def test_a_half_typed_deal_is_kept_when_another_phone_completes_the_match(
     table: Table, page: Page
 ) -> None:
     anna, ben, cem = table.players
-    matches.deal_record(match=table.match, number=1, entries={
+    deal_services.deal_record(match=table.match, number=1, entries={
         anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
     page.set_extra_http_headers({"Accept-Language": "en"})
     log_in(page, table.url, table.user)
     page.goto(table.url)
     page.locator('#deal-form input[name="s0-hand"]').fill("7")
-    matches.deal_record(match=table.match, number=2, entries={  # the last deal, elsewhere
+    deal_services.deal_record(match=table.match, number=2, entries={  # the last deal, elsewhere
         anna.pk: {"hand": 2}, ben.pk: {"hand": 2}, cem.pk: {"hand": 2}})
 
     expect(page.locator("#deal-2")).to_be_visible(timeout=3000)
@@ -435,16 +441,16 @@ def test_a_finished_sheet_stops_polling_and_shows_a_reopen_when_shown_again(
 ) -> None:
     anna, ben, cem = table.players
     for number in (1, 2):
-        matches.deal_record(match=table.match, number=number, entries={
+        deal_services.deal_record(match=table.match, number=number, entries={
             anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {"hand": 1}})
-    matches.match_finish(match=table.match)
+    match_services.match_finish(match=table.match)
     page.set_extra_http_headers({"Accept-Language": "en"})
     log_in(page, table.url, table.user)
     polls: list[str] = []
     page.on("request", lambda request: polls.append(request.url) if request.headers.get(
         "hx-request") else None)
     page.goto(table.url)
-    matches.match_reopen(match=table.match)  # on another phone
+    match_services.match_reopen(match=table.match)  # on another phone
     page.wait_for_timeout(3000)
     assert polls == []  # finished: no polling
     expect(page.locator("#winners")).to_be_visible()

@@ -18,7 +18,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Locator, Page, expect
 
 from companion.models import Deal, DealScore, Group, Match, Membership, Player
-from companion.services import matches
+from companion.services import matches as match_services
 from tests.e2e.scenes import log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,7 +51,7 @@ def table(game: str, page: Page, base_url: str, players: int = 4, **options: Any
     group = Group.objects.create(name="Donnerstagsgruppe", owner=user)
     Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
     seated = [Player.objects.create(group=group, name=name) for name in NAMES[:players]]
-    match = matches.match_start(group=group, game=game, players=seated, **options)
+    match = match_services.match_start(group=group, game=game, players=seated, **options)
     log_in(page, base_url, user)
     page.set_extra_http_headers({"Accept-Language": "en"})
     page.goto(f"{base_url}/g/{group.pk}/matches/{match.pk}/")

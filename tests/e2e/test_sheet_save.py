@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from companion.models import Group, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -70,9 +71,9 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
 ) -> None:
     group, players, anna = annas_table
     field, value, earlier = GAMES[game]
-    match = services.match_start(group=group, game=game, players=players, user=anna)
+    match = match_services.match_start(group=group, game=game, players=players, user=anna)
     if earlier is not None:
-        services.deal_record(match=match, number=1, entries={
+        deal_services.deal_record(match=match, number=1, entries={
             player.pk: entry for player, entry in zip(players, earlier, strict=True)})
     number = match.deals.count() + 1
     page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
@@ -115,7 +116,7 @@ def save_first_deal(live_server: Any, page: Page, table: tuple[Group, list[Playe
                     before: str = "") -> Any:
     """Anna's X nimmt! match opened on the page (``before`` run on it), deal 1 saved."""
     group, players, anna = table
-    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
     if before:
         page.evaluate(before)

@@ -12,7 +12,8 @@ from django.test import Client
 from playwright.sync_api import Page, Response, expect
 
 from companion.models import Group, Membership, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,9 +25,9 @@ def test_a_stale_correction_shows_the_current_data_in_place(
     group = Group.objects.create(name="Donnerstagsrunde", owner=anna)
     Membership.objects.create(group=group, user=anna, role=Membership.Role.OWNER)
     players = [Player.objects.create(group=group, name=name) for name in ("Anna", "Ben", "Cem")]
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     empty: dict[int, dict[str, object]] = {p.pk: {} for p in players}
-    services.deal_record(match=match, number=1, entries={**empty, players[0].pk: {"hand": 5}})
+    deal_services.deal_record(match=match, number=1, entries={**empty, players[0].pk: {"hand": 5}})
     client = Client()
     client.force_login(group.owner)
     base = str(live_server.url)  # type: ignore[attr-defined]
@@ -41,7 +42,7 @@ def test_a_stale_correction_shows_the_current_data_in_place(
     form.locator('input[name="s0-hand"]').fill("50")
 
     # Meanwhile another phone corrects deal 1: Anna 7.
-    services.deal_edit(match=match, number=1, version=1,
+    deal_services.deal_edit(match=match, number=1, version=1,
                        entries={**empty, players[0].pk: {"hand": 7}})
     answers: list[Response] = []
     page.on("response", lambda response: answers.append(response))

@@ -11,7 +11,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from companion.models import DealScore, Group, Match, Player
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
+from companion.services import sheet as sheet_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,9 +50,9 @@ def test_a_deal_of_a_complete_and_of_a_reopened_match_can_be_corrected(
 ) -> None:
     group, players, anna = annas_table
     datas, field, value = GAMES[game]
-    match = services.match_start(group=group, game=game, players=players, user=anna)
-    for number in range(1, services.deals_needed(match, 3) + 1):
-        services.deal_record(
+    match = match_services.match_start(group=group, game=game, players=players, user=anna)
+    for number in range(1, sheet_services.deals_needed(match, 3) + 1):
+        deal_services.deal_record(
             match=match, number=number,
             entries={p.pk: d for p, d in zip(players, datas, strict=True)},
         )
@@ -78,7 +80,7 @@ def test_undo_asks_in_place_and_redo_brings_the_deal_back(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
     group, players, anna = annas_table
-    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     form = page.locator("#deal-form form")
     form.locator('input[name="s0-hand"]').fill("5")
@@ -104,10 +106,10 @@ def test_a_rematch_is_one_tap_from_the_finished_match(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
     group, players, anna = annas_table
-    match = services.match_start(group=group, game="freaky", players=players, user=anna)
-    services.deal_record(match=match, number=1, entries={
+    match = match_services.match_start(group=group, game="freaky", players=players, user=anna)
+    deal_services.deal_record(match=match, number=1, entries={
         players[0].pk: {"collected": 5}, players[1].pk: {}, players[2].pk: {}})
-    services.match_finish(match=match)
+    match_services.match_finish(match=match)
     page.goto(sheet_url(live_server, match))
     expect(page.locator("#rematch")).to_contain_text("Seats: Ben, Cem, Anna. Ben starts")
     page.screenshot(path=f"{SHOTS}/e2e-rematch-en-light.png")
@@ -123,7 +125,7 @@ def test_a_running_match_is_abandoned_after_a_yes(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
     group, players, anna = annas_table
-    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     page.locator("#abandon summary").click()
     page.screenshot(path=f"{SHOTS}/e2e-abandon-confirm-en-light.png", full_page=True)
@@ -140,7 +142,7 @@ def test_switching_the_entry_mode_keeps_what_was_typed(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
     group, players, anna = annas_table
-    match = services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     form = page.locator("#deal-form form")
     form.locator('input[name="s0-hand"]').fill("4")
@@ -158,7 +160,7 @@ def test_after_saving_a_long_form_the_saved_message_and_standings_are_in_view(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
     group, players, anna = annas_table
-    match = services.match_start(group=group, game="dreizehn", players=players, user=anna)
+    match = match_services.match_start(group=group, game="dreizehn", players=players, user=anna)
     page.goto(sheet_url(live_server, match))
     form = page.locator("#deal-form form")
     form.locator('input[name="s2-red"]').fill("1")

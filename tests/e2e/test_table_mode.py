@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.services import matches
+from companion.services import deals as deal_services
 from tests.e2e.scenes import Evening, evening, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,7 +101,7 @@ def test_table_mode_follows_a_deal_recorded_on_another_phone(
     page.get_by_role("link", name="Table mode").click()
     expect(page.locator("#tv-deal")).to_have_text("Deal 2 of 6")
     # Another phone records deal 2: the sheet's poll (every 2 s) brings it into table mode.
-    matches.deal_record(match=match, number=2, entries={
+    deal_services.deal_record(match=match, number=2, entries={
         player.pk: {"red": 8 if index == 0 else 0}
         for index, player in enumerate(scene.players[:6])
     })

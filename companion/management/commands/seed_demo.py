@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from companion.models import GameNight, Group, Match, Membership, Player
-from companion.services import matches as services
+from companion.services import deals, matches
 from scoring.common import rules_for
 
 USERNAME = "demo"
@@ -91,17 +91,17 @@ def _finished_match(
     group: Group, night: GameNight, game: str, seated: list[Player], rng: random.Random
 ) -> Match:
     rules = rules_for(game)
-    match = services.match_start(
+    match = matches.match_start(
         group=group, game=game, players=seated, first_dealer=rng.randrange(len(seated)),
         game_night=night,
     )
     simulated = rules.random_game(len(seated), rng)
     by_seat = dict(zip(simulated.players, seated, strict=True))
     for number, entries in enumerate(simulated.deals, start=1):
-        services.deal_record(
+        deals.deal_record(
             match=match, number=number,
             entries={
                 by_seat[name].pk: rules.entry_to_dict(entry) for name, entry in entries.items()
             },
         )
-    return services.match_finish(match=match)
+    return matches.match_finish(match=match)

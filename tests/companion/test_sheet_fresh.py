@@ -1,11 +1,11 @@
-"""The sheet's parts are kept per match revision and viewer (templatetags/revision_parts.py):
-a repeat load is the same page, with its own CSRF token, form key and ETag; every change
-shows on the next load, whatever it changed (deals, the match, the roster, the night,
-the language, who looks)."""
+"""Every change shows on the next load of the sheet, whatever it changed (deals, the match,
+the roster, the night, the language, who looks), and every fresh deal form carries its
+own key; a save from a fresh form gets the next form's number and key instead of it."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Any
 
@@ -15,8 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from companion.models import Deal, Group, Match, Membership, Player
+from companion.services import deals as deal_services
 from companion.services import groups as group_services
-from companion.services import matches as services
+from companion.services import matches as match_services
 
 HX = {"HTTP_HX_REQUEST": "true"}
 PER_REQUEST = re.compile(
@@ -40,81 +41,76 @@ def same_but_per_request(html: str) -> str:
 
 
 def record(match: Match, players: list[Player], *hands: int) -> Deal:
-    return services.deal_record(
+    return deal_services.deal_record(
         match=match, number=match.deals.count() + 1,
         entries={p.pk: {"hand": hand} for p, hand in zip(players, hands, strict=True)},
     )
 
 
 def a_running_match(group: Group, players: list[Player]) -> Match:
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     record(match, players, 5, 1, 2)
     return match
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
-@pytest.mark.parametrize("query", ["", "?view=table", "?mode=cards"])
-def test_a_repeat_load_is_the_same_page_with_its_own_token_key_and_etag(
-    anna_client: Client, group: Group, players: list[Player], headers: dict[str, str],
-    query: str,
-) -> None:
-    match = a_running_match(group, players)
-    first, second = (sheet(anna_client, match, query, **headers) for _ in range(2))
-    assert same_but_per_request(second) == same_but_per_request(first)
-    keys = [re.findall(r'name="client_key" value="([0-9a-f]{32})"', html)
-            for html in (first, second)]
-    assert len(keys[0]) == len(keys[1]) == 1
-    assert keys[0] != keys[1]
-    token = anna_client.cookies["csrftoken"].value
-    assert token  # each page carries a token of this client, never another's
-    for html in (first, second):
-        tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))
-        assert len(tokens) == 1
-        assert "\x00" not in html
-
-
-@pytest.mark.django_db
-def test_a_kept_page_serves_another_client_its_own_csrf_token(
-    group: Group, players: list[Player], anna: User
-) -> None:
-    match = a_running_match(group, players)
-    phones = [Client(enforce_csrf_checks=True) for _ in range(2)]
-    tokens = []
-    for phone in phones:
-        phone.force_login(anna)
-        html = sheet(phone, match)
-        tokens.append(re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1])
-    # The second phone's token works for the second phone (a kept part held the first's).
-    response = phones[1].post(url("match_undo", match), {
-        "csrfmiddlewaretoken": tokens[1], "change": match.changes.get().pk})
-    assert response.status_code == 302
-    assert not match.deals.exists()
-
-
-@pytest.mark.django_db
-def test_the_kept_form_has_the_shape_a_save_compares_with(
+def test_a_save_from_a_fresh_form_names_the_next_forms_number_and_key_instead_of_sending_it(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
-    match = services.match_start(group=group, game="x-nimmt", players=players)
-    shapes = [re.search(r'data-shape="([0-9a-f]+)"', sheet(anna_client, match))[1]
-              for _ in range(2)]
-    assert shapes[0] == shapes[1]
-    response = anna_client.post(
-        url("deal_new", match),
-        {"number": 1, "mode": "counts", "s0-hand": 3, "s1-hand": 0, "s2-hand": 1},
-        HTTP_KR_FORM_SHAPE=shapes[1], **HX,
-    )
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    assert 'data-fresh="counts"' in sheet(anna_client, match)
+    deal = {"number": 1, "mode": "counts", "s0-hand": 3, "s1-hand": 0, "s2-hand": 1}
+    response = anna_client.post(url("deal_new", match), deal, HTTP_KR_FRESH_FORM="counts", **HX)
     assert response.status_code == 200
-    assert "kr:form" in response["HX-Trigger-After-Swap"]
+    event = json.loads(response["HX-Trigger-After-Swap"])["kr:form"]
+    assert event["mode"] == "counts"
+    assert event["number"] == 2
+    assert re.fullmatch(r"[0-9a-f]{32}", event["key"])
+    assert event["heading"] == "Durchgang 2"
     assert 'id="deal-form"' not in response.content.decode()
+    # A page whose fresh form is in another entry mode gets the next form itself.
+    other = match_services.match_start(group=group, game="x-nimmt", players=players)
+    response = anna_client.post(url("deal_new", other), deal, HTTP_KR_FRESH_FORM="cards", **HX)
+    assert "kr:form" not in response.get("HX-Trigger-After-Swap", "")
+    html = response.content.decode()
+    assert 'id="deal-form" hx-swap-oob="true"' in html
+    assert 'name="number" value="2"' in html
+
+
+@pytest.mark.django_db
+def test_a_form_with_typed_values_is_shown_with_them_and_not_as_a_fresh_form(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    response = anna_client.post(url("deal_new", match),
+                                {"number": 1, "s0-hand": "7", "s1-hand": "x", "s2-hand": "1"})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'name="s0-hand" value="7"' in html
+    assert 'name="s1-hand" value="x"' in html
+    assert "data-fresh=" not in html
+
+
+@pytest.mark.django_db
+def test_every_form_carries_its_own_key(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    keys = []
+    for address in (url("match_sheet", match), url("deal_new", match)):
+        for headers in ({}, HX, {}, HX):
+            response = anna_client.get(address, **headers)
+            assert response.status_code == 200
+            keys += re.findall(r'name="client_key" value="([0-9a-f]{32})"',
+                               response.content.decode())
+    assert len(keys) == len(set(keys)) == 8
 
 
 @pytest.mark.django_db
 def test_every_change_of_the_match_shows_on_the_next_load(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
-    match = services.match_start(group=group, game="x-nimmt", players=players)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
     sheet(anna_client, match)
     anna_client.post(url("deal_new", match), {"number": 1, "s0-hand": 5, "s1-hand": 1,
                                                "s2-hand": 2})
@@ -206,21 +202,3 @@ def test_only_who_may_delete_the_match_is_offered_to(
     # Ben becomes the group's owner: he may delete it now, on the next load.
     Group.objects.filter(pk=group.pk).update(owner=ben)
     assert 'id="delete-match"' in sheet(ben_client, match)
-
-
-def test_a_part_keeps_at_most_its_bound_of_keys_the_least_recently_used_going_first() -> None:
-    from django.template import Context, Template
-
-    from companion.templatetags.revision_parts import MAX_KEPT, RevisionPartNode
-
-    page = Template("{% load layout revision_parts %}{% revision_part %}{{ n }}"
-                    "{% endrevision_part %}")
-    part = next(node for node in page.nodelist if isinstance(node, RevisionPartNode))
-    assert page.render(Context({"revision_key": 0, "n": 0})) == "0"
-    for key in range(1, MAX_KEPT + 1):
-        page.render(Context({"revision_key": 0, "n": "kept"}))  # 0 stays the most recent
-        assert page.render(Context({"revision_key": key, "n": key})) == str(key)
-    assert len(part.kept) == MAX_KEPT
-    assert 1 not in part.kept
-    assert page.render(Context({"revision_key": 0, "n": "new"})) == "0"
-    assert page.render(Context({"revision_key": 1, "n": "new"})) == "new"

@@ -1,0 +1,356 @@
+"""The deals of a score sheet: record, correct, delete, and undo / redo.
+
+Every change is logged as a :class:`MatchChange` (who, when, what; the entries
+``before`` and ``after``). Undo marks a change as undone and redo re-applies it: the
+log never loses an entry, so replaying the changes that are not undone, in order, gives
+the sheet. What the steps share is in :mod:`companion.services.sheet`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Subquery, Value
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from companion.models import Deal, DealScore, Match, MatchChange, Seat
+from companion.selectors.sheet import redo_target, undo_target
+from companion.services.sheet import (
+    EntryData,
+    StaleData,
+    acting_user,
+    check_open,
+    deals_needed,
+    lock_match,
+    log_change,
+    match_seats,
+    place_seats,
+    refresh_seats,
+    score_entries,
+    touch,
+)
+from scoring import ScoringError
+
+
+class AlreadyRecorded(Exception):
+    """A deal sent again with the key of a send that was recorded: nothing new was saved.
+
+    Phones send a deal with a key of their own (``client_key``) and send it again
+    when the answer got lost; the repeat is answered as a success.
+    """
+
+    def __init__(self, change: MatchChange) -> None:
+        super().__init__(change.deal_number)
+        self.change = change
+
+def _write_scores(
+    deal: Deal, data: Mapping[int, dict[str, object]], scores: Mapping[int, int],
+    *, new: bool = False,
+) -> list[DealScore]:
+    """Store the deal's scores; a ``new`` deal has none to replace yet."""
+    if not new:
+        deal.scores.all().delete()
+    return DealScore.objects.bulk_create(
+        DealScore(deal=deal, player_id=player_id, data=data[player_id], score=scores[player_id])
+        for player_id in data
+    )
+
+def _snapshot(deal: Deal) -> dict[str, dict[str, Any]]:
+    return {str(score.player_id): score.data for score in deal.scores.all()}
+
+def _add_to_seats(match: Match, seats: Sequence[Seat], scores: Mapping[int, int]) -> None:
+    """A deal appended to the sheet: each seat's total moves on by its score in that deal.
+
+    The engine's ``match_totals`` is the sum of ``score_deal`` over the deals
+    (a later deal never changes an earlier deal's score), so adding the new
+    deal's scores to totals that were the engine's gives the engine's totals,
+    without reading and parsing every earlier deal again
+    (``tests/companion/test_matches_services.py`` compares the two over random
+    games of every game). Places are ranked anew; ``revision`` moves on.
+    """
+    touch(match=match)
+    place_seats(match, seats, {
+        seat.player.name: seat.total + scores[seat.player_id] for seat in seats
+    })
+
+def _sent_before(
+    match: Match, client_key: str, number: int, entries: Mapping[int, EntryData],
+    seats: Sequence[Seat] | None = None,
+) -> MatchChange | None:
+    """The change recorded earlier with ``client_key``, if this send repeats it.
+
+    A key names one send of one deal. Sent again with the same deal number and
+    the same entries, it is a repeat (the phone never got the answer). Sent with
+    other values, the key was reused by mistake: refused, nothing is saved, and
+    the phone keeps what was typed (a fresh send gets a fresh key).
+    """
+    earlier = match.changes.filter(client_key=client_key).first()
+    if earlier is None:
+        return None
+    try:
+        seats = seats if seats is not None else match_seats(match)
+        data, _scores = score_entries(match, seats, entries)
+    except (ValidationError, ScoringError):
+        data = None
+    same = (
+        earlier.deal_number == number and data is not None
+        and earlier.after == json.loads(json.dumps({str(pid): d for pid, d in data.items()}))
+    )
+    if not same:
+        raise ValidationError(
+            _("These entries were sent with the key of another send and were not saved. "
+              "Send them again as a new deal."),
+            code="key_reused",
+        )
+    return earlier
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A deal just recorded, with what the sheet needs to show it without reading it again."""
+
+    deal: Deal
+    seats: list[Seat]
+    """The match's seats in seat order (with players), totals and places after the deal."""
+    scores: dict[int, DealScore]
+    """The deal's stored scores per player id."""
+    change: MatchChange
+    """The log entry of the recording (what undo now takes back)."""
+    revision: int
+    """The match's revision after the deal (the sheet's new ETag)."""
+
+def deal_record(
+    *, match: Match, number: int, entries: Mapping[int, EntryData], user: Any = None,
+    client_key: str | None = None,
+) -> Deal:
+    """Record deal ``number`` (the next one) with an entry per player id.
+
+    ``number`` is the deal the form was showing: if another phone has recorded
+    that deal meanwhile, :class:`StaleData` is raised.
+
+    ``client_key`` is the phone's key for this send (its offline queue sends a
+    deal again when an answer got lost). A repeat of a recorded send raises
+    :class:`AlreadyRecorded` and records nothing, even if the deal was undone or
+    the match finished since; the key with other values raises
+    :class:`ValidationError` (``key_reused``).
+    """
+    return deal_append(
+        match=match, number=number, entries=entries, user=user, client_key=client_key
+    ).deal
+
+def deal_append(
+    *, match: Match, number: int, entries: Mapping[int, EntryData], user: Any = None,
+    client_key: str | None = None, seats: Sequence[Seat] | None = None,
+) -> Recorded:
+    """:func:`deal_record`, answering with the seats, scores and log entry it wrote.
+
+    ``seats`` are the match's seats (with players) read by the caller after
+    ``match``: they are used when the match's ``revision`` is still the one
+    ``match`` carries (nothing changed since they were read), else read again.
+    The seat totals move on by the deal's scores (see :func:`_add_to_seats`).
+    """
+    with transaction.atomic():
+        locked = (
+            Match.objects.select_for_update()
+            .annotate(
+                recorded=Subquery(
+                    Deal.objects.filter(match=OuterRef("pk")).order_by()
+                    .values("match").annotate(count=Count("pk")).values("count")
+                ),
+                sent=Exists(MatchChange.objects.filter(
+                    match=OuterRef("pk"), client_key=client_key or "",
+                )) if client_key else Value(False),
+            )
+            .get(pk=match.pk)
+        )
+        if seats is None or locked.revision != match.revision:
+            seats = match_seats(locked)
+        seats = list(seats)
+        if locked.sent:
+            earlier = _sent_before(locked, client_key or "", number, entries, seats)
+            if earlier is not None:
+                raise AlreadyRecorded(earlier)
+        check_open(locked)
+        count = locked.recorded or 0
+        if number != count + 1:
+            raise StaleData(
+                _("Deal %(number)s was recorded on another phone meanwhile. "
+                  "Here is the current sheet.") % {"number": number},
+                code="stale",
+            )
+        _check_room(locked, recorded=count, players=len(seats))
+        data, scores = score_entries(locked, seats, entries)
+        now = timezone.now()
+        deal = Deal.objects.create(match=locked, number=number, created_at=now, updated_at=now)
+        stored = _write_scores(deal, data, scores, new=True)
+        change = log_change(
+            locked, MatchChange.Kind.RECORD, number, None, user,
+            after={str(player_id): entry for player_id, entry in data.items()},
+            client_key=client_key,
+        )
+        _add_to_seats(locked, seats, scores)
+    return Recorded(
+        deal=deal, seats=seats, scores={score.player_id: score for score in stored},
+        change=change, revision=locked.revision + 1,
+    )
+
+def _get_deal(match: Match, number: int, version: int) -> Deal:
+    deal = match.deals.prefetch_related("scores").filter(number=number).first()
+    if deal is None:
+        raise StaleData(
+            _("Deal %(number)s no longer exists: another phone deleted it. "
+              "Here is the current sheet.") % {"number": number},
+            code="stale",
+        )
+    if deal.version != version:
+        raise StaleData(
+            _("Deal %(number)s was changed on another phone meanwhile. Your change was not "
+              "saved; here is the current data.") % {"number": number},
+            code="stale",
+        )
+    return deal
+
+def deal_edit(
+    *, match: Match, number: int, version: int, entries: Mapping[int, EntryData],
+    user: Any = None,
+) -> Deal:
+    """Replace the entries of deal ``number``, if it is still at ``version``."""
+    with transaction.atomic():
+        match = lock_match(match)
+        check_open(match)
+        deal = _get_deal(match, number, version)
+        data, scores = score_entries(match, match_seats(match), entries)
+        before = _snapshot(deal)
+        deal.version += 1
+        deal.updated_at = timezone.now()
+        deal.save(update_fields=["version", "updated_at"])
+        _write_scores(deal, data, scores)
+        log_change(match, MatchChange.Kind.EDIT, number, before, user, after=_snapshot(deal))
+        refresh_seats(match=match)
+    return deal
+
+def _shift(match: Match, *, from_number: int, by: int) -> None:
+    """Renumber the deals from ``from_number`` on by ``by`` (one at a time: unique numbers)."""
+    deals = list(match.deals.filter(number__gte=from_number).order_by("number"))
+    if by > 0:
+        deals.reverse()
+    for deal in deals:
+        deal.number += by
+        deal.version += 1
+        deal.save(update_fields=["number", "version"])
+
+def deal_delete(*, match: Match, number: int, version: int, user: Any = None) -> None:
+    """Delete deal ``number`` (if still at ``version``); later deals move up one row."""
+    with transaction.atomic():
+        match = lock_match(match)
+        check_open(match)
+        deal = _get_deal(match, number, version)
+        before = _snapshot(deal)
+        deal.delete()
+        _shift(match, from_number=number + 1, by=-1)
+        log_change(match, MatchChange.Kind.DELETE, number, before, user)
+        refresh_seats(match=match)
+
+def _check_room(match: Match, *, recorded: int, players: int) -> None:
+    """Refuse another deal when the match already has all its deals."""
+    needed = deals_needed(match, players)
+    if recorded >= needed:
+        raise ValidationError(
+            ngettext("The match is complete: its %(needed)s deal is recorded.",
+                     "The match is complete: all %(needed)s deals are recorded.",
+                     needed) % {"needed": needed},
+            code="complete",
+        )
+
+def _stale(change_id: int | None, change: MatchChange, what: str) -> None:
+    if change_id is not None and change.pk != change_id:
+        raise StaleData(what, code="stale")
+
+def _entries_of(snapshot: object) -> dict[int, EntryData]:
+    return {int(key): value for key, value in dict(snapshot or {}).items()}
+
+def _put_deal(match: Match, number: int, snapshot: object, *, insert: bool) -> None:
+    """Write ``snapshot`` as deal ``number``: into the existing deal or as a new row."""
+    data, scores = score_entries(match, match_seats(match), _entries_of(snapshot))
+    now = timezone.now()
+    if insert:
+        _shift(match, from_number=number, by=1)
+        deal = Deal.objects.create(match=match, number=number, created_at=now, updated_at=now)
+    else:
+        deal = match.deals.get(number=number)
+        deal.version += 1
+        deal.updated_at = now
+        deal.save(update_fields=["version", "updated_at"])
+    _write_scores(deal, data, scores)
+
+def _drop_deal(match: Match, number: int) -> None:
+    match.deals.filter(number=number).delete()
+    _shift(match, from_number=number + 1, by=-1)
+
+def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
+    """Take back the match's newest deal change (record, edit or delete).
+
+    The change stays in the log, marked as undone, and can be redone
+    (:func:`match_redo`). ``change_id`` is the change the user saw as the one
+    to undo; if another phone has changed the sheet since, :class:`StaleData`
+    is raised and nothing is undone.
+    """
+    with transaction.atomic():
+        match = lock_match(match)
+        check_open(match)
+        change = undo_target(match)
+        if change is None:
+            raise ValidationError(_("There is nothing to undo."), code="nothing")
+        _stale(change_id, change, _(
+            "The sheet was changed on another phone meanwhile; nothing was undone. "
+            "Here is the current sheet."
+        ))
+        number = change.deal_number or 0
+        if change.kind == MatchChange.Kind.RECORD:
+            _drop_deal(match, number)
+        elif change.kind == MatchChange.Kind.EDIT:
+            _put_deal(match, number, change.before, insert=False)
+        else:
+            _put_deal(match, number, change.before, insert=True)
+        change.undone_at = timezone.now()
+        change.undone_by = acting_user(user)
+        change.save(update_fields=["undone_at", "undone_by"])
+        refresh_seats(match=match)
+    return change
+
+def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
+    """Re-apply the change undone last (if nothing was changed since it was undone).
+
+    ``change_id`` is the change the user saw as the one to redo; otherwise
+    :class:`StaleData`, and nothing is changed.
+    """
+    with transaction.atomic():
+        match = lock_match(match)
+        check_open(match)
+        change = redo_target(match)
+        if change is None:
+            raise ValidationError(_("There is nothing to redo."), code="nothing")
+        _stale(change_id, change, _(
+            "The sheet was changed on another phone meanwhile; nothing was redone. "
+            "Here is the current sheet."
+        ))
+        number = change.deal_number or 0
+        if change.kind == MatchChange.Kind.RECORD:
+            _check_room(match, recorded=match.deals.count(), players=match.seats.count())
+            _put_deal(match, number, change.after, insert=True)
+        elif change.kind == MatchChange.Kind.EDIT:
+            _put_deal(match, number, change.after, insert=False)
+        else:
+            _drop_deal(match, number)
+        change.undone_at = None
+        change.undone_by = None
+        change.save(update_fields=["undone_at", "undone_by"])
+        refresh_seats(match=match)
+    return change

@@ -1,0 +1,131 @@
+"""What every change of a score sheet shares: the match row locked, its state checked,
+the engine's scores of a deal, the log entry, and the seats' totals and places (the
+revision every phone polls moves on with them).
+
+The steps themselves live by feature: :mod:`companion.services.deals` (record, correct,
+delete, undo, redo), :mod:`companion.services.matches` (start, finish, reopen, abandon,
+delete, rematch) and :mod:`companion.services.live` (the live boards).
+
+Every step is keyword-only and runs inside ``transaction.atomic()``: a deal is saved
+whole or not at all. The scores come from the engine only (``scoring.common.rules_for``):
+``DealScore.data`` is the engine's ``entry_to_dict`` of what was recorded,
+``DealScore.score`` its ``score_deal``, and ``Seat.total``/``place``/``is_winner`` the
+engine's ``match_totals`` and ``rank`` (``is_winner`` only once the match is finished).
+
+Bad input raises :class:`scoring.ScoringError` (the engine's sentence) or
+:class:`django.core.exceptions.ValidationError` (a rule of the sheet, e.g. a finished
+match cannot be changed); a save based on data another phone has changed meanwhile
+raises :class:`StaleData`. Nothing is saved in any of these cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from companion.models import Match, MatchChange, Seat
+from scoring import GAMES, rank
+from scoring.common import match_totals, rules_for
+
+EntryData = Mapping[str, object]
+"""One player's entry in its JSON form (the engine's ``entry_to_dict``)."""
+
+class StaleData(ValidationError):
+    """The save was based on a version of the sheet that another phone has changed."""
+
+class ConfirmationNeeded(ValidationError):
+    """The step would replace or empty something: it needs the user's explicit yes."""
+
+# ------------------------------------------------------------------------ helpers
+
+def lock_match(match: Match) -> Match:
+    """The match row, locked for the rest of the transaction (PostgreSQL; SQLite serialises)."""
+    return Match.objects.select_for_update().get(pk=match.pk)
+
+def check_open(match: Match) -> None:
+    if match.status == Match.Status.ABANDONED:
+        raise ValidationError(
+            _("This match was abandoned. Resume it to change it."), code="abandoned"
+        )
+    if match.status != Match.Status.OPEN:
+        raise ValidationError(
+            _("This match is finished. Reopen it to change it."), code="finished"
+        )
+
+def match_seats(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("player").order_by("number"))
+
+def score_entries(
+    match: Match, seats: Sequence[Seat], entries: Mapping[int, EntryData]
+) -> tuple[dict[int, dict[str, object]], dict[int, int]]:
+    """Engine-normalised entry dicts and scores per player id, validated across the deal."""
+    rules = rules_for(match.game)
+    missing = [seat.player.name for seat in seats if seat.player_id not in entries]
+    extra = set(entries) - {seat.player_id for seat in seats}
+    if missing or extra:
+        raise ValidationError(
+            _("A deal needs one entry for every player of the match."), code="players"
+        )
+    parsed = {seat.player.name: rules.entry_from_dict(entries[seat.player_id]) for seat in seats}
+    scores = rules.score_deal(parsed)
+    data = {seat.player_id: rules.entry_to_dict(parsed[seat.player.name]) for seat in seats}
+    return data, {seat.player_id: scores[seat.player.name] for seat in seats}
+
+def acting_user(user: Any) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+def log_change(
+    match: Match, kind: str, number: int | None, before: object, user: Any,
+    after: object = None, client_key: str | None = None,
+) -> MatchChange:
+    return MatchChange.objects.create(
+        match=match, kind=kind, deal_number=number, before=before, after=after,
+        created_by=acting_user(user), client_key=client_key or None,
+    )
+
+def touch(*, match: Match) -> None:
+    """Move the match's ``revision`` on: phones polling the sheet see a new ETag."""
+    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+
+def refresh_seats(*, match: Match) -> list[Seat]:
+    """Recompute every seat's total, place and winner flag from the recorded deals.
+
+    Totals are the engine's ``match_totals``; places its ``rank`` (ties share a
+    place). ``is_winner`` marks the players on place 1 of a finished match.
+
+    Every change to a sheet ends here, so this is also where the match's
+    ``revision`` (the sheet's ETag) moves on.
+    """
+    touch(match=match)
+    seats = match_seats(match)
+    names = {seat.player_id: seat.player.name for seat in seats}
+    rules = rules_for(match.game)
+    deals = [
+        {names[score.player_id]: rules.entry_from_dict(score.data) for score in deal.scores.all()}
+        for deal in match.deals.prefetch_related("scores").order_by("number")
+    ]
+    totals = {name: 0 for name in names.values()}
+    totals.update(match_totals(match.game, deals))
+    place_seats(match, seats, totals)
+    return seats
+
+def place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) -> None:
+    """Store ``totals`` (per player name) with the engine's places on the seats."""
+    places = {
+        name: place
+        for place, name, _total in rank(totals, lower_is_better=GAMES[match.game].lower_is_better)
+    }
+    finished = match.status == Match.Status.FINISHED
+    for seat in seats:
+        seat.total = totals[seat.player.name]
+        seat.place = places[seat.player.name]
+        seat.is_winner = finished and seat.place == 1
+    Seat.objects.bulk_update(seats, ["total", "place", "is_winner"])
+
+def deals_needed(match: Match, players: int) -> int:
+    """How many deals a complete match of this game has (the engine's ``deal_count``)."""
+    return rules_for(match.game).deal_count(players)

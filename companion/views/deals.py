@@ -1,0 +1,291 @@
+"""Views of a sheet's deals: record the next deal, preview what it would score, correct
+and delete a recorded one.
+
+Thin: check membership (``companion.access``), parse the deal form, call a service in
+:mod:`companion.services.deals`, answer as :mod:`companion.views.sheet` describes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+from django_htmx.http import reswap, trigger_client_event
+
+from companion import notices
+from companion.access import get_match_for_user, get_seats_for_user
+from companion.charts import progression_chart_parts
+from companion.engine_messages import message_for
+from companion.forms.sheet import DealForm, named
+from companion.models import Deal, Match
+from companion.parsing import MAX_POSITIVE, number_from
+from companion.selectors.live import LIVE_GAMES, live_rows
+from companion.selectors.sheet import (
+    Sheet,
+    deal_preview_for,
+    sheet_after_record,
+    sheet_for,
+)
+from companion.services import deals as services
+from companion.services.matches import can_delete
+from companion.views.sheet import (
+    PAGE,
+    back_to_sheet,
+    error_text,
+    new_deal_form,
+    render_sheet,
+    sheet_changed,
+    sheet_etag,
+)
+from scoring import ScoringError
+
+
+@login_required
+def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """Record the next deal (GET: the form, e.g. in another entry mode)."""
+    # The seats come with the match: the form needs them, and the save uses them while
+    # nothing changed since (one query for both).
+    seats = get_seats_for_user(request.user, group_id, match_id)
+    match = seats[0].match
+    if request.method != "POST":
+        sheet = sheet_for(match)
+        form = new_deal_form(sheet, mode=request.GET.get("mode"))
+        return render_sheet(request, sheet, form=form, partial="deal-form" if form else "sheet")
+    if request.POST.get("switch_mode"):
+        sheet = sheet_for(match)
+        return render_sheet(request, sheet, form=_switched(request, sheet), partial="deal-form")
+    form = DealForm(request.POST, game=match.game, seats=seats)
+    if not form.is_valid():
+        return render_sheet(request, sheet_for(match), form=form, status=422)
+    if _ask_before_empty(match, form):
+        return render_sheet(request, sheet_for(match), form=form, status=422)
+    number = form.cleaned_data.get("number") or match.deals.count() + 1
+    try:
+        recorded = services.deal_append(
+            match=match, number=number, entries=form.entries, user=request.user,
+            client_key=form.cleaned_data.get("client_key") or None, seats=seats,
+        )
+    except services.AlreadyRecorded as repeat:
+        # The phone sent it again (its answer got lost): it is on the sheet already.
+        return sheet_changed(request, match, _("Deal %(number)s was saved already.") % {
+            "number": repeat.change.deal_number})
+    except services.StaleData as err:
+        sheet = sheet_for(match)
+        data = request.POST.copy()
+        data["number"] = str(sheet.next_number)
+        kept = new_deal_form(sheet, data=data, mode=form.mode_key)
+        notice = error_text(err)
+        if kept is not None:
+            kept.is_valid()
+            notice += " " + _(
+                "Your entries are still in the form: save them as deal %(number)s only if "
+                "they belong to the next deal."
+            ) % {"number": sheet.next_number}
+        return render_sheet(request, sheet, form=kept, notice=notice, status=409)
+    except (ValidationError, ScoringError) as err:
+        form.add_error(None, error_text(err))
+        return render_sheet(request, sheet_for(match), form=form, status=422)
+    scores = ", ".join(
+        f"{seat.player.name} {recorded.scores[seat.player_id].score}" for seat in recorded.seats
+    )
+    message = _("%(message)s Scores: %(scores)s.") % {
+        "message": _("Deal %(number)s saved.") % {"number": number}, "scores": scores,
+    }
+    if not request.htmx:
+        messages.success(request, message)
+        request.session["saved_deal"] = [match.pk, number]
+        return back_to_sheet(match)
+    return _saved(request, match, recorded, message)
+
+def _saved(
+    request: HttpRequest, match: Match, recorded: services.Recorded, message: str
+) -> HttpResponse:
+    """The htmx answer to a new deal: the parts of the sheet it changes, out of band.
+
+    Standings and progress, the new row and the totals, the progression, the next
+    deal's form (or the finish button), undo, the table mode and the notice; the
+    request itself swaps nothing. The new ETag and next deal number travel in the
+    ``kr:sheet`` event, which puts them on ``#sheet`` (static/js/sync.js).
+
+    A page whose form came fresh from the server in the same entry mode says so
+    (``KR-Fresh-Form: <mode>``): the next form would be that fresh form again, so it is
+    left out and the ``kr:form`` event brings its number, key and heading; sync.js puts
+    its copy of the fresh form back with them.
+    """
+    match.revision = recorded.revision
+    sheet = sheet_after_record(match, recorded)
+    etag = sheet_etag(request, recorded.revision)
+    form = new_deal_form(sheet, mode=request.POST.get("mode"))
+    fresh_on_page = form is not None and request.headers.get("KR-Fresh-Form") == form.mode_key
+    context = {
+        "sheet": sheet, "match": match, "group": match.group, "editing": None,
+        "form": None if fresh_on_page else form, "next_form": form is not None,
+        "notice": notices.success(message), "saved": recorded.deal.number, "oob": True,
+        "can_delete": can_delete(match, request.user),
+        "live_available": match.game in LIVE_GAMES,
+        "progression": sheet.progression,
+        # The chart's plot anew; its legend (and the markers it defines) stays on the page.
+        "chart_plot": progression_chart_parts(sheet.progression, plot_attrs=_PLOT_SWAP)[0],
+    }
+    response = reswap(render(request, f"{PAGE}#saved", context), "none")
+    response["ETag"] = etag
+    trigger_client_event(response, "kr:sheet", {"etag": etag, "next": sheet.next_number})
+    if fresh_on_page and form is not None:
+        trigger_client_event(response, "kr:form", {
+            "mode": form.mode_key, "number": sheet.next_number,
+            "key": form.initial["client_key"],
+            "heading": _("Deal %(number)s") % {"number": sheet.next_number},
+        }, after="swap")
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+_PLOT_SWAP = 'hx-swap-oob="outerHTML:#sheet .progression .kr-plot"'
+
+
+def _switched(request: HttpRequest, sheet: Sheet) -> DealForm | None:
+    """A tap on another entry mode: the form in that mode, keeping what was typed."""
+    mode = request.POST.get("switch_mode", "")
+    if not mode:
+        return None
+    return DealForm.switched(request.POST, game=sheet.match.game, seats=sheet.seats, mode=mode)
+
+def _ask_before_empty(match: Match, form: DealForm) -> bool:
+    """An all-zero deal is saved only after a "yes": True when the form must ask first."""
+    if not form.is_empty or form.cleaned_data.get("confirm_empty"):
+        return False
+    question = _("Every player has 0 in this deal. Save it like that?")
+    if match.game == "freaky":
+        cards = sum(cards for _player, cards in live_rows(match))
+        if cards:
+            question = ngettext(
+                "Every player has 0 in this deal, but the live board holds %(cards)s "
+                "collected card. Save the zeros anyway, or put the live board's result "
+                "on the sheet instead?",
+                "Every player has 0 in this deal, but the live board holds %(cards)s "
+                "collected cards. Save the zeros anyway, or put the live board's result "
+                "on the sheet instead?",
+                cards,
+            ) % {"cards": cards}
+    form.empty_question = question
+    return True
+
+@require_POST
+@login_required
+def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """What the deal being typed would score: each player's deal score, new total and
+    place, computed by the engine from the form as it stands. Stores nothing.
+
+    htmx (while typing) gets the ``deal-preview`` partial; without JavaScript the
+    "Preview" button shows the whole sheet with the form as typed and the preview.
+    """
+    match = get_match_for_user(request.user, group_id, match_id)
+    sheet = sheet_for(match)
+    form = DealForm(request.POST, game=match.game, seats=sheet.seats)
+    valid = form.is_valid()
+    number = form.cleaned_data.get("number") or sheet.next_number
+    editing = next((row.deal for row in sheet.rows if row.deal.number == number), None)
+    if valid:
+        try:
+            form.preview = deal_preview_for(sheet, form.entries, number)
+        except ScoringError as err:
+            form.preview_hint = message_for(err)
+    else:
+        owners = {f"s{seat.number}-": seat.player.name for seat in sheet.seats}
+        errors = [*form.non_player_errors(), *(
+            named(message, seat.player.name)
+            for seat in sheet.seats for message in form.seat_errors.get(seat.number, [])
+        ), *(named(message, owners.get(name.partition("-")[0] + "-"))
+             for name, messages_ in form.errors.items() if name != "__all__"
+             for message in messages_)]
+        form.preview_hint = errors[0] if errors else _("Some entries are not readable yet.")
+    if request.htmx:
+        return render(request, f"{PAGE}#deal-preview", {"form": form})
+    if editing is not None and sheet.is_open:
+        return render_sheet(request, sheet, form=form, editing=editing)
+    return render_sheet(request, sheet, form=form if sheet.can_record else None)
+
+def _edit_form(
+    sheet: Sheet, deal: Deal, *, mode: str | None = None, data: Any = None
+) -> DealForm:
+    datas = {score.player_id: score.data for score in deal.scores.all()}
+    initial, mode = DealForm.initial_from(
+        game=sheet.match.game, seats=sheet.seats, datas=datas, mode=mode
+    )
+    initial.update(number=deal.number, version=deal.version)
+    return DealForm(data, game=sheet.match.game, seats=sheet.seats, mode=mode, initial=initial)
+
+def _deal(match: Match, number: int) -> Deal:
+    return get_object_or_404(match.deals.prefetch_related("scores"), number=number)
+
+@login_required
+def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
+    """Correct a recorded deal; refused when another phone changed it meanwhile."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    deal = _deal(match, number)
+    sheet = sheet_for(match)
+    if not sheet.is_open:
+        notice = _("This match is finished. Reopen it to change it.")
+        return render_sheet(request, sheet, notice=notice, status=409)
+    if request.method != "POST":
+        # The whole sheet answers: the edit form takes the place of the next deal's form,
+        # which a complete or reopened match does not have.
+        form = _edit_form(sheet, deal, mode=request.GET.get("mode"))
+        return render_sheet(request, sheet, form=form, editing=deal)
+    switched = _switched(request, sheet)
+    if switched is not None:
+        return render_sheet(request, sheet, form=switched, editing=deal, partial="deal-form")
+    form = DealForm(request.POST, game=match.game, seats=sheet.seats)
+    if not form.is_valid():
+        return render_sheet(request, sheet, form=form, editing=deal, status=422)
+    if _ask_before_empty(match, form):
+        return render_sheet(request, sheet, form=form, editing=deal, status=422)
+    version = form.cleaned_data.get("version") or 0
+    try:
+        services.deal_edit(
+            match=match, number=number, version=version, entries=form.entries,
+            user=request.user,
+        )
+    except services.StaleData as err:
+        sheet = sheet_for(match)
+        current = match.deals.prefetch_related("scores").filter(number=number).first()
+        fresh = _edit_form(sheet, current) if current is not None and sheet.is_open else None
+        return render_sheet(request, sheet, form=fresh, editing=current if fresh else None,
+                       notice=error_text(err), status=409)
+    except (ValidationError, ScoringError) as err:
+        form.add_error(None, error_text(err))
+        return render_sheet(request, sheet_for(match), form=form, editing=deal, status=422)
+    return sheet_changed(
+        request, match, _("Deal %(number)s corrected.") % {"number": number}, saved=number
+    )
+
+def _version(request: HttpRequest) -> int:
+    return number_from(request.POST, "version", minimum=0, maximum=MAX_POSITIVE, default=0)
+
+@require_POST
+@login_required
+def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
+    match = get_match_for_user(request.user, group_id, match_id)
+    deal = _deal(match, number)
+    if request.POST.get("confirm") != "yes":
+        sheet = sheet_for(match)
+        notice = _("Delete deal %(number)s? Tap “Delete for good” to confirm.") % {
+            "number": number}
+        form = _edit_form(sheet, deal) if sheet.is_open else None
+        return render_sheet(request, sheet, form=form, editing=deal if form else None,
+                       notice=notice, status=409)
+    try:
+        services.deal_delete(
+            match=match, number=number, version=_version(request), user=request.user
+        )
+    except ValidationError as err:
+        return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
+    return sheet_changed(request, match, _("Deal %(number)s deleted.") % {"number": number})

@@ -1,0 +1,90 @@
+"""The live board view: record 3 sind einer zuviel! card by card and Freaky row by row
+while playing. Every phone on the board polls it like the sheet: 304 while nothing
+changed (:func:`companion.views.sheet.poll_etag`).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition
+
+from companion.access import get_match_for_user
+from companion.models import Match
+from companion.parsing import MAX_ID, MAX_POSITIVE, MAX_SMALL, number_from
+from companion.selectors.live import LIVE_GAMES, live_board_for
+from companion.services import live as services
+from companion.services.sheet import ConfirmationNeeded
+from companion.views.sheet import error_text, poll_etag, sheet_changed, sheet_etag
+from scoring import ScoringError
+
+
+@login_required
+@condition(etag_func=poll_etag)
+def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
+    """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    if match.game not in LIVE_GAMES:
+        raise Http404
+    notice = ""
+    question = ""
+    if request.method == "POST":
+        try:
+            saved = _live_step(request, match)
+        except ConfirmationNeeded as err:
+            question = error_text(err)
+        except (ValidationError, ScoringError) as err:
+            notice = error_text(err)
+        else:
+            if saved:
+                return sheet_changed(request, match, _("The live result is on the sheet."))
+            if not request.htmx:
+                return redirect("match_live", group_id=match.group_id, match_id=match.pk)
+        match.refresh_from_db()
+    context = {"match": match, "group": match.group, "board": live_board_for(match),
+               "notice": notice, "question": question,
+               "closed": match.status != Match.Status.OPEN,
+               "etag": sheet_etag(request, match.revision)}
+    template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
+    status = 409 if notice else 200
+    return render(request, template, context, status=status)
+
+def _live_step(request: HttpRequest, match: Match) -> bool:
+    """Apply one live step from the POST data; True when the result went onto the sheet."""
+    revision = number_from(request.POST, "revision", minimum=0, maximum=MAX_POSITIVE,
+                           default=-1)
+    action = request.POST.get("action", "take")
+    if action == "save":
+        services.live_save(
+            match=match, revision=revision, user=request.user,
+            confirm=request.POST.get("confirm") == "yes",
+        )
+        return True
+    if action == "end":
+        services.live_end_turn(match=match, revision=revision)
+    elif action == "collect":
+        try:
+            cards = number_from(request.POST, "cards", minimum=1, maximum=MAX_SMALL)
+        except ValidationError as err:
+            if err.code != "not_a_number":
+                raise
+            cards = None
+        if cards is None:
+            raise ValidationError(_("How many cards did the row have?"), code="cards")
+        services.live_collect(
+            match=match, player_id=number_from(request.POST, "player", minimum=1,
+                                               maximum=MAX_ID, default=0),
+            cards=cards, revision=revision,
+        )
+    elif action == "undo":
+        services.live_undo(match=match, revision=revision)
+    else:
+        services.live_take(
+            match=match, player_id=number_from(request.POST, "player", minimum=1,
+                                               maximum=MAX_ID, default=0),
+            colour=request.POST.get("colour", ""), revision=revision,
+        )
+    return False
