@@ -23,15 +23,9 @@ from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
 from companion.forms import rules as check_forms
+from companion.games import GAME_APPS, GameApp, game_app
 from companion.rules_content import game_text, language_of
-from companion.selectors.rules import (
-    MIN_QUERY,
-    RuleRef,
-    known_game,
-    rule_ref,
-    search_rules,
-)
-from scoring import GAMES
+from companion.selectors.rules import MIN_QUERY, RuleRef, rule_ref, search_rules
 
 CHECK_FORMS: dict[str, dict[str, type[forms.Form]]] = {
     "drei-sind-einer-zuviel": {"place": check_forms.DreiCheckForm},
@@ -46,18 +40,15 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-TOOLS = {"elf-nimmt": "tool_bulls", "dreizehn": "tool_targets"}
-"""The live helper of a game, by URL name."""
-
-
 def _language() -> str:
     return language_of(get_language())
 
 
-def _game_or_404(game: str) -> str:
-    if not known_game(game):
-        raise Http404("Unknown game")
-    return game
+def _game_or_404(game: str) -> GameApp:
+    try:
+        return game_app(game)
+    except KeyError:
+        raise Http404("Unknown game") from None
 
 
 def _rule_refs(slug: str) -> dict[str, RuleRef]:
@@ -98,8 +89,8 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     """The five games with their key rule, and the search."""
     language = _language()
     games = [
-        {"text": game_text(slug, language), "info": info, "tool": TOOLS.get(slug)}
-        for slug, info in GAMES.items()
+        {"text": app.rules[language], "info": app.info, "tool": app.tool}
+        for app in GAME_APPS.values()
     ]
     return render(request, "rules/index.html", {"games": games, "query": ""})
 
@@ -107,10 +98,9 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def rules_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """One game's rules, every heading with an anchor."""
-    slug = _game_or_404(game)
-    text = game_text(slug, _language())
+    app = _game_or_404(game)
     return render(request, "rules/game.html", {
-        "text": text, "info": GAMES[slug], "tool": TOOLS.get(slug),
+        "text": app.rules[_language()], "info": app.info, "tool": app.tool,
         "players": ",".join(_players(request)),
     })
 
@@ -144,7 +134,8 @@ def _check_players(request: HtmxHttpRequest, slug: str) -> tuple[list[str], str]
 @require_http_methods(["GET", "POST"])
 def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """A game's legality checks: post the situation, get the answer of :mod:`companion.checks`."""
-    slug = _game_or_404(game)
+    app = _game_or_404(game)
+    slug = app.slug
     which = request.POST.get("check") if request.method == "POST" else None
     if request.method == "POST" and which not in CHECK_FORMS[slug]:
         # Only a forged or garbled request names no check of this game: our 400 page,
@@ -174,12 +165,11 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
         for key, form in bound.items() if getattr(form, "answer", None) is not None
     }
     context = {
-        "info": GAMES[slug], "text": game_text(slug, language), "forms": bound,
-        "which": which, "rules": _rule_refs(slug), "tool": TOOLS.get(slug),
+        "info": app.info, "text": app.rules[language], "forms": bound,
+        "which": which, "rules": _rule_refs(slug), "tool": app.tool,
         "players": ",".join(players), "players_error": players_error, "decided": decided,
     }
-    module = GAMES[slug].module.rsplit(".", 1)[1]
-    template = f"rules/check_{module}.html"
+    template = f"rules/check_{app.folder}.html"
     if request.htmx and which in bound:
         return render(request, f"{template}#{which}", context)
     return render(request, template, context)

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from companion.rules_content import LANGUAGES, all_texts, game_text
+from companion.games.rules_text import LANGUAGES
+from companion.rules_content import all_texts, game_text
 from scoring import GAMES
 
 SLUGS = list(GAMES)

@@ -1,6 +1,6 @@
 """Rules text: 3 sind einer zuviel! (German and English, our own words)."""
 
-from companion.rules_content import GameText, Section
+from companion.games.rules_text import GameText, Section
 
 DE = GameText(
     slug="drei-sind-einer-zuviel",

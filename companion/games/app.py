@@ -1,0 +1,46 @@
+"""What the app knows about one game beside its rules engine: :class:`GameApp`.
+
+Each game's folder builds one (``companion/games/<game>/__init__.py``: ``APP``);
+:mod:`companion.games` collects them in the engine's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+
+from companion.games.rules_text import GameText
+from scoring import GameInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A live helper for the table (its state in the URL, see ``views.rules``)."""
+
+    url_name: str
+    label: str | Promise
+    """The button that opens it, in the reader's language."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameApp:
+    """One game as the app sees it; every field is data, so no page asks ``if game == ...``.
+
+    Keyword-only, so that a new field (with or without a default) never reorders the
+    five ``APP = GameApp(...)`` calls.
+    """
+
+    slug: str
+    info: GameInfo
+    """The engine's facts (``scoring.GAMES[slug]``): title, players, who wins."""
+    rules: Mapping[str, GameText]
+    """The rules page per language (``"de"``, ``"en"``)."""
+    tool: Tool | None = None
+    """The game's live helper, if it has one."""
+
+    @property
+    def folder(self) -> str:
+        """The folder's (and the engine module's) name, e.g. ``x_nimmt``."""
+        return self.info.module.rsplit(".", 1)[1]

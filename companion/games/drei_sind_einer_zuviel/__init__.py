@@ -1,0 +1,13 @@
+"""3 sind einer zuviel! in the app (the engine: ``scoring.drei_sind_einer_zuviel``)."""
+
+from __future__ import annotations
+
+from companion.games.app import GameApp
+from companion.games.drei_sind_einer_zuviel import rules_text
+from scoring import GAMES
+
+APP = GameApp(
+    slug="drei-sind-einer-zuviel",
+    info=GAMES["drei-sind-einer-zuviel"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+)

@@ -1,0 +1,16 @@
+"""13 in the app (the engine: ``scoring.dreizehn``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.games.app import GameApp, Tool
+from companion.games.dreizehn import rules_text
+from scoring import GAMES
+
+APP = GameApp(
+    slug="dreizehn",
+    info=GAMES["dreizehn"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+    tool=Tool("tool_targets", _("Target totals")),
+)

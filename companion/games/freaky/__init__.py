@@ -1,0 +1,13 @@
+"""Freaky in the app (the engine: ``scoring.freaky``)."""
+
+from __future__ import annotations
+
+from companion.games.app import GameApp
+from companion.games.freaky import rules_text
+from scoring import GAMES
+
+APP = GameApp(
+    slug="freaky",
+    info=GAMES["freaky"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+)

@@ -1,0 +1,13 @@
+"""X nimmt! in the app (the engine: ``scoring.x_nimmt``)."""
+
+from __future__ import annotations
+
+from companion.games.app import GameApp
+from companion.games.x_nimmt import rules_text
+from scoring import GAMES
+
+APP = GameApp(
+    slug="x-nimmt",
+    info=GAMES["x-nimmt"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+)
