@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 
+from companion.games.check_forms import CheckForm
 from companion.games.rules_text import GameText
 from scoring import GameInfo
 
@@ -37,6 +38,11 @@ class GameApp:
     """The engine's facts (``scoring.GAMES[slug]``): title, players, who wins."""
     rules: Mapping[str, GameText]
     """The rules page per language (``"de"``, ``"en"``)."""
+    check_forms: Mapping[str, type[CheckForm]]
+    """The forms of the check page by their prefix (which the page posts as ``check``),
+    in the page's order."""
+    check_template: str
+    """The check page's template, with a partial per form prefix for htmx answers."""
     tool: Tool | None = None
     """The game's live helper, if it has one."""
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.drei_sind_einer_zuviel import rules_text
+from companion.games.drei_sind_einer_zuviel import forms, rules_text
 from scoring import GAMES
 
 APP = GameApp(
     slug="drei-sind-einer-zuviel",
     info=GAMES["drei-sind-einer-zuviel"],
     rules={"de": rules_text.DE, "en": rules_text.EN},
+    check_forms={"place": forms.DreiCheckForm},
+    check_template="games/drei_sind_einer_zuviel/check.html",
 )

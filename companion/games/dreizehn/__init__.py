@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.dreizehn import rules_text
+from companion.games.dreizehn import forms, rules_text
 from scoring import GAMES
 
 APP = GameApp(
     slug="dreizehn",
     info=GAMES["dreizehn"],
     rules={"de": rules_text.DE, "en": rules_text.EN},
+    check_forms={"play": forms.DreizehnCheckForm},
+    check_template="games/dreizehn/check.html",
     tool=Tool("tool_targets", _("Target totals")),
 )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.freaky import rules_text
+from companion.games.freaky import forms, rules_text
 from scoring import GAMES
 
 APP = GameApp(
     slug="freaky",
     info=GAMES["freaky"],
     rules={"de": rules_text.DE, "en": rules_text.EN},
+    check_forms={"place": forms.FreakyPlaceForm, "collect": forms.FreakyCollectForm},
+    check_template="games/freaky/check.html",
 )

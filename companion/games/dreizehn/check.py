@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext, pgettext_lazy
 
-from companion.checks import Refusal
 from companion.engine_messages import message_for
+from companion.games.checks import Refusal
 from scoring import ScoringError, dreizehn
 
 COLOUR_NAMES = {

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from companion.checks import Refusal
+from companion.games.checks import Refusal
 from scoring import freaky
 
 COLOUR_NAMES = {

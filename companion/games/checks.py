@@ -1,15 +1,13 @@
-"""The answers of the rules checks and the live helpers: one pure function per question.
+"""What the legality checks of every game share: the refusal and the players' names.
 
-Forms parse what players type (:mod:`companion.forms.rules`); the functions
-here take the parsed values, ask the engine and return a small frozen answer
+Each game's check lives in its folder (``companion/games/<game>/check.py``): one pure
+function per question. Forms parse what players type (the game's ``forms``); the
+check takes the parsed values, asks the engine and returns a small frozen answer
 that names the deciding rule's anchor on the game's rules page (``rule``).
 A situation that cannot exist raises :class:`scoring.ScoringError` (from the
 engine) or :class:`Refusal` (in the reader's words, naming its field), which
 the form shows at that field. No request is needed: every answer can be tested
 alone, e.g. ``check_x_nimmt_round(rows, cards, choices)``.
-
-One module per game: :mod:`.drei_sind_einer_zuviel`, :mod:`.x_nimmt`,
-:mod:`.freaky`, :mod:`.elf_nimmt`, :mod:`.dreizehn`.
 """
 
 from __future__ import annotations

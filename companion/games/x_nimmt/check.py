@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.checks import check_player_count
+from companion.games.checks import check_player_count
 from scoring import x_nimmt
 
 X_ROW_CARDS = (3, 4, 5)
