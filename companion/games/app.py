@@ -6,13 +6,15 @@ Each game's folder builds one (``companion/games/<game>/__init__.py``: ``APP``);
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.functional import Promise
 
 from companion.games.check_forms import CheckForm
 from companion.games.rules_text import GameText
+from companion.selectors.stats import Figure, Tallies
 from scoring import GameInfo
 
 
@@ -43,6 +45,12 @@ class GameApp:
     in the page's order."""
     check_template: str
     """The check page's template, with a partial per form prefix for htmx answers."""
+    tally: Callable[[Any], dict[str, int]]
+    """What one recorded entry (the engine's ``Entry``) adds to the per-deal statistics
+    (zeros may be left out): summed per seat of a finished match (``SeatResult.tally``),
+    then per player and game (``GameRecord``)."""
+    figures: Callable[[Tallies], tuple[Figure, ...]]
+    """The statistics only per-deal data allows, from the game's summed tallies."""
     tool: Tool | None = None
     """The game's live helper, if it has one."""
 

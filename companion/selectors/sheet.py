@@ -21,10 +21,10 @@ from django.db.models.functions import Cast
 from django.utils.translation import get_language
 
 from companion.breakdown import WhyLine, explain
+from companion.charts import Progression
 from companion.colours import ink_for, player_colours
 from companion.engine_messages import COLOUR_WORDS
 from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
-from companion.selectors.history import Progression
 from companion.selectors.prepared import Prepared
 from scoring import GAMES, GameInfo
 from scoring.common import rules_for

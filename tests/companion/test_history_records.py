@@ -32,6 +32,7 @@ from companion.models import (
     SeatResult,
 )
 from companion.selectors import history
+from companion.selectors.prepared import Prepared
 from companion.services import matches as services
 from companion.services.groups import game_night_update
 from companion.services.results import results_rebuild
@@ -294,34 +295,53 @@ def test_the_head_to_head_fields_read_as_crispy_renders_them(data: dict[str, str
 
 @pytest.mark.django_db
 def test_a_prepared_read_gives_the_rows_its_queryset_gives() -> None:
+    # The reads the history selectors made through Prepared before they went back to
+    # querysets: Prepared (still used by other selectors) must give the same rows.
+    recent_read = Prepared(SeatResult, lambda player_id: (
+        SeatResult.objects.filter(player_id=player_id)
+        .order_by("-date", "-started_at", "-match_id")
+        .values_list("match_id", "game", "date", "place", "players", "total", "is_winner")
+        [:history.RECENT_FORM]
+    ))
+    record_read = Prepared(PlayerRecord, lambda player_id: (
+        PlayerRecord.objects.filter(player_id=player_id).values_list("data")[:1]
+    ))
+    game_read = Prepared(GameRecord, lambda group_id, game: (
+        GameRecord.objects.filter(group_id=group_id, game=game)
+        .values_list("matches", "deals", "data")[:1]
+    ))
+    pair_read = Prepared(PairRecord, lambda first_id, second_id: (
+        PairRecord.objects.filter(first_id=first_id, second_id=second_id)
+        .values_list("game", "matches", "first_ahead", "second_ahead")
+    ))
     group, _user, _nights = _history(15, 8)
     players = list(group.players.order_by("pk"))
 
     for player in players:
-        assert history._RECENT(player.pk) == list(  # dates: converted on SQLite
+        assert recent_read(player.pk) == list(  # dates: converted on SQLite
             SeatResult.objects.filter(player=player)
             .order_by("-date", "-started_at", "-match_id")
             .values_list("match_id", "game", "date", "place", "players", "total", "is_winner")
             [:history.RECENT_FORM]
         )
-        assert history._PLAYER_RECORD(player.pk) == list(  # JSON: decoded
+        assert record_read(player.pk) == list(  # JSON: decoded
             PlayerRecord.objects.filter(player=player).values_list("data")
         )
     for game in GAMES:
-        assert history._GAME_RECORD(group.pk, game) == list(
+        assert game_read(group.pk, game) == list(
             GameRecord.objects.filter(group=group, game=game)
             .values_list("matches", "deals", "data")
         )
-    assert history._PAIR(players[0].pk, players[1].pk) == list(
+    assert pair_read(players[0].pk, players[1].pk) == list(
         PairRecord.objects.filter(first=players[0], second=players[1])
         .values_list("game", "matches", "first_ahead", "second_ahead")
     )
-    assert history._GAME_RECORD(group.pk + 1, "freaky") == []
+    assert game_read(group.pk + 1, "freaky") == []
 
 
 @pytest.mark.django_db
 def test_a_prepared_read_refuses_an_argument_its_query_does_not_use() -> None:
-    unused = history.Prepared(GameCount, lambda group_id, game: (
+    unused = Prepared(GameCount, lambda group_id, game: (
         GameCount.objects.filter(group_id=group_id).values_list("game")
     ))
 

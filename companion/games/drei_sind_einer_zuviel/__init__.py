@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.drei_sind_einer_zuviel import forms, rules_text
+from companion.games.drei_sind_einer_zuviel import forms, rules_text, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -12,4 +12,6 @@ APP = GameApp(
     rules={"de": rules_text.DE, "en": rules_text.EN},
     check_forms={"place": forms.DreiCheckForm},
     check_template="games/drei_sind_einer_zuviel/check.html",
+    tally=tallies.tally,
+    figures=tallies.figures,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.dreizehn import forms, rules_text
+from companion.games.dreizehn import forms, rules_text, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -14,5 +14,7 @@ APP = GameApp(
     rules={"de": rules_text.DE, "en": rules_text.EN},
     check_forms={"play": forms.DreizehnCheckForm},
     check_template="games/dreizehn/check.html",
+    tally=tallies.tally,
+    figures=tallies.figures,
     tool=Tool("tool_targets", _("Target totals")),
 )

@@ -80,8 +80,6 @@ class DreizehnCheckForm(CheckForm):
         return data
 
 
-
-
 CARD_CHOICES = [("1", "1"), ("2", "2"), ("5", "5"), ("7", "7"), ("r4", "4")]
 """The card picker with fixed colours: the value (colour of the target), or a red 4."""
 VARIANT_CARD_CHOICES = [

@@ -106,8 +106,6 @@ class ElfTakeForm(CheckForm):
         return data
 
 
-
-
 class BullsForm(forms.Form):
     """11 nimmt! bull card tracker.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.x_nimmt import forms, rules_text
+from companion.games.x_nimmt import forms, rules_text, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -12,4 +12,6 @@ APP = GameApp(
     rules={"de": rules_text.DE, "en": rules_text.EN},
     check_forms={"round": forms.XRoundForm, "xrow": forms.XRowForm},
     check_template="games/x_nimmt/check.html",
+    tally=tallies.tally,
+    figures=tallies.figures,
 )
