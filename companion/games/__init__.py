@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 
-from companion.games.app import GameApp, Tool
+from companion.games.app import GameApp, LiveRecord, Tool
 from scoring import GAMES
 
 
@@ -40,4 +40,4 @@ def game_app(slug: str) -> GameApp:
     return GAME_APPS[slug]
 
 
-__all__ = ["GAME_APPS", "GameApp", "Tool", "game_app"]
+__all__ = ["GAME_APPS", "GameApp", "LiveRecord", "Tool", "game_app"]

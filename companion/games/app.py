@@ -6,8 +6,8 @@ Each game's folder builds one (``companion/games/<game>/__init__.py``: ``APP``);
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.functional import Promise
@@ -25,6 +25,20 @@ class Tool:
     url_name: str
     label: str | Promise
     """The button that opens it, in the reader's language."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRecord:
+    """The match option in which a running match keeps its live mode's steps (the sheet's
+    live board): a list whose items are lists that start with a player (their id in the
+    database, their key in an exported file)."""
+
+    option: str
+    check: Callable[[list[Any], Sequence[str], Mapping[str, str]], None]
+    """``check(items, keys, names)`` for a record read from a file (``keys``: the seated
+    players' keys in seat order, ``names``: key → name): raises
+    :class:`~companion.games.checks.Refusal` or ``ScoringError`` unless the engine
+    accepts the steps."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,6 +67,11 @@ class GameApp:
     """The statistics only per-deal data allows, from the game's summed tallies."""
     tool: Tool | None = None
     """The game's live helper, if it has one."""
+    live_record: LiveRecord | None = None
+    """Where a running match keeps its live mode, if the game has one."""
+    option_checks: Mapping[str, Callable[[Any], None]] = field(default_factory=dict)
+    """Match options of this game beside the live record, each with the check of its
+    value read from a file (raises :class:`~companion.games.checks.Refusal`)."""
 
     @property
     def folder(self) -> str:

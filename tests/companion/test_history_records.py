@@ -36,7 +36,8 @@ from companion.selectors.prepared import Prepared
 from companion.services import matches as services
 from companion.services.groups import game_night_update
 from companion.services.results import results_rebuild
-from companion.services.transfer import group_export_json, group_import
+from companion.services.transfer.export import group_export_json
+from companion.services.transfer.importer import group_import
 from scoring import GAMES
 from scoring.common import rules_for
 from tests.companion import history_reference as reference

@@ -1,45 +1,30 @@
-"""Export a group's whole history (JSON, CSV) and import such JSON into a new group.
+"""Import, first step: an uploaded file checked completely, before anything is written.
 
-The JSON document is lossless for the group's history: players, game nights,
-matches with their seats and results, deals with their versions and every
-recorded entry and score, and the undo log. It contains no database ids:
-players carry a local key (``p1``, ``p2``, ...) that the rest of the document
-refers to, and lists keep the order in which things were created. So an
-export, imported into a new group and exported again, gives the same
-document. Accounts are not part of it: links from players to accounts and who
-made a change are left out (the importing user owns the new group).
-
-An import is all or nothing: the document is checked completely first (its
-structure, and every deal through the engine's ``validate_deal`` and
-``score_deal``, which must give the recorded scores and totals), then written
-in one transaction. Any problem raises :class:`TransferError` with a message
+:func:`read_import` reads the document and checks its structure, every value, and
+every deal through the engine; the answer is an :class:`ImportPlan` (the rows to
+write, not saved yet), or a :class:`~companion.services.transfer.TransferError`
 that says where and what.
-
-The CSV export has one row per player per deal, with English headers.
 """
 
 from __future__ import annotations
 
 import codecs
-import csv
 import datetime as dt
 import functools
-import io
 import json
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.engine_messages import message_for
+from companion.games import game_app
+from companion.games.checks import Refusal
 from companion.models import (
     Deal,
     DealScore,
@@ -47,7 +32,6 @@ from companion.models import (
     Group,
     Match,
     MatchChange,
-    Membership,
     Player,
     Seat,
 )
@@ -65,217 +49,9 @@ from companion.services.groups import (
     ROSTER_MAX,
     roster_full_message,
 )
-from companion.services.results import results_rebuild
+from companion.services.transfer import FORMAT, VERSION, TransferError
 from scoring import GAMES, ScoringError, rank
 from scoring.common import rules_for
-
-FORMAT = "kartenrunde-history"
-VERSION = 1
-
-CSV_HEADERS = (
-    "date", "place", "match", "game", "status", "deal", "player", "seat", "score",
-    "running_total", "entry",
-)
-
-T = TypeVar("T")
-
-
-class TransferError(ValueError):
-    """An import file that is damaged, foreign or breaks a rule; nothing was imported."""
-
-
-# --- Export ---------------------------------------------------------------------------------
-
-
-def _stamp(value: dt.datetime | None) -> str | None:
-    return None if value is None else value.astimezone(dt.UTC).isoformat()
-
-
-@dataclass(frozen=True, slots=True)
-class _History:
-    """A group's history loaded in a fixed number of queries, children grouped by parent.
-
-    Seats, deals and deal scores (the bulk of a long history) come as plain dicts.
-    """
-
-    players: list[Player]
-    nights: list[GameNight]
-    matches: dict[int, list[Match]]
-    seats: dict[int, list[dict[str, Any]]]
-    deals: dict[int, list[dict[str, Any]]]
-    scores: dict[int, list[dict[str, Any]]]
-    changes: dict[int, list[MatchChange]]
-
-
-def _group_by(items: Iterable[T], key: Callable[[T], int]) -> dict[int, list[T]]:
-    grouped: dict[int, list[T]] = defaultdict(list)
-    for item in items:
-        grouped[key(item)].append(item)
-    return grouped
-
-
-def _load(group: Group) -> _History:
-    seats = list(
-        Seat.objects.filter(match__group=group)
-        .order_by("match_id", "number")
-        .values("match_id", "player_id", "number", "total", "place", "is_winner")
-    )
-    seat_number = {(seat["match_id"], seat["player_id"]): seat["number"] for seat in seats}
-    deals = list(
-        Deal.objects.filter(match__group=group)
-        .order_by("match_id", "number")
-        .values("id", "match_id", "number", "version", "created_at", "updated_at")
-    )
-    match_of_deal = {deal["id"]: deal["match_id"] for deal in deals}
-    scores = sorted(
-        DealScore.objects.filter(deal__match__group=group).values(
-            "deal_id", "player_id", "data", "score"
-        ),
-        key=lambda s: (
-            s["deal_id"], seat_number.get((match_of_deal[s["deal_id"]], s["player_id"]), -1),
-            s["player_id"],
-        ),
-    )
-    return _History(
-        players=list(Player.objects.filter(group=group).order_by("id")),
-        nights=list(GameNight.objects.filter(group=group).order_by("id")),
-        matches=_group_by(
-            Match.objects.filter(group=group).order_by("id"), lambda m: m.game_night_id
-        ),
-        seats=_group_by(seats, lambda s: s["match_id"]),
-        deals=_group_by(deals, lambda d: d["match_id"]),
-        scores=_group_by(scores, lambda s: s["deal_id"]),
-        changes=_group_by(
-            MatchChange.objects.filter(match__group=group).order_by("id"), lambda c: c.match_id
-        ),
-    )
-
-
-PLAYER_LISTS = ("live_turns", "live_rows")
-"""Match options of the sheet's live mode whose items are lists starting with a player id
-(``[player_id, [colours], closed]`` per turn, ``[player_id, cards]`` per collected row)."""
-
-
-def _map_options(options: Any, player: Callable[[Any], Any]) -> Any:
-    """``options`` with the player reference of every live-mode item replaced by ``player``."""
-    if not isinstance(options, dict):
-        return options
-    mapped = dict(options)
-    for name in PLAYER_LISTS:
-        items = mapped.get(name)
-        if isinstance(items, list):
-            mapped[name] = [
-                [player(item[0]), *item[1:]] if isinstance(item, list) and item else item
-                for item in items
-            ]
-    return mapped
-
-
-def group_export(group: Group) -> dict[str, Any]:
-    """The group's whole history as a JSON-compatible document (seven queries)."""
-    history = _load(group)
-    keys = {player.pk: f"p{index}" for index, player in enumerate(history.players, start=1)}
-
-    def by_key(value: Any) -> Any:
-        """A log entry's ``{player_id: entry}`` with the document's player keys."""
-        if not isinstance(value, dict):
-            return value
-        return {keys.get(int(pid), pid) if str(pid).isdigit() else pid: data
-                for pid, data in value.items()}
-
-    def match_doc(match: Match) -> dict[str, Any]:
-        return {
-            "game": match.game,
-            "options": _map_options(match.options, lambda pid: keys.get(pid, pid)),
-            "first_dealer": match.first_dealer,
-            "status": match.status,
-            "created_at": _stamp(match.created_at),
-            "finished_at": _stamp(match.finished_at),
-            "seats": [
-                {"player": keys[seat["player_id"]], "number": seat["number"],
-                 "total": seat["total"], "place": seat["place"], "is_winner": seat["is_winner"]}
-                for seat in history.seats.get(match.pk, [])
-            ],
-            "deals": [
-                {
-                    "number": deal["number"],
-                    "version": deal["version"],
-                    "created_at": _stamp(deal["created_at"]),
-                    "updated_at": _stamp(deal["updated_at"]),
-                    "scores": [
-                        {"player": keys[score["player_id"]], "data": score["data"],
-                         "score": score["score"]}
-                        for score in history.scores.get(deal["id"], [])
-                    ],
-                }
-                for deal in history.deals.get(match.pk, [])
-            ],
-            "changes": [
-                {"kind": change.kind, "deal_number": change.deal_number,
-                 "before": by_key(change.before), "after": by_key(change.after),
-                 "created_at": _stamp(change.created_at),
-                 "undone_at": _stamp(change.undone_at), "client_key": change.client_key}
-                for change in history.changes.get(match.pk, [])
-            ],
-        }
-
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "group": {"name": group.name, "created_at": _stamp(group.created_at)},
-        "players": [
-            {"key": keys[player.pk], "name": player.name, "created_at": _stamp(player.created_at)}
-            for player in history.players
-        ],
-        "game_nights": [
-            {
-                "date": night.date.isoformat(),
-                "place": night.place,
-                "notes": night.notes,
-                "created_at": _stamp(night.created_at),
-                "matches": [match_doc(match) for match in history.matches.get(night.pk, [])],
-            }
-            for night in history.nights
-        ],
-    }
-
-
-def group_export_json(group: Group) -> str:
-    """:func:`group_export` as compact JSON text (UTF-8, keys in a fixed order)."""
-    return json.dumps(group_export(group), ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def _cell(text: str) -> str:
-    """A text cell that a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
-def group_export_csv(group: Group) -> str:
-    """One row per player per deal, oldest match first, with English headers."""
-    document = group_export(group)
-    names = {player["key"]: player["name"] for player in document["players"]}
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_HEADERS)
-    number = 0
-    for night in document["game_nights"]:
-        for match in night["matches"]:
-            number += 1
-            seat_of = {seat["player"]: seat["number"] for seat in match["seats"]}
-            running: dict[str, int] = defaultdict(int)
-            for deal in match["deals"]:
-                for score in deal["scores"]:
-                    running[score["player"]] += score["score"]
-                    writer.writerow([
-                        night["date"], _cell(night["place"]), number, match["game"],
-                        match["status"], deal["number"], _cell(names[score["player"]]),
-                        seat_of[score["player"]] + 1, score["score"], running[score["player"]],
-                        json.dumps(score["data"], sort_keys=True, separators=(",", ":")),
-                    ])
-    return out.getvalue()
-
-
-# --- Import: reading and checking -----------------------------------------------------------
 
 MAX_DEPTH = 16
 """How deeply lists and objects may nest (a real export nests about 12 levels)."""
@@ -293,9 +69,6 @@ converted to any time zone."""
 
 CLIENT_KEY = re.compile(r"[A-Za-z0-9-]{8,64}")
 """An idempotency key as phones send them (``companion.forms.sheet.CLIENT_KEY``)."""
-
-LIVE_OPTIONS = {"drei-sind-einer-zuviel": "live_turns", "freaky": "live_rows"}
-"""Per game with a live mode: the option that holds its live record."""
 
 
 def _pointer(path: Sequence[str | int]) -> str:
@@ -483,17 +256,17 @@ class _Reader:
 
 
 @dataclass(slots=True)
-class _Plan:
+class ImportPlan:
     """The checked document, ready to be written (model instances without a group yet)."""
 
     group: Group
     players: dict[str, Player]
     """By the document's player key, in the document's order."""
-    nights: list[tuple[GameNight, list[_MatchPlan]]]
+    nights: list[tuple[GameNight, list[MatchPlan]]]
 
 
 @dataclass(slots=True)
-class _MatchPlan:
+class MatchPlan:
     match: Match
     seats: list[tuple[Seat, str]]
     deals: list[tuple[Deal, list[tuple[DealScore, str]]]]
@@ -580,16 +353,17 @@ def _check_header(document: Any) -> _Reader:
 def _check_options(
     reader: _Reader, game: str, status: str, keys: Sequence[str], names: Mapping[str, str]
 ) -> dict[str, Any]:
-    """The match's options: the 13 variant, and the live record the engine must accept."""
+    """The match's options: those of its game (e.g. the 13 variant), and the live record
+    the engine must accept."""
     options = dict(reader.mapping("options"))
-    live = LIVE_OPTIONS.get(game)
+    app = game_app(game)
+    live = app.live_record.option if app.live_record else None
     for name, value in options.items():
-        if name == "variant" and game == "dreizehn":
-            from scoring.dreizehn import Variant
-
-            if value not in {variant.value for variant in Variant}:
-                raise reader.fail(_("the 13 variant “%(value)s” is unknown.")
-                                  % {"value": str(value)[:40]})
+        if name in app.option_checks:
+            try:
+                app.option_checks[name](value)
+            except Refusal as refusal:
+                raise reader.fail(refusal.message) from refusal
         elif name == "live_rev":
             if isinstance(value, bool) or not isinstance(value, int) or not (
                 0 <= value <= MAX_POSITIVE
@@ -604,40 +378,17 @@ def _check_options(
         ):
             raise reader.fail(_("the option “%(name)s” has a value Kartenrunde does not know.")
                               % {"name": name[:40]})
-    if live is None or live not in options:
+    if app.live_record is None or app.live_record.option not in options:
         return options
-    items = options[live]
+    items = options[app.live_record.option]
     if status != Match.Status.OPEN and items:
         raise reader.fail(_("only a running match can have a live record."))
     if not isinstance(items, list) or len(items) > 1000:
         raise reader.fail(_("the live record “%(name)s” is not a list of steps.") % {"name": live})
     try:
-        if game == "freaky":
-            collected = dict.fromkeys(keys, 0)
-            for item in items:
-                if not (isinstance(item, list) and len(item) == 2 and item[0] in collected
-                        and not isinstance(item[1], bool) and isinstance(item[1], int)
-                        and 1 <= item[1] <= MAX_SMALL):
-                    raise reader.fail(_("the live record “%(name)s” names a player who is not "
-                                        "seated, or a row that cannot be.") % {"name": live})
-                collected[item[0]] += item[1]
-            from scoring import freaky
-
-            freaky.validate_deal({names[key]: freaky.entry_from_dict({"collected": count})
-                                  for key, count in collected.items()})
-        else:
-            turns = []
-            for item in items:
-                if not (isinstance(item, list) and len(item) == 3 and item[0] in keys
-                        and isinstance(item[1], list) and len(item[1]) <= 20
-                        and all(isinstance(colour, str) for colour in item[1])
-                        and isinstance(item[2], bool)):
-                    raise reader.fail(_("the live record “%(name)s” names a player who is not "
-                                        "seated, or a turn that cannot be.") % {"name": live})
-                turns.append((names[item[0]], list(item[1])))
-            from scoring import drei_sind_einer_zuviel
-
-            drei_sind_einer_zuviel.live_replay([names[key] for key in keys], turns)
+        app.live_record.check(items, keys, names)
+    except Refusal as refusal:
+        raise reader.fail(refusal.message) from refusal
     except ScoringError as err:
         raise reader.fail(message_for(err)) from err
     return options
@@ -717,7 +468,7 @@ def _check_changes(
     return changes
 
 
-def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
+def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
     game = reader.choice("game", list(GAMES))
     info = GAMES[game]
     status = reader.choice("status", [value for value, _label in Match.Status.choices])
@@ -844,10 +595,10 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> _MatchPlan:
                 % {"player": name_of[key]}
             )
     changes = _check_changes(reader, game, keys, len(deals))
-    return _MatchPlan(match, seats, deals, changes)
+    return MatchPlan(match, seats, deals, changes)
 
 
-def _check(document: Any) -> _Plan:
+def _check(document: Any) -> ImportPlan:
     root = _check_header(document)
     group_reader = root.obj("group", _("The group"))
     group = Group(
@@ -887,70 +638,13 @@ def _check(document: Any) -> _Plan:
             )
         ]
         nights.append((night, matches))
-    return _Plan(group, players, nights)
+    return ImportPlan(group, players, nights)
 
 
-# --- Import: writing ------------------------------------------------------------------------
+def read_import(content: bytes | str) -> ImportPlan:
+    """The uploaded file ``content`` checked completely, as the rows to write.
 
-
-def _by_id(entries: Any, players: Mapping[str, Player]) -> Any:
-    """A log entry's ``{player key: entry}`` with the new players' ids."""
-    if entries is None:
-        return None
-    return {str(players[key].pk): data for key, data in entries.items()}
-
-
-def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
-    """Create a new group owned by ``user`` from an exported JSON document.
-
-    Raises :class:`TransferError` (nothing is saved) if the file is damaged,
+    Raises :class:`~companion.services.transfer.TransferError` if the file is damaged,
     foreign, of a newer format or breaks a rule of the games.
     """
-    plan = _check(_parse(content))
-    with transaction.atomic():
-        group = plan.group
-        group.owner = user  # type: ignore[assignment]
-        group.save()
-        Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
-        for player in plan.players.values():
-            player.group = group
-        Player.objects.bulk_create(plan.players.values())
-        for night, _matches in plan.nights:
-            night.group = group
-        GameNight.objects.bulk_create([night for night, _matches in plan.nights])
-        match_plans = []
-        for night, matches in plan.nights:
-            for item in matches:
-                item.match.group = group
-                item.match.game_night = night
-                item.match.options = _map_options(
-                    item.match.options, lambda key: plan.players[key].pk
-                )
-                match_plans.append(item)
-        Match.objects.bulk_create([item.match for item in match_plans])
-        seats, deals = [], []
-        for item in match_plans:
-            for seat, _key in item.seats:
-                seat.match = item.match
-                seats.append(seat)
-            for deal, _rows in item.deals:
-                deal.match = item.match
-                deals.append(deal)
-        Seat.objects.bulk_create(seats)
-        Deal.objects.bulk_create(deals)
-        scores, changes = [], []
-        for item in match_plans:
-            for deal, rows in item.deals:
-                for score, key in rows:
-                    score.deal = deal
-                    score.player = plan.players[key]
-                    scores.append(score)
-            for change, before, after in item.changes:
-                change.match = item.match
-                change.before = _by_id(before, plan.players)
-                change.after = _by_id(after, plan.players)
-                changes.append(change)
-        DealScore.objects.bulk_create(scores)
-        MatchChange.objects.bulk_create(changes)
-        results_rebuild(group=group)
-    return group
+    return _check(_parse(content))
