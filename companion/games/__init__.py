@@ -2,12 +2,19 @@
 
 The engine knows the rules (``scoring/<game>.py``, registered in ``scoring.GAMES``).
 The app's folder for a game, ``companion/games/<game>/`` (named like the engine's
-module), holds what the app adds to them: the rules page texts, and what a page of
-the app needs of the game. Its ``__init__`` builds the game's :class:`GameApp`
-(``APP``); pages ask :data:`GAME_APPS` or :func:`game_app`, never ``if game == ...``.
+module), holds what the app adds to them:
 
-Adding a sixth game: its module in ``scoring/`` (and ``scoring.GAMES``), and a folder
-here with an ``APP``.
+- ``rules_text.py``: the rules page, in German and English;
+- ``check.py`` and ``forms.py``: the legality checks (pure functions) and the forms
+  of the check page (and of the game's live helper, if any);
+- ``tallies.py``: what a recorded entry adds to the statistics, and the figures;
+- ``options.py``: the game's match options as an imported file may hold them;
+- ``templates/games/<game>/``: the check page (and helper) templates.
+
+Its ``__init__`` builds the game's :class:`GameApp` (``APP``); the rules pages, the
+checks, the statistics and the import ask :data:`GAME_APPS` or :func:`game_app`,
+never ``if game == ...``. Adding a sixth game: its module in ``scoring/`` (and
+``scoring.GAMES``), and a folder here with an ``APP``.
 
 >>> list(GAME_APPS) == list(GAMES)
 True

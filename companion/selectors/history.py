@@ -17,7 +17,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, OuterRef, QuerySet
@@ -302,7 +302,7 @@ def leaderboard_places(lines: Sequence[tuple[int, int]]) -> list[int]:
     return places
 
 
-def _worst_deal(group: Group, game: str, *, lower_is_better: bool) -> tuple[object, ...] | None:
+def _worst_deal(group: Group, game: str, *, lower_is_better: bool) -> tuple[Any, ...] | None:
     """The worst deal score of a game: the highest where fewer points win, else the lowest
     (an indexed lookup in the finished matches' results)."""
     return (
