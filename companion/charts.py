@@ -41,7 +41,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 if TYPE_CHECKING:
-    from companion.selectors.history import GameStats, PlayerStats, Progression
+    from companion.selectors.stats import GameStats, PlayerStats
+    from scoring import GameInfo
 
 LIGHT = ("#0b5ed7", "#c2410c", "#198754", "#b02a37", "#6f42c1", "#087990", "#a61e6c", "#7a5c00")
 DARK = ("#6ea8fe", "#feb272", "#75b798", "#ea868f", "#c29ffa", "#6edff6", "#e685b5", "#ffda6a")
@@ -426,6 +427,39 @@ def bar_chart(
 
 
 # --- The charts of the history pages --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Progression:
+    """Running totals of a match after each deal, one line per seated player.
+
+    The score sheet builds it (``selectors.sheet``); it lives beside its chart, which
+    its template asks for (``progression.chart``), so no selector imports the charts.
+    """
+
+    game: GameInfo
+    deals: tuple[int, ...]
+    lines: tuple[tuple[str, tuple[int, ...]], ...]
+    """(player name, running total after each deal), in seat order."""
+    colours: tuple[str, ...] = ()
+    """Each line's player colour (``#rrggbb``), in seat order; empty: the chart's own."""
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _totals in self.lines]
+
+    @property
+    def chart(self) -> SafeString:
+        """The chart as inline SVG (see :func:`progression_chart`)."""
+        return progression_chart(self)
+
+    @property
+    def rows(self) -> list[tuple[int, list[int]]]:
+        """The data table: per deal, every player's running total."""
+        return [
+            (deal, [totals[index] for _name, totals in self.lines])
+            for index, deal in enumerate(self.deals)
+        ]
 
 
 def progression_chart(progression: Progression) -> SafeString:

@@ -339,7 +339,7 @@ class SeatResult(models.Model):
 
     Carries what the history's statistics need without joins: the game night's date and
     the match's start (the order played), the number of players, and the player's
-    per-deal figures summed over the match (``tally``, see ``results.TALLIES``).
+    per-deal figures summed over the match (``tally``, see ``GameApp.tally``).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="results")

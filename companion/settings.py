@@ -97,7 +97,9 @@ ROOT_URLCONF = "companion.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # Each game's folder brings its templates (companion/games/<game>/templates/games/<game>/).
+        "DIRS": [BASE_DIR / "templates",
+                 *sorted((BASE_DIR / "companion" / "games").glob("*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

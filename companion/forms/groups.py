@@ -18,7 +18,7 @@ from companion.services.groups import (
     PLAYER_NAME_MAX,
     game_night_date,
 )
-from companion.services.transfer import EARLIEST, LATEST, MAX_NOTES
+from companion.services.transfer.validate import EARLIEST, LATEST, MAX_NOTES
 
 
 class GroupCreateForm(forms.Form):

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.html import escape, strip_tags
 from django.utils.safestring import SafeString, mark_safe
 
-from companion.rules_content import GameText, Section, all_texts, game_text, language_of
-from scoring import GAMES
+from companion.games.rules_text import GameText, Section
+from companion.rules_content import all_texts, game_text, language_of
 
 MIN_QUERY = 2
 """Shortest query that is searched ("13" must work)."""
@@ -50,10 +50,6 @@ def rule_ref(slug: str, anchor: str, language: str | None) -> RuleRef:
     text = game_text(slug, language_of(language))
     section = text.section(anchor)
     return RuleRef(slug, anchor, section.title, f"{game_url(slug)}#{anchor}")
-
-
-def known_game(slug: str) -> bool:
-    return slug in GAMES
 
 
 def plain_text(section: Section) -> str:

@@ -21,9 +21,9 @@ from django.db.models import Prefetch
 from django.utils.translation import get_language
 
 from companion.breakdown import WhyLine, explain
+from companion.charts import Progression
 from companion.colours import ink_for, player_colours
 from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
-from companion.selectors.history import Progression
 from companion.turns import Turn, turn_for
 from scoring import GAMES, GameInfo, rank
 from scoring.common import rules_for

@@ -27,6 +27,7 @@ from typing import Any
 from django.db import IntegrityError, connections, transaction
 from django.db.models import Count, F, FilteredRelation, Max, Min, Q
 
+from companion.games import game_app
 from companion.models import (
     DealScore,
     GameCount,
@@ -39,7 +40,6 @@ from companion.models import (
     Seat,
     SeatResult,
 )
-from companion.selectors.history import TALLIES
 from scoring import GAMES
 from scoring.common import rules_for
 
@@ -79,7 +79,7 @@ def _build(matches: Iterable[Match]) -> list[SeatResult]:
         match = by_id[match_id]
         rows = sorted(scores.get((match_id, player_id), ()), key=lambda row: row[0])
         tally: dict[str, int] = {"entries": len(rows)}
-        rules, measures = rules_for(match.game), TALLIES[match.game]
+        rules, measures = rules_for(match.game), game_app(match.game).tally
         for _number, _score, data in rows:
             key = (match.game, repr(data))
             if key not in parsed:

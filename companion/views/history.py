@@ -21,12 +21,9 @@ from companion.access import get_group_for_user
 from companion.forms.history import HeadToHeadForm, HistoryFilterForm, ImportForm, MinimumForm
 from companion.models import Group
 from companion.selectors import history as selectors
-from companion.services.transfer import (
-    TransferError,
-    group_export_csv,
-    group_export_json,
-    group_import,
-)
+from companion.services.transfer import TransferError
+from companion.services.transfer.export import group_export_csv, group_export_json
+from companion.services.transfer.importer import group_import
 from scoring import GAMES
 
 

@@ -1,10 +1,11 @@
 """Views of the rules area: rules pages, search, legality checks, live helpers.
 
 Everything here is public and read-only: nothing is stored. The checks post
-their input, the forms parse it and :mod:`companion.checks` answers (with the
-rule that decides, linked on the page); the two live helpers keep their
-whole state in the URL, so a page can be bookmarked, shared, reloaded and
-linked from the score sheet with ``?players=Anna,Ben,Cem``.
+their input, the game's forms parse it and its check answers (with the rule
+that decides, linked on the page; both in the game's folder, see
+:mod:`companion.games`); the two live helpers keep their whole state in the URL,
+so a page can be bookmarked, shared, reloaded and linked from the score sheet
+with ``?players=Anna,Ben,Cem``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -22,42 +22,28 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
-from companion.forms import rules as check_forms
+from companion.games import GAME_APPS, GameApp, game_app
+from companion.games.check_forms import CheckForm, parse_players
+from companion.games.dreizehn.check import TALLY_COLOURS
+from companion.games.dreizehn.forms import TargetsForm
+from companion.games.elf_nimmt.forms import BullsForm
 from companion.rules_content import game_text, language_of
-from companion.selectors.rules import (
-    MIN_QUERY,
-    RuleRef,
-    known_game,
-    rule_ref,
-    search_rules,
-)
-from scoring import GAMES
+from companion.selectors.rules import MIN_QUERY, RuleRef, rule_ref, search_rules
 
-CHECK_FORMS: dict[str, dict[str, type[forms.Form]]] = {
-    "drei-sind-einer-zuviel": {"place": check_forms.DreiCheckForm},
-    "x-nimmt": {"round": check_forms.XRoundForm, "xrow": check_forms.XRowForm},
-    "freaky": {"place": check_forms.FreakyPlaceForm, "collect": check_forms.FreakyCollectForm},
-    "elf-nimmt": {"play": check_forms.ElfPlayForm, "take": check_forms.ElfTakeForm},
-    "dreizehn": {"play": check_forms.DreizehnCheckForm},
-}
-"""Per game, the check forms on its check page, keyed by their form prefix."""
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-TOOLS = {"elf-nimmt": "tool_bulls", "dreizehn": "tool_targets"}
-"""The live helper of a game, by URL name."""
 
 
 def _language() -> str:
     return language_of(get_language())
 
 
-def _game_or_404(game: str) -> str:
-    if not known_game(game):
-        raise Http404("Unknown game")
-    return game
+def _game_or_404(game: str) -> GameApp:
+    try:
+        return game_app(game)
+    except KeyError:
+        raise Http404("Unknown game") from None
 
 
 def _rule_refs(slug: str) -> dict[str, RuleRef]:
@@ -72,7 +58,7 @@ def _rule_refs(slug: str) -> dict[str, RuleRef]:
 
 def _players(request: HtmxHttpRequest) -> list[str]:
     """``?players=Anna,Ben,Cem`` to pass on in links (the pages that use the names
-    check them: :func:`companion.forms.rules.parse_players`)."""
+    check them: :func:`companion.games.check_forms.parse_players`)."""
     raw = request.GET.get("players", "")[:1000].replace("\x00", "")
     return [name.strip() for name in raw.split(",") if name.strip()]
 
@@ -98,8 +84,8 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
     """The five games with their key rule, and the search."""
     language = _language()
     games = [
-        {"text": game_text(slug, language), "info": info, "tool": TOOLS.get(slug)}
-        for slug, info in GAMES.items()
+        {"text": app.rules[language], "info": app.info, "tool": app.tool}
+        for app in GAME_APPS.values()
     ]
     return render(request, "rules/index.html", {"games": games, "query": ""})
 
@@ -107,10 +93,9 @@ def rules_index(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def rules_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """One game's rules, every heading with an anchor."""
-    slug = _game_or_404(game)
-    text = game_text(slug, _language())
+    app = _game_or_404(game)
     return render(request, "rules/game.html", {
-        "text": text, "info": GAMES[slug], "tool": TOOLS.get(slug),
+        "text": app.rules[_language()], "info": app.info, "tool": app.tool,
         "players": ",".join(_players(request)),
     })
 
@@ -136,50 +121,42 @@ def _check_players(request: HtmxHttpRequest, slug: str) -> tuple[list[str], str]
     if not raw.strip():
         return [], ""
     try:
-        return check_forms.parse_players(raw[:1000], slug), ""
+        return parse_players(raw[:1000], slug), ""
     except ValidationError as err:
         return [], " ".join(err.messages)
 
 
 @require_http_methods(["GET", "POST"])
 def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
-    """A game's legality checks: post the situation, get the answer of :mod:`companion.checks`."""
-    slug = _game_or_404(game)
+    """A game's legality checks: post the situation, get the answer of the game's check."""
+    app = _game_or_404(game)
+    slug = app.slug
     which = request.POST.get("check") if request.method == "POST" else None
-    if request.method == "POST" and which not in CHECK_FORMS[slug]:
+    if request.method == "POST" and which not in app.check_forms:
         # Only a forged or garbled request names no check of this game: our 400 page,
         # not the whole page again (which htmx would put inside the answer's box).
         return render(request, "400.html", status=400)
     players, players_error = _check_players(request, slug)
-    bound: dict[str, forms.Form] = {}
-    for key, form_class in CHECK_FORMS[slug].items():
-        data = request.POST if key == which else None
-        kwargs: dict[str, Any] = {"prefix": key}
-        if form_class is check_forms.XRoundForm:
-            kwargs["players"] = players or ["Anna", "Ben", "Cem"]
-        if request.GET.get("variant") == "first-card" and "variant" in form_class.base_fields:
-            # Opened from a 13 sheet played in the variant: a target starts without a colour.
-            kwargs["initial"] = {"variant": True, "target": check_forms.NO_COLOUR}
-        bound[key] = form_class(data, **kwargs)
+    bound: dict[str, CheckForm] = {
+        key: form_class.on_page(request.POST if key == which else None, prefix=key,
+                                players=players, query=request.GET)
+        for key, form_class in app.check_forms.items()
+    }
     if which in bound:
         form = bound[which]
         form.is_valid()
-        if (slug == "x-nimmt" and which == "round" and request.POST.get("round-next")
-                and isinstance(form, check_forms.XRoundForm)
-                and form.answer is not None and form.answer.complete):
-            bound["round"] = check_forms.next_round_form(form)
+        bound[which] = form.next_form() or form
     language = _language()
     decided = {
         key: rule_ref(slug, form.answer.rule, language)
-        for key, form in bound.items() if getattr(form, "answer", None) is not None
+        for key, form in bound.items() if form.answer is not None
     }
     context = {
-        "info": GAMES[slug], "text": game_text(slug, language), "forms": bound,
-        "which": which, "rules": _rule_refs(slug), "tool": TOOLS.get(slug),
+        "info": app.info, "text": app.rules[language], "forms": bound,
+        "which": which, "rules": _rule_refs(slug), "tool": app.tool,
         "players": ",".join(players), "players_error": players_error, "decided": decided,
     }
-    module = GAMES[slug].module.rsplit(".", 1)[1]
-    template = f"rules/check_{module}.html"
+    template = app.check_template
     if request.htmx and which in bound:
         return render(request, f"{template}#{which}", context)
     return render(request, template, context)
@@ -204,7 +181,7 @@ def _after_action(
 @require_GET
 def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
     """11 nimmt!: who holds how many of the 10 bull cards in the running deal."""
-    form = check_forms.BullsForm(request.GET)
+    form = BullsForm(request.GET)
     form.is_valid()
     back = _back(request)
     state = form.state_query()
@@ -217,7 +194,7 @@ def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
     context = {"form": form, "rules": _rule_refs("elf-nimmt"), "players": list(form.names),
                "base_query": urlencode(state), "back": back,
                "undo_query": urlencode(undo) if undo else ""}
-    template = "rules/tool_bulls.html"
+    template = "games/elf_nimmt/tool_bulls.html"
     if form.acted:
         after = {**form.state_query(), **({"back": back} if back else {})}
         return _after_action(request, "tool_bulls", template, after, context)
@@ -229,13 +206,13 @@ def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def tool_targets(request: HtmxHttpRequest) -> HttpResponse:
     """13: the running total of each target, and who has taken what this deal."""
-    form = check_forms.TargetsForm(request.GET)
+    form = TargetsForm(request.GET)
     form.is_valid()
     players = list(form.names)
     back = _back(request)
     context = {"form": form, "rules": _rule_refs("dreizehn"), "players": players, "back": back,
                "take_over": _take_over(back, form) if back and players else ""}
-    template = "rules/tool_targets.html"
+    template = "games/dreizehn/tool_targets.html"
     if form.acted:
         return _after_action(request, "tool_targets", template,
                              {**form.state_query(), **form.event_query(),
@@ -245,12 +222,12 @@ def tool_targets(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-def _take_over(back: str, form: check_forms.TargetsForm) -> str:
+def _take_over(back: str, form: TargetsForm) -> str:
     """The sheet's URL with the cards each player took this deal, as the deal form's
     fields (``s<seat>-yellow`` …): one tap puts them into the next deal's form."""
     query = {
         f"s{row['index']}-{colour}": str(count)
         for row in form.tally_rows()
-        for colour, count in zip(check_forms.TALLY_COLOURS, row["counts"], strict=True)
+        for colour, count in zip(TALLY_COLOURS, row["counts"], strict=True)
     }
     return f"{back}?{urlencode(query)}#deal-form"

@@ -38,6 +38,10 @@ from companion.selectors.history import (
     MIN_MATCHES_DEFAULT,
     MONTHS_SHOWN,
     RECENT_FORM,
+    group_players,
+    leaderboard_places,
+)
+from companion.selectors.stats import (
     Figure,
     GameStats,
     HeadToHead,
@@ -48,8 +52,6 @@ from companion.selectors.history import (
     PlayerStats,
     Record,
     Result,
-    group_players,
-    leaderboard_places,
 )
 from scoring import GAMES
 from scoring.common import rules_for

@@ -1,4 +1,5 @@
-"""The answers of companion/checks, without a request: one pure function per question."""
+"""The answers of the games' checks (companion/games/<game>/check.py), without a request:
+one pure function per question."""
 
 from __future__ import annotations
 
@@ -7,15 +8,15 @@ from collections.abc import Iterator
 import pytest
 from django.utils import translation
 
-from companion.checks import Refusal, names_and, names_or
-from companion.checks.dreizehn import (
+from companion.games.checks import Refusal, names_and, names_or
+from companion.games.dreizehn.check import (
     check_colours_once,
     check_dreizehn_play,
     check_tally,
     load_target,
     play_on_target,
 )
-from companion.checks.elf_nimmt import (
+from companion.games.elf_nimmt.check import (
     check_elf_play,
     check_elf_take,
     play_message,
@@ -23,8 +24,8 @@ from companion.checks.elf_nimmt import (
     tracker_take,
     tracker_undo,
 )
-from companion.checks.freaky import MAX_ROWS, check_freaky_collect, check_freaky_place
-from companion.checks.x_nimmt import RoundChoices, check_x_nimmt_round, check_x_row
+from companion.games.freaky.check import MAX_ROWS, check_freaky_collect, check_freaky_place
+from companion.games.x_nimmt.check import RoundChoices, check_x_nimmt_round, check_x_row
 from scoring import dreizehn, elf_nimmt
 from scoring.elf_nimmt import BullCards, BullCardSource
 from scoring.freaky import Card

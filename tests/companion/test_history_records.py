@@ -36,7 +36,8 @@ from companion.services import deals as deal_services
 from companion.services import matches as match_services
 from companion.services.groups import game_night_update
 from companion.services.results import results_rebuild
-from companion.services.transfer import group_export_json, group_import
+from companion.services.transfer.export import group_export_json
+from companion.services.transfer.importer import group_import
 from scoring import GAMES
 from scoring.common import rules_for
 from tests.companion import history_reference as reference
@@ -291,40 +292,3 @@ def test_the_head_to_head_fields_read_as_crispy_renders_them(data: dict[str, str
         _spaces_between_tags_dropped(crispy)
     )
     assert "Ca&quot;&lt;&amp;&gt;m" in form.first_field
-
-
-@pytest.mark.django_db
-def test_a_prepared_read_gives_the_rows_its_queryset_gives() -> None:
-    group, _user, _nights = _history(15, 8)
-    players = list(group.players.order_by("pk"))
-
-    for player in players:
-        assert history._RECENT(player.pk) == list(  # dates: converted on SQLite
-            SeatResult.objects.filter(player=player)
-            .order_by("-date", "-started_at", "-match_id")
-            .values_list("match_id", "game", "date", "place", "players", "total", "is_winner")
-            [:history.RECENT_FORM]
-        )
-        assert history._PLAYER_RECORD(player.pk) == list(  # JSON: decoded
-            PlayerRecord.objects.filter(player=player).values_list("data")
-        )
-    for game in GAMES:
-        assert history._GAME_RECORD(group.pk, game) == list(
-            GameRecord.objects.filter(group=group, game=game)
-            .values_list("matches", "deals", "data")
-        )
-    assert history._PAIR(players[0].pk, players[1].pk) == list(
-        PairRecord.objects.filter(first=players[0], second=players[1])
-        .values_list("game", "matches", "first_ahead", "second_ahead")
-    )
-    assert history._GAME_RECORD(group.pk + 1, "freaky") == []
-
-
-@pytest.mark.django_db
-def test_a_prepared_read_refuses_an_argument_its_query_does_not_use() -> None:
-    unused = history.Prepared(GameCount, lambda group_id, game: (
-        GameCount.objects.filter(group_id=group_id).values_list("game")
-    ))
-
-    with pytest.raises(ValueError, match="every argument must be a parameter of the query"):
-        unused(1, "freaky")

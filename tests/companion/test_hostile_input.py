@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from companion.models import Deal, GameNight, Group, Invite, Membership, Player
-from companion.services.transfer import group_export_json
+from companion.services.transfer.export import group_export_json
 from tests.companion.test_backups import everything
 from tests.companion.test_history_helpers import play
 

@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from companion.rules_content import LANGUAGES, all_texts, game_text
+from companion.games.rules_text import LANGUAGES
+from companion.rules_content import all_texts, game_text
 from scoring import GAMES
 
 SLUGS = list(GAMES)
@@ -239,7 +240,7 @@ def test_every_decision_of_the_rules_files_is_shown_under_how_the_app_decides(
 def test_the_rule_2_example_says_what_the_round_check_answers(
     client: Client, language: str, sentence: str,
 ) -> None:
-    from companion.checks.x_nimmt import check_x_nimmt_round
+    from companion.games.x_nimmt.check import check_x_nimmt_round
 
     answer = check_x_nimmt_round([[12], [15], [54]], {"Anna": 18, "Ben": 22, "Cem": 60})
     assert [(s.step.card, s.row_card, s.step.taken) for s in answer.steps] == [

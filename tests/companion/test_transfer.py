@@ -15,15 +15,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Membership
-from companion.services.transfer import (
+from companion.services.transfer import FORMAT, TransferError
+from companion.services.transfer.export import (
     CSV_HEADERS,
-    FORMAT,
-    TransferError,
     group_export,
     group_export_csv,
     group_export_json,
-    group_import,
 )
+from companion.services.transfer.importer import group_import
 from tests.companion.test_history_helpers import freaky, night, play, x_nimmt
 
 pytestmark = pytest.mark.django_db

@@ -14,12 +14,9 @@ from django.utils import translation
 from companion.models import Group, Match, MatchChange
 from companion.services import live as live_services
 from companion.services import matches as match_services
-from companion.services.transfer import (
-    TransferError,
-    group_export,
-    group_export_json,
-    group_import,
-)
+from companion.services.transfer import TransferError
+from companion.services.transfer.export import group_export, group_export_json
+from companion.services.transfer.importer import group_import
 from tests.companion.test_history_helpers import night, play
 
 pytestmark = pytest.mark.django_db
@@ -169,6 +166,34 @@ def test_a_live_record_the_engine_refuses_is_refused(group: Group, players, bob:
     live["options"]["live_rows"] = [["p1", 5]]
     live["status"] = Match.Status.ABANDONED
     assert refused(document, bob).endswith("only a running match can have a live record.")
+
+
+
+def test_a_live_turn_of_a_player_not_seated_is_refused(
+    group: Group, players, bob: User
+) -> None:
+    match_services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
+    document = group_export(group)
+    live = document["game_nights"][0]["matches"][0]
+    live["options"]["live_turns"] = [["p1", ["rot"], False], ["p9", ["rot"], False]]
+
+    assert refused(document, bob).endswith(
+        "the live record “live_turns” names a player who is not seated, or a turn that "
+        "cannot be."
+    )
+
+
+def test_a_13_match_imports_its_variant_and_refuses_an_unknown_one(
+    group: Group, players, bob: User
+) -> None:
+    match_services.match_start(group=group, game="dreizehn", players=players,
+                               options={"variant": "first-card"})
+    document = group_export(group)
+    assert group_import(user=bob, content=json.dumps(document)).matches.get().options == {
+        "variant": "first-card"}
+    document["game_nights"][0]["matches"][0]["options"]["variant"] = "upside-down"
+
+    assert refused(document, bob).endswith("the 13 variant “upside-down” is unknown.")
 
 
 def undone_edit(number: int) -> Callable[[Doc], None]:

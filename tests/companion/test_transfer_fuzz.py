@@ -29,7 +29,8 @@ from hypothesis import strategies as st
 from companion.models import Group, MatchChange
 from companion.services import live as live_services
 from companion.services import matches as match_services
-from companion.services.transfer import group_export, group_export_json, group_import
+from companion.services.transfer.export import group_export, group_export_json
+from companion.services.transfer.importer import group_import
 from tests.companion.test_fuzz_inputs import fill, routes, table_counts
 from tests.companion.test_history_helpers import night, play
 

@@ -1,0 +1,79 @@
+"""What the app knows about one game beside its rules engine: :class:`GameApp`.
+
+Each game's folder builds one (``companion/games/<game>/__init__.py``: ``APP``);
+:mod:`companion.games` collects them in the engine's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.functional import Promise
+
+from companion.games.check_forms import CheckForm
+from companion.games.rules_text import GameText
+from companion.selectors.stats import Figure, Tallies
+from scoring import GameInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A live helper for the table (its state in the URL, see ``views.rules``)."""
+
+    url_name: str
+    label: str | Promise
+    """The button that opens it, in the reader's language."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRecord:
+    """The match option in which a running match keeps its live mode's steps (the sheet's
+    live board): a list whose items are lists that start with a player (their id in the
+    database, their key in an exported file)."""
+
+    option: str
+    check: Callable[[list[Any], Sequence[str], Mapping[str, str]], None]
+    """``check(items, keys, names)`` for a record read from a file (``keys``: the seated
+    players' keys in seat order, ``names``: key → name): raises
+    :class:`~companion.games.checks.Refusal` or ``ScoringError`` unless the engine
+    accepts the steps."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameApp:
+    """One game as the app sees it; every field is data, so no page asks ``if game == ...``.
+
+    Keyword-only, so that a new field (with or without a default) never reorders the
+    five ``APP = GameApp(...)`` calls.
+    """
+
+    slug: str
+    info: GameInfo
+    """The engine's facts (``scoring.GAMES[slug]``): title, players, who wins."""
+    rules: Mapping[str, GameText]
+    """The rules page per language (``"de"``, ``"en"``)."""
+    check_forms: Mapping[str, type[CheckForm]]
+    """The forms of the check page by their prefix (which the page posts as ``check``),
+    in the page's order."""
+    check_template: str
+    """The check page's template, with a partial per form prefix for htmx answers."""
+    tally: Callable[[Any], dict[str, int]]
+    """What one recorded entry (the engine's ``Entry``) adds to the per-deal statistics
+    (zeros may be left out): summed per seat of a finished match (``SeatResult.tally``),
+    then per player and game (``GameRecord``)."""
+    figures: Callable[[Tallies], tuple[Figure, ...]]
+    """The statistics only per-deal data allows, from the game's summed tallies."""
+    tool: Tool | None = None
+    """The game's live helper, if it has one."""
+    live_record: LiveRecord | None = None
+    """Where a running match keeps its live mode, if the game has one."""
+    option_checks: Mapping[str, Callable[[Any], None]] = field(default_factory=dict)
+    """Match options of this game beside the live record, each with the check of its
+    value read from a file (raises :class:`~companion.games.checks.Refusal`)."""
+
+    @property
+    def folder(self) -> str:
+        """The folder's (and the engine module's) name, e.g. ``x_nimmt``."""
+        return self.info.module.rsplit(".", 1)[1]

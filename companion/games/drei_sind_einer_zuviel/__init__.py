@@ -1,0 +1,18 @@
+"""3 sind einer zuviel! in the app (the engine: ``scoring.drei_sind_einer_zuviel``)."""
+
+from __future__ import annotations
+
+from companion.games.app import GameApp, LiveRecord
+from companion.games.drei_sind_einer_zuviel import forms, options, rules_text, tallies
+from scoring import GAMES
+
+APP = GameApp(
+    slug="drei-sind-einer-zuviel",
+    info=GAMES["drei-sind-einer-zuviel"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+    check_forms={"place": forms.DreiCheckForm},
+    check_template="games/drei_sind_einer_zuviel/check.html",
+    tally=tallies.tally,
+    figures=tallies.figures,
+    live_record=LiveRecord(options.LIVE_TURNS, options.check_live_turns),
+)

@@ -1,0 +1,21 @@
+"""13 in the app (the engine: ``scoring.dreizehn``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.games.app import GameApp, Tool
+from companion.games.dreizehn import forms, options, rules_text, tallies
+from scoring import GAMES
+
+APP = GameApp(
+    slug="dreizehn",
+    info=GAMES["dreizehn"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+    check_forms={"play": forms.DreizehnCheckForm},
+    check_template="games/dreizehn/check.html",
+    tally=tallies.tally,
+    figures=tallies.figures,
+    option_checks={"variant": options.check_variant},
+    tool=Tool("tool_targets", _("Target totals")),
+)

@@ -1,0 +1,20 @@
+"""11 nimmt! in the app (the engine: ``scoring.elf_nimmt``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.games.app import GameApp, Tool
+from companion.games.elf_nimmt import forms, rules_text, tallies
+from scoring import GAMES
+
+APP = GameApp(
+    slug="elf-nimmt",
+    info=GAMES["elf-nimmt"],
+    rules={"de": rules_text.DE, "en": rules_text.EN},
+    check_forms={"play": forms.ElfPlayForm, "take": forms.ElfTakeForm},
+    check_template="games/elf_nimmt/check.html",
+    tally=tallies.tally,
+    figures=tallies.figures,
+    tool=Tool("tool_bulls", _("Bull card tracker")),
+)

@@ -1,0 +1,25 @@
+"""11 nimmt!: what one recorded entry adds to the per-deal statistics
+(``tally``), and the figures the game page shows from their sums (``figures``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from companion.selectors.stats import Figure, Tallies, ratio
+
+
+def tally(entry: Any) -> dict[str, int]:
+    return {"bulls": int(entry.hornochsen())}
+
+
+def figures(data: Tallies) -> tuple[Figure, ...]:
+    return (
+        Figure(
+            str(_("Hornochsen per player and deal")),
+            ratio(data.total("bulls"), data.total("entries")),
+            "number",
+            data.per_player("bulls"),
+        ),
+    )

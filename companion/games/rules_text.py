@@ -1,0 +1,54 @@
+"""The shape of the rules texts shown in the app, written by the project in its own words.
+
+Each game's folder has a ``rules_text`` module with two :class:`GameText` values,
+``DE`` and ``EN``, registered in its ``GameApp.rules``.
+The texts are per-language content, not gettext strings: a whole rules page
+is written once per language. Section anchors are the same in both
+languages, so a link such as ``/rules/x-nimmt/#rule-full-row`` points to the
+same rule whatever language the reader has chosen.
+
+Bodies are trusted HTML written by the project (paragraphs, lists, <strong>);
+user input never goes into them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LANGUAGES = ("de", "en")
+"""Languages the rules are written in; German is the default."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One heading of a rules page and the text below it."""
+
+    anchor: str
+    """Stable id of the heading, the same in every language."""
+    title: str
+    body: str
+    """Trusted HTML written by the project."""
+    level: int = 2
+    """2 for a main heading, 3 for a rule inside it."""
+    decision: bool = False
+    """True for a point the rulebook leaves open and the app decides."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameText:
+    """A game's rules page in one language."""
+
+    slug: str
+    title: str
+    summary: str
+    """One sentence: what the game is about (plain text)."""
+    key_rule: str
+    """The rule players forget most, shown at the top (plain text)."""
+    sections: tuple[Section, ...]
+
+    def section(self, anchor: str) -> Section:
+        """The section with ``anchor``; ``KeyError`` if there is none."""
+        for section in self.sections:
+            if section.anchor == anchor:
+                return section
+        raise KeyError(anchor)

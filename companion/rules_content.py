@@ -1,0 +1,27 @@
+"""The rules texts by language: each game's pages come from its folder's ``GameApp.rules``
+(:mod:`companion.games`); the shape of a text is :mod:`companion.games.rules_text`."""
+
+from __future__ import annotations
+
+from companion.games import GAME_APPS, game_app
+from companion.games.rules_text import LANGUAGES, GameText
+
+
+def language_of(code: str | None) -> str:
+    """The rules language for a Django language code ("de-at" → "de", "fr" → "de").
+
+    >>> language_of("de-at"), language_of("en"), language_of("fr"), language_of(None)
+    ('de', 'en', 'de', 'de')
+    """
+    base = (code or "de").split("-")[0].lower()
+    return base if base in LANGUAGES else LANGUAGES[0]
+
+
+def game_text(slug: str, language: str) -> GameText:
+    """The rules of one game in ``language``; ``KeyError`` for an unknown slug."""
+    return game_app(slug).rules[language_of(language)]
+
+
+def all_texts(language: str) -> tuple[GameText, ...]:
+    """The rules of all five games in the engine's order."""
+    return tuple(app.rules[language_of(language)] for app in GAME_APPS.values())

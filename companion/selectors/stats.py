@@ -1,0 +1,264 @@
+"""The results of the history's statistics as plain frozen data: what
+:mod:`companion.selectors.history` returns, the history pages show and
+:mod:`companion.charts` draws. Each game's figures (``companion/games/<game>/tallies.py``)
+are built from :class:`Tallies` into :class:`Figure` values. No queries here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
+
+from django.utils import formats
+from django.utils.formats import number_format
+from django.utils.translation import get_language
+
+from scoring import GameInfo
+
+if TYPE_CHECKING:
+    from companion.models import Player
+
+
+def _rate(wins: int, matches: int) -> float | None:
+    return wins / matches if matches else None
+
+
+def _percent(wins: int, matches: int) -> int | None:
+    """A win rate as a whole percentage (half up), None without matches.
+
+    >>> _percent(1, 3), _percent(2, 3), _percent(1, 8), _percent(0, 0)
+    (33, 67, 13, None)
+    """
+    return (200 * wins + matches) // (2 * matches) if matches else None
+
+
+class WinRate:
+    """``win_rate`` and ``win_percent`` for a line that has ``wins`` and ``matches``."""
+
+    __slots__ = ()
+    wins: int
+    matches: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return _rate(self.wins, self.matches)
+
+    @property
+    def win_percent(self) -> int | None:
+        return _percent(self.wins, self.matches)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGameLine(WinRate):
+    """A player's record in one game."""
+
+    game: GameInfo
+    matches: int
+    wins: int
+    average: float
+    best: int
+    worst: int
+
+
+@lru_cache(maxsize=4096)
+def _date_format(value: dt.date, format_name: str, language: str | None) -> str:
+    return formats.date_format(value, format_name)
+
+
+def local_date(value: dt.date, format_name: str) -> str:
+    """``value|date:format_name`` as the template filter gives it in the active language,
+    worked out once per date and language (the player page shows dozens)."""
+    return _date_format(value, format_name, get_language())
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One finished match from one player's point of view."""
+
+    match_id: int
+    game: GameInfo
+    date: dt.date
+    place: int | None
+    players: int
+    total: int
+    is_winner: bool
+
+    @property
+    def short_date(self) -> str:
+        return local_date(self.date, "SHORT_DATE_FORMAT")
+
+
+@dataclass(frozen=True, slots=True)
+class MonthLine(WinRate):
+    """How a player did in one calendar month."""
+
+    month: dt.date
+    matches: int
+    wins: int
+
+    @property
+    def label(self) -> str:
+        """The month as the active language writes it, e.g. "März 2026"."""
+        return local_date(self.month, "YEAR_MONTH_FORMAT")
+
+    @property
+    def axis_label(self) -> str:
+        """The month under the chart, e.g. "03/26"."""
+        return local_date(self.month, "m/y")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats(WinRate):
+    player: Player
+    games: tuple[PlayerGameLine, ...]
+    recent: tuple[Result, ...]
+    """The last results, newest first."""
+    longest_streak: int
+    """Most finished matches won in a row (all games, in the order played)."""
+    current_streak: int
+    """Matches won in a row up to the latest one."""
+    months: tuple[MonthLine, ...]
+    """The last months with matches, oldest first."""
+
+    @property
+    def matches(self) -> int:
+        return sum(line.matches for line in self.games)
+
+    @property
+    def wins(self) -> int:
+        return sum(line.wins for line in self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHeadLine:
+    """Two players' finished matches together in one game (``game`` None: all games)."""
+
+    game: GameInfo | None
+    matches: int
+    first_ahead: int
+    second_ahead: int
+
+    @property
+    def level(self) -> int:
+        """Matches where both finished on the same place."""
+        return self.matches - self.first_ahead - self.second_ahead
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    first: Player
+    second: Player
+    games: tuple[HeadToHeadLine, ...]
+    overall: HeadToHeadLine
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderLine(WinRate):
+    """A player's line on a game's leaderboard; ``place`` is None below the minimum."""
+
+    place: int | None
+    player_id: int
+    name: str
+    matches: int
+    wins: int
+    average: float
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A notable score: who, how much, in which match (and deal)."""
+
+    name: str
+    value: int
+    match_id: int
+    date: dt.date
+    deal: int | None = None
+
+
+Unit = Literal["number", "percent", "count"]
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """One per-deal statistic, for the whole group and per player."""
+
+    label: str
+    value: float | None
+    unit: Unit
+    by_player: tuple[tuple[str, float | None], ...] = ()
+
+    def format(self, value: float | None) -> str:
+        """A value of this figure as the page shows it, in the active language's format."""
+        if value is None:
+            return "–"
+        if self.unit == "percent":
+            return f"{round(value * 100):d} %"
+        if self.unit == "count":
+            return str(round(value))
+        return number_format(round(value, 1), 1)
+
+    @property
+    def display(self) -> str:
+        return self.format(self.value)
+
+    @property
+    def players_display(self) -> list[tuple[str, str]]:
+        return [(name, self.format(value)) for name, value in self.by_player]
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    game: GameInfo
+    matches: int
+    deals: int
+    min_matches: int
+    leaderboard: tuple[LeaderLine, ...]
+    """Players with at least ``min_matches`` finished matches, best win rate first."""
+    below_minimum: tuple[LeaderLine, ...]
+    best_total: Record | None
+    worst_deal: Record | None
+    figures: tuple[Figure, ...]
+    win_shares: tuple[tuple[str, int], ...] = field(default=())
+    """(player name, wins) for every player with a win, most first."""
+
+    @property
+    def wins(self) -> int:
+        return sum(wins for _name, wins in self.win_shares)
+
+
+@dataclass(frozen=True, slots=True)
+class Tallies:
+    """What the per-deal statistics of one game read: per player with recorded entries,
+    their per-deal figures (their game's ``GameApp.tally``) summed over the game's finished
+    matches,
+    with ``"entries"``, the number of their entries."""
+
+    by_player: Mapping[int, Mapping[str, int]]
+    deals: int
+    matches: int
+    names: Mapping[int, str]
+
+    def total(self, measure: str) -> int:
+        return sum(tally.get(measure, 0) for tally in self.by_player.values())
+
+    def per_player(
+        self, measure: str, *, per_entry: bool = True
+    ) -> tuple[tuple[str, float | None], ...]:
+        """Per player, ``measure`` (divided by their entries if ``per_entry``), by name."""
+        lines = [
+            (self.names[pid], tally.get(measure, 0) / (tally["entries"] if per_entry else 1))
+            for pid, tally in self.by_player.items()
+        ]
+        return tuple(sorted(lines, key=lambda line: (line[0].casefold(), line[0])))
+
+
+def ratio(part: int, whole: int) -> float | None:
+    """``part / whole``, None for nothing to divide by.
+
+    >>> ratio(3, 4), ratio(0, 0)
+    (0.75, None)
+    """
+    return part / whole if whole else None

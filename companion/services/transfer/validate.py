@@ -1,0 +1,650 @@
+"""Import, first step: an uploaded file checked completely, before anything is written.
+
+:func:`read_import` reads the document and checks its structure, every value, and
+every deal through the engine; the answer is an :class:`ImportPlan` (the rows to
+write, not saved yet), or a :class:`~companion.services.transfer.TransferError`
+that says where and what.
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import functools
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from companion.engine_messages import message_for
+from companion.games import game_app
+from companion.games.checks import Refusal
+from companion.models import (
+    Deal,
+    DealScore,
+    GameNight,
+    Group,
+    Match,
+    MatchChange,
+    Player,
+    Seat,
+)
+from companion.parsing import (
+    MAX_ID,
+    MAX_POSITIVE,
+    MAX_SMALL,
+    clean_name,
+    name_key,
+    parse_whole_number,
+)
+from companion.services.groups import (
+    GROUP_NAME_MAX,
+    PLAYER_NAME_MAX,
+    ROSTER_MAX,
+    roster_full_message,
+)
+from companion.services.transfer import FORMAT, VERSION, TransferError
+from scoring import GAMES, ScoringError, rank
+from scoring.common import rules_for
+
+MAX_DEPTH = 16
+"""How deeply lists and objects may nest (a real export nests about 12 levels)."""
+
+MAX_NOTES = 10_000
+"""Characters of a game night's notes."""
+
+MAX_KEY = 20
+"""Characters of a player's key in the document (``p1``, ``p2``, ...)."""
+
+EARLIEST = dt.date(1900, 1, 1)
+LATEST = dt.date(2999, 12, 31)
+"""Dates and times outside these are refused: every database and Python can store them,
+converted to any time zone."""
+
+CLIENT_KEY = re.compile(r"[A-Za-z0-9-]{8,64}")
+"""An idempotency key as phones send them (``companion.forms.sheet.CLIENT_KEY``)."""
+
+
+def _pointer(path: Sequence[str | int]) -> str:
+    """A place in the file as a JSON Pointer (RFC 6901), e.g. ``/game_nights/0/place``."""
+    return "/" + "/".join(str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+def _check_values(document: Any) -> None:
+    """Every value of the document is one the database and the engine can take.
+
+    Text without NUL and without lone surrogates, no fractional numbers,
+    integers within 64 bits, at most :data:`MAX_DEPTH` levels of nesting.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        value, path = stack.pop()
+        problem = ""
+        if len(path) > MAX_DEPTH:
+            problem = _("the file nests more than %(depth)d levels deep here.") % {
+                "depth": MAX_DEPTH}
+        elif isinstance(value, str) or (isinstance(value, dict) and value):
+            texts = [value] if isinstance(value, str) else list(value)
+            for text in texts:
+                if "\x00" in text:
+                    problem = _("text with a NUL character.")
+                elif not _encodable(text):
+                    problem = _("text that is not valid Unicode (a lone surrogate).")
+                if problem:
+                    break
+        elif isinstance(value, float):
+            problem = _("a fractional number (%(value)s); only whole numbers are allowed.") % {
+                "value": repr(value)[:20]}
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_ID:
+            problem = _("a number too large to store.")
+        if problem:
+            raise TransferError(
+                _("At %(place)s in the file: %(problem)s")
+                % {"place": _pointer(path) if path else "/", "problem": problem}
+            )
+        if isinstance(value, dict):
+            stack.extend((item, (*path, key)) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index)) for index, item in enumerate(value))
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _Reader:
+    """Typed access to a part of the document; every failure names where it happened."""
+
+    def __init__(self, value: Any, where: str | Callable[[], str]) -> None:
+        self.value = value
+        self._where = where
+
+    @property
+    def where(self) -> str:
+        """Where this part is, for messages (worked out only when needed: it is translated)."""
+        return self._where if isinstance(self._where, str) else self._where()
+
+    def fail(self, problem: str) -> TransferError:
+        return TransferError(
+            _("%(where)s: %(problem)s") % {"where": self.where, "problem": problem}
+        )
+
+    def _get(self, key: str) -> Any:
+        if key not in self.value:
+            raise self.fail(_("“%(key)s” is missing.") % {"key": key})
+        return self.value[key]
+
+    def has(self, key: str) -> bool:
+        """Whether the part has ``key`` (fields added in later releases may be missing)."""
+        return key in self.value
+
+    def obj(self, key: str, where: str) -> _Reader:
+        value = self._get(key)
+        if not isinstance(value, dict):
+            raise _Reader(value, where).fail(_("expected an object."))
+        return _Reader(value, where)
+
+    def items(self, key: str, where: Callable[[int], str]) -> list[_Reader]:
+        value = self._get(key)
+        if not isinstance(value, list):
+            raise self.fail(_("“%(key)s” must be a list.") % {"key": key})
+        readers = []
+        for index, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise _Reader(item, where(index)).fail(_("expected an object."))
+            readers.append(_Reader(item, functools.partial(where, index)))
+        return readers
+
+    def text(self, key: str, *, max_length: int | None = None, blank: bool = True) -> str:
+        value = self._get(key)
+        if not isinstance(value, str):
+            raise self.fail(_("“%(key)s” must be text.") % {"key": key})
+        if not blank and not value.strip():
+            raise self.fail(_("“%(key)s” must not be empty.") % {"key": key})
+        if max_length is not None and len(value) > max_length:
+            raise self.fail(_("“%(key)s” is longer than %(max)d characters.")
+                            % {"key": key, "max": max_length})
+        return value
+
+    def name(self, key: str, *, max_length: int) -> str:
+        """A name, cleaned the way the app cleans typed names (:func:`clean_name`)."""
+        value = self.text(key)
+        try:
+            return clean_name(value, max_length=max_length)
+        except ValidationError as err:
+            raise self.fail(
+                _("“%(key)s”: %(problem)s") % {"key": key, "problem": " ".join(err.messages)}
+            ) from err
+
+    def integer(
+        self, key: str, *, minimum: int, maximum: int, null: bool = False
+    ) -> Any:
+        value = self._get(key)
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(_("“%(key)s” must be a whole number.") % {"key": key})
+        try:
+            return parse_whole_number(value, minimum=minimum, maximum=maximum)
+        except ValidationError as err:
+            raise self.fail(
+                _("“%(key)s” must be between %(min)d and %(max)d.")
+                % {"key": key, "min": minimum, "max": maximum}
+            ) from err
+
+    def boolean(self, key: str) -> bool:
+        value = self._get(key)
+        if not isinstance(value, bool):
+            raise self.fail(_("“%(key)s” must be true or false.") % {"key": key})
+        return value
+
+    def stamp(self, key: str, *, null: bool = False) -> dt.datetime | None:
+        value = self._get(key)
+        if value is None and null:
+            return None
+        try:
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed.tzinfo is None:
+            raise self.fail(_("“%(key)s” must be a date and time with time zone.") % {"key": key})
+        if not EARLIEST <= parsed.date() <= LATEST:
+            raise self.fail(self._out_of_years(key))
+        return parsed
+
+    def date(self, key: str) -> dt.date:
+        value = self._get(key)
+        try:
+            parsed = parse_date(value) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None:
+            raise self.fail(_("“%(key)s” must be a date (YYYY-MM-DD).") % {"key": key})
+        if not EARLIEST <= parsed <= LATEST:
+            raise self.fail(self._out_of_years(key))
+        return parsed
+
+    @staticmethod
+    def _out_of_years(key: str) -> str:
+        return _("“%(key)s” must lie between the years %(first)d and %(last)d.") % {
+            "key": key, "first": EARLIEST.year, "last": LATEST.year}
+
+    def choice(self, key: str, choices: Sequence[str]) -> str:
+        value = self._get(key)
+        if not isinstance(value, str) or value not in choices:
+            raise self.fail(_("“%(key)s” has an unknown value: %(value)s.")
+                            % {"key": key, "value": json.dumps(value)[:40]})
+        return str(value)
+
+    def mapping(self, key: str, *, null: bool = False) -> Any:
+        value = self._get(key)
+        if value is None and null:
+            return None
+        if not isinstance(value, dict):
+            raise self.fail(_("“%(key)s” must be an object.") % {"key": key})
+        return value
+
+
+@dataclass(slots=True)
+class ImportPlan:
+    """The checked document, ready to be written (model instances without a group yet)."""
+
+    group: Group
+    players: dict[str, Player]
+    """By the document's player key, in the document's order."""
+    nights: list[tuple[GameNight, list[MatchPlan]]]
+
+
+@dataclass(slots=True)
+class MatchPlan:
+    match: Match
+    seats: list[tuple[Seat, str]]
+    deals: list[tuple[Deal, list[tuple[DealScore, str]]]]
+    changes: list[tuple[MatchChange, Any, Any]]
+    """Each change with its ``before`` and ``after`` by player key."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise TransferError(
+        _("This file holds “%(value)s”, which is not a number Kartenrunde can store.")
+        % {"value": name}
+    )
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+"""Byte order marks of the Unicode encodings an editor may save JSON in (UTF-32 first:
+its little-endian mark begins with UTF-16's)."""
+
+
+def _refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object as a dict; a key given twice makes the file ambiguous, so it is refused."""
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            shown = key[:80].encode("utf-8", "backslashreplace").decode("utf-8")
+            raise TransferError(
+                _("This file gives “%(key)s” twice in one place, so it is unclear which "
+                  "one counts: it was changed by hand or is damaged.") % {"key": shown}
+            )
+        document[key] = value
+    return document
+
+
+def _parse(content: bytes | str) -> Any:
+    if isinstance(content, bytes):
+        encoding = next((name for bom, name in _BOMS if content.startswith(bom)), "utf-8-sig")
+        try:
+            content = content.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise TransferError(
+                _("This file is not a Kartenrunde export: it is not text.")
+            ) from exc
+    try:
+        return json.loads(content, parse_constant=_refuse_constant,
+                          object_pairs_hook=_refuse_twice)
+    except TransferError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise TransferError(
+            _("This file is damaged or not JSON (line %(line)d, column %(column)d).")
+            % {"line": exc.lineno, "column": exc.colno}
+        ) from exc
+    except RecursionError as exc:
+        raise TransferError(_("This file is damaged or not JSON.")) from exc
+    except ValueError as exc:
+        # Python refuses to read integers of more than 4,300 digits.
+        raise TransferError(
+            _("This file holds a number too long to be read: it is damaged.")
+        ) from exc
+
+
+def _check_header(document: Any) -> _Reader:
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise TransferError(
+            _("This file is not a Kartenrunde export (it has no “format”: “%(format)s”).")
+            % {"format": FORMAT}
+        )
+    version = document.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TransferError(_("This export has no valid version number."))
+    if version > VERSION:
+        raise TransferError(
+            _("This export was written by a newer version of Kartenrunde (format version "
+              "%(version)d); this one reads version %(supported)d.")
+            % {"version": version, "supported": VERSION}
+        )
+    if version < 1:
+        raise TransferError(_("This export has no valid version number."))
+    _check_values(document)
+    return _Reader(document, _("The file"))
+
+
+def _check_options(
+    reader: _Reader, game: str, status: str, keys: Sequence[str], names: Mapping[str, str]
+) -> dict[str, Any]:
+    """The match's options: those of its game (e.g. the 13 variant), and the live record
+    the engine must accept."""
+    options = dict(reader.mapping("options"))
+    app = game_app(game)
+    live = app.live_record.option if app.live_record else None
+    for name, value in options.items():
+        if name in app.option_checks:
+            try:
+                app.option_checks[name](value)
+            except Refusal as refusal:
+                raise reader.fail(refusal.message) from refusal
+        elif name == "live_rev":
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                0 <= value <= MAX_POSITIVE
+            ):
+                raise reader.fail(_("the live counter is not a whole number of changes."))
+        elif name.startswith("live_") and name != live:
+            raise reader.fail(_("a match of this game has no live record “%(name)s”.")
+                              % {"name": name[:40]})
+        elif name != live and not (
+            value is None or isinstance(value, bool | int)
+            or (isinstance(value, str) and len(value) <= 200)
+        ):
+            raise reader.fail(_("the option “%(name)s” has a value Kartenrunde does not know.")
+                              % {"name": name[:40]})
+    if app.live_record is None or app.live_record.option not in options:
+        return options
+    items = options[app.live_record.option]
+    if status != Match.Status.OPEN and items:
+        raise reader.fail(_("only a running match can have a live record."))
+    if not isinstance(items, list) or len(items) > 1000:
+        raise reader.fail(_("the live record “%(name)s” is not a list of steps.") % {"name": live})
+    try:
+        app.live_record.check(items, keys, names)
+    except Refusal as refusal:
+        raise reader.fail(refusal.message) from refusal
+    except ScoringError as err:
+        raise reader.fail(message_for(err)) from err
+    return options
+
+
+def _entries_by_key(
+    reader: _Reader, key: str, keys: Sequence[str], game: str
+) -> Any:
+    """A log entry's ``before`` or ``after``: null, or a valid entry per seated player key."""
+    value = reader.mapping(key, null=True) if reader.has(key) else None
+    if value is None:
+        return None
+    rules = rules_for(game)
+    for player, data in value.items():
+        if player not in keys or not isinstance(data, dict):
+            raise reader.fail(_("“%(key)s” names a player who is not seated.") % {"key": key})
+        try:
+            rules.entry_from_dict(data)
+        except ScoringError as err:
+            raise reader.fail(message_for(err)) from err
+    return value
+
+
+def _check_changes(
+    reader: _Reader, game: str, keys: Sequence[str], deals: int
+) -> list[tuple[MatchChange, Any, Any]]:
+    """The match's log: kinds, deal numbers that fit the deals, entries the engine reads."""
+    deal_kinds = {MatchChange.Kind.RECORD, MatchChange.Kind.EDIT, MatchChange.Kind.DELETE}
+    changes: list[tuple[MatchChange, Any, Any]] = []
+    client_keys: set[str] = set()
+    readers = reader.items(
+        "changes", lambda i: _("%(match)s, change %(n)d") % {"match": reader.where, "n": i + 1}
+    )
+    for change_reader in readers:
+        kind = change_reader.choice("kind", [k for k, _l in MatchChange.Kind.choices])
+        number = change_reader.integer("deal_number", minimum=1, maximum=MAX_SMALL, null=True)
+        if kind in deal_kinds and number is None:
+            raise change_reader.fail(_("a change of a deal needs the deal's number."))
+        if kind not in deal_kinds and number is not None:
+            raise change_reader.fail(_("a change of the match names no deal."))
+        client_key = None
+        if change_reader.has("client_key") and change_reader.value["client_key"] is not None:
+            client_key = change_reader.text("client_key", max_length=64)
+            if not CLIENT_KEY.fullmatch(client_key) or client_key in client_keys:
+                raise change_reader.fail(_("the change's key is malformed or used twice."))
+            client_keys.add(client_key)
+        undone_at = (change_reader.stamp("undone_at", null=True)
+                     if change_reader.has("undone_at") else None)
+        changes.append((
+            MatchChange(kind=kind, deal_number=number, created_at=change_reader.stamp("created_at"),
+                        undone_at=undone_at, client_key=client_key),
+            _entries_by_key(change_reader, "before", keys, game),
+            _entries_by_key(change_reader, "after", keys, game),
+        ))
+    # The changes undo and redo would apply next must fit the deals there are. The log
+    # is oldest first: undo takes back the newest deal change not undone, redo re-applies
+    # the oldest undone one after it (``services.matches.undo_target``/``redo_target``).
+    # A deal comes back (undo of a delete, redo of a record) at most right after the last.
+    in_log = [(index, change) for index, (change, _b, _a) in enumerate(changes)
+              if change.kind in deal_kinds]
+    done = [index for index, change in in_log if change.undone_at is None]
+    undo = done[-1] if done else None
+    redo = next((index for index, change in in_log
+                 if change.undone_at is not None and (undo is None or index > undo)), None)
+    for target, returns in ((undo, MatchChange.Kind.DELETE), (redo, MatchChange.Kind.RECORD)):
+        if target is None:
+            continue
+        change = changes[target][0]
+        limit = deals + 1 if change.kind == returns else deals
+        if change.deal_number is not None and change.deal_number > limit:
+            raise readers[target].fail(
+                ngettext("the change names deal %(number)d, but the match has %(deals)d deal.",
+                         "the change names deal %(number)d, but the match has %(deals)d deals.",
+                         deals)
+                % {"number": change.deal_number, "deals": deals}
+            )
+    return changes
+
+
+def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
+    game = reader.choice("game", list(GAMES))
+    info = GAMES[game]
+    status = reader.choice("status", [value for value, _label in Match.Status.choices])
+    match = Match(
+        game=game,
+        first_dealer=reader.integer("first_dealer", minimum=0, maximum=MAX_SMALL),
+        status=status,
+        created_at=reader.stamp("created_at"),
+        finished_at=reader.stamp("finished_at", null=True),
+    )
+    if status == Match.Status.FINISHED and match.finished_at is None:
+        raise reader.fail(_("a finished match needs the time it was finished."))
+    seats: list[tuple[Seat, str]] = []
+    for seat_reader in reader.items("seats", lambda i: _("%(match)s, seat %(n)d")
+                                    % {"match": reader.where, "n": i + 1}):
+        key = seat_reader.choice("player", list(players))
+        seats.append((
+            Seat(
+                player=players[key],
+                number=seat_reader.integer("number", minimum=0, maximum=MAX_SMALL),
+                total=seat_reader.integer("total", minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE),
+                place=seat_reader.integer("place", minimum=1, maximum=MAX_SMALL, null=True),
+                is_winner=seat_reader.boolean("is_winner"),
+            ),
+            key,
+        ))
+    try:
+        info.check_players(len(seats))
+    except ScoringError as err:
+        raise reader.fail(message_for(err)) from err
+    keys = [key for _seat, key in seats]
+    if len(set(keys)) != len(keys):
+        raise reader.fail(_("a player has more than one seat."))
+    if sorted(seat.number for seat, _key in seats) != list(range(len(seats))):
+        raise reader.fail(_("the seats must be numbered 0, 1, 2, … without gaps."))
+    if match.first_dealer >= len(seats):
+        raise reader.fail(_("the first dealer is not one of the seats."))
+    name_of = {key: players[key].name for key in keys}
+    match.options = _check_options(reader, game, status, keys, name_of)
+    rules = rules_for(game)
+    deals: list[tuple[Deal, list[tuple[DealScore, str]]]] = []
+    totals = dict.fromkeys(keys, 0)
+    deal_readers = reader.items(
+        "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": reader.where, "n": i + 1}
+    )
+    needed = rules.deal_count(len(seats))
+    if len(deal_readers) > needed:
+        raise reader.fail(
+            _("it has %(deals)d deals, but a match of %(game)s with %(players)d players has "
+              "%(needed)d.")
+            % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
+               "needed": needed}
+        )
+    if status == Match.Status.FINISHED and len(deal_readers) < needed:
+        raise reader.fail(
+            ngettext("it is finished with %(deals)d deal, but a match of %(game)s with "
+                     "%(players)d players has %(needed)d.",
+                     "it is finished with %(deals)d deals, but a match of %(game)s with "
+                     "%(players)d players has %(needed)d.", len(deal_readers))
+            % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
+               "needed": needed}
+        )
+    for index, deal_reader in enumerate(deal_readers, start=1):
+        deal = Deal(
+            number=deal_reader.integer("number", minimum=1, maximum=MAX_SMALL),
+            version=deal_reader.integer("version", minimum=1, maximum=MAX_POSITIVE),
+            created_at=deal_reader.stamp("created_at"),
+            updated_at=deal_reader.stamp("updated_at"),
+        )
+        if deal.number != index:
+            raise deal_reader.fail(
+                _("the deals must be numbered 1, 2, 3, … in order; this one should be "
+                  "%(expected)d.") % {"expected": index}
+            )
+        recorded: dict[str, tuple[Any, int]] = {}
+        for score_reader in deal_reader.items(
+            "scores", lambda i, parent=deal_reader: _("%(deal)s, entry %(n)d")
+            % {"deal": parent.where, "n": i + 1}
+        ):
+            key = score_reader.choice("player", keys)
+            if key in recorded:
+                raise score_reader.fail(_("the player has two entries in this deal."))
+            try:
+                entry = rules.entry_from_dict(score_reader.mapping("data"))
+            except ScoringError as err:
+                raise score_reader.fail(message_for(err)) from err
+            recorded[key] = (
+                entry, score_reader.integer("score", minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE)
+            )
+        if set(recorded) != set(keys):
+            raise deal_reader.fail(_("every seated player needs exactly one entry."))
+        try:
+            parsed = {name_of[key]: entry for key, (entry, _s) in recorded.items()}
+            rules.validate_deal(parsed)
+            scores = rules.score_deal(parsed)
+        except ScoringError as err:
+            raise deal_reader.fail(message_for(err)) from err
+        rows = []
+        for key, (entry, score) in recorded.items():
+            if scores[name_of[key]] != score:
+                raise deal_reader.fail(
+                    _("%(player)s's recorded score %(recorded)d differs from the rules' "
+                      "%(computed)d.")
+                    % {"player": name_of[key], "recorded": score,
+                       "computed": scores[name_of[key]]}
+                )
+            totals[key] += score
+            rows.append((DealScore(data=rules.entry_to_dict(entry), score=score), key))
+        deals.append((deal, rows))
+    places = {
+        name: place
+        for place, name, _total in rank(totals, lower_is_better=info.lower_is_better)
+    }
+    finished = status == Match.Status.FINISHED
+    for seat, key in seats:
+        if seat.total != totals[key]:
+            raise reader.fail(
+                _("%(player)s's total %(total)d is not the sum of the deals (%(sum)d).")
+                % {"player": name_of[key], "total": seat.total, "sum": totals[key]}
+            )
+        if seat.place != places[key] or seat.is_winner != (finished and places[key] == 1):
+            raise reader.fail(
+                _("%(player)s's place or win does not follow from the totals.")
+                % {"player": name_of[key]}
+            )
+    changes = _check_changes(reader, game, keys, len(deals))
+    return MatchPlan(match, seats, deals, changes)
+
+
+def _check(document: Any) -> ImportPlan:
+    root = _check_header(document)
+    group_reader = root.obj("group", _("The group"))
+    group = Group(
+        name=group_reader.name("name", max_length=GROUP_NAME_MAX),
+        created_at=group_reader.stamp("created_at"),
+    )
+    players: dict[str, Player] = {}
+    names: dict[str, str] = {}
+    player_readers = root.items("players", lambda i: _("Player %(n)d") % {"n": i + 1})
+    if len(player_readers) > ROSTER_MAX:
+        raise TransferError(roster_full_message())
+    for reader in player_readers:
+        key = reader.text("key", max_length=MAX_KEY, blank=False)
+        name = reader.name("name", max_length=PLAYER_NAME_MAX)
+        if key in players:
+            raise reader.fail(_("the key “%(key)s” is used twice.") % {"key": key})
+        if name_key(name) in names:
+            raise reader.fail(
+                _("the name “%(name)s” is used twice (as “%(other)s”).")
+                % {"name": name, "other": names[name_key(name)]}
+            )
+        names[name_key(name)] = name
+        players[key] = Player(name=name, created_at=reader.stamp("created_at"))
+    nights = []
+    for night_reader in root.items("game_nights", lambda i: _("Game night %(n)d") % {"n": i + 1}):
+        night = GameNight(
+            date=night_reader.date("date"),
+            place=night_reader.text("place", max_length=100),
+            notes=night_reader.text("notes", max_length=MAX_NOTES),
+            created_at=night_reader.stamp("created_at"),
+        )
+        matches = [
+            _check_match(match_reader, players)
+            for match_reader in night_reader.items(
+                "matches", lambda i, date=night.date: _("%(night)s, match %(n)d")
+                % {"night": _("Game night %(date)s") % {"date": date.isoformat()}, "n": i + 1}
+            )
+        ]
+        nights.append((night, matches))
+    return ImportPlan(group, players, nights)
+
+
+def read_import(content: bytes | str) -> ImportPlan:
+    """The uploaded file ``content`` checked completely, as the rows to write.
+
+    Raises :class:`~companion.services.transfer.TransferError` if the file is damaged,
+    foreign, of a newer format or breaks a rule of the games.
+    """
+    return _check(_parse(content))
