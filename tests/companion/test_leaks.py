@@ -5,7 +5,7 @@ may be shared between viewers is shared between them) load every page they can
 both see, in German and English, taking turns at loading first, twice over so that
 whatever a process keeps is warm. No page of one may show the other's user name,
 "logged in as" line, CSRF secret or token (in any mask), deal form key, session key
-or sheet ETag seal. Adding a page is one line in ``PAGES``.
+or sheet ETag. Adding a page is one line in ``PAGES``.
 
 The unchanged-sheet poll (304 from the ETag alone) must check the session like every
 other request: a logged-out cookie, a session ended by a password change, a
@@ -30,8 +30,9 @@ from django.test import Client
 from django.urls import reverse
 
 from companion.models import GameNight, Group, Match, Membership, Player
+from companion.services import deals as deal_services
 from companion.services import groups as group_services
-from companion.services import matches as services
+from companion.services import matches as match_services
 from scoring import GAMES
 from scoring.common import rules_for
 
@@ -77,15 +78,15 @@ def a_match(group: Group, game: str, seated: list[Player], by: User, *, finished
     """A match of ``game`` played by the engine's random legal game, started and recorded by
     ``by`` (the group's owner: the change log names who changed it)."""
     rules = rules_for(game)
-    match = services.match_start(group=group, game=game, players=seated, user=by)
+    match = match_services.match_start(group=group, game=game, players=seated, user=by)
     played = rules.random_game(len(seated), random.Random(f"{game}-leaks"))
     by_name = dict(zip(played.players, seated, strict=True))
     deals = played.deals if finished else played.deals[:-1]
     for number, entries in enumerate(deals, start=1):
-        services.deal_record(match=match, number=number, user=by, entries={
+        deal_services.deal_record(match=match, number=number, user=by, entries={
             by_name[name].pk: rules.entry_to_dict(entry) for name, entry in entries.items()})
     if finished:
-        services.match_finish(match=match, user=by)
+        match_services.match_finish(match=match, user=by)
     return match
 
 
@@ -111,7 +112,7 @@ def a_group() -> dict[str, Any]:
                      for game in GAMES},
         "open": {game: a_match(group, game, seated, owner, finished=False).pk
                  for game in GAMES},
-        "saving": services.match_start(group=group, game="x-nimmt", players=seated,
+        "saving": match_services.match_start(group=group, game="x-nimmt", players=seated,
                                        user=owner).pk,
     }
 
@@ -198,18 +199,18 @@ def save(**headers: Any) -> Load:
     def load(client: Client, world: World) -> HttpResponse:
         match = world.saving
         response = client.post(match_url("deal_new", match), x_nimmt_deal(match), **HX, **headers)
-        services.match_undo(match=match, user=world.group.owner)
+        deal_services.match_undo(match=match, user=world.group.owner)
         return response
     return load
 
 
 def save_with_the_forms_shape(client: Client, world: World) -> HttpResponse:
-    """A save from a page whose fresh form has the next form's shape: the answer leaves the
-    form out and sends the next number and key in an event."""
+    """A save from a page whose fresh form is in the next form's entry mode: the answer
+    leaves the form out and sends the next number and key in an event."""
     html = client.get(match_url("match_sheet", world.saving)).content.decode()
-    shape = re.search(r'data-shape="([0-9a-f]+)"', html)
-    assert shape is not None
-    return save(HTTP_KR_FORM_SHAPE=shape[1])(client, world)
+    fresh = re.search(r'data-fresh="(\w+)"', html)
+    assert fresh is not None
+    return save(HTTP_KR_FRESH_FORM=fresh[1])(client, world)
 
 
 def preview(**headers: Any) -> Load:
@@ -277,8 +278,8 @@ ANY_TOKEN = re.compile(rf"(?<![A-Za-z0-9])[A-Za-z0-9]{{{2 * CSRF_SECRET_LENGTH}}
 """Anything shaped like a masked CSRF token, wherever it stands."""
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]*)"|"X-CSRFToken": "([^"]*)"')
 CLIENT_KEY = re.compile(r'name="client_key" value="([^"]+)"|"key": "([^"]+)"')
-ETAG = re.compile(r"\d+\.(?:de|en)\.(\d+)\.([0-9a-f]{20})")
-"""The sheet's ETag: revision, language, user id, seal (of match, user and session)."""
+ETAG = re.compile(r'"\d+\.(?:de|en)\.(\d+)"')
+"""The sheet's ETag: revision, language, user id."""
 
 
 def csrf_secret(member: Member) -> str | None:
@@ -297,8 +298,6 @@ def values_of(member: Member) -> Iterator[tuple[str, str]]:
     for _where, text in member.pages:
         for found in CLIENT_KEY.finditer(text):
             yield "deal form key", found[1] or found[2]
-        for _user, seal in ETAG.findall(text):
-            yield "sheet ETag seal", seal
 
 
 def others_values(viewer: Member, owner: Member, page: Page) -> list[str]:
@@ -327,7 +326,7 @@ def not_own(viewer: Member) -> list[str]:
                   for pair in TOKEN.findall(text) for token in pair
                   if token and unmasked(token) != secret]
         found += [f"{where} as {viewer.label} carries an ETag of user {user}"
-                  for user, _seal in ETAG.findall(text) if user != str(viewer.user.pk)]
+                  for user in ETAG.findall(text) if user != str(viewer.user.pk)]
     return found
 
 
