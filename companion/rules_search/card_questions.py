@@ -107,7 +107,7 @@ def x_nimmt(words: Sequence[str]) -> Prefill | None:
     if not numbers:
         return None
     x_row = "xreihe" in words or any(
-        word == "x" and words[position + 1:position + 2] in (["reihe"], ["row"])
+        word == "x" and tuple(words[position + 1:position + 2]) in (("reihe",), ("row",))
         for position, word in enumerate(words))
     played, under = _on(words, numbers)
     if not played:

@@ -200,6 +200,11 @@ def read_question(text: str, index: Index) -> Question:
                       if COUNT + term in index.postings}
             if counts:
                 concepts.append(Concept(f"#{word}", 1.0, counts))
+    if not concepts and named.used:
+        # Nothing but a game's name ("13", "Freaky"): its words are the question.
+        for position in sorted(named.used):
+            if not is_stop_word(words[position], language):
+                concepts.extend(_concepts_of(words[position], index, sorted_terms))
     unique: dict[frozenset[str], Concept] = {}
     for concept in concepts:
         if concept.alternatives:
@@ -262,6 +267,12 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
             if document.game.slug in question.moves and document.section.anchor in rules:
                 order = rules.index(document.section.anchor)
                 scores[number] += MOVE_PRIOR * top * (1 - order / (2 * len(rules)))
+    if not scores and question.games and not question.concepts:
+        # Only a game was named: its page from the top, the way into its rules.
+        return [Ranked(document, 0.0, document.sentences[0] if document.sentences else None,
+                       frozenset())
+                for document in index.documents if document.game.slug in question.games
+                ][:limit]
     preferred = {*question.preferred, *((prefer,) if prefer else ())}
     ranked: list[tuple[float, Document]] = []
     for number, score in scores.items():

@@ -24,13 +24,8 @@ from django_htmx.middleware import HtmxDetails
 
 from companion.forms import rules as check_forms
 from companion.rules_content import game_text, language_of
-from companion.selectors.rules import (
-    MIN_QUERY,
-    RuleRef,
-    known_game,
-    rule_ref,
-    search_rules,
-)
+from companion.rules_search import MAX_QUESTION, MIN_QUESTION, search
+from companion.selectors.rules import RuleRef, known_game, rule_ref
 from scoring import GAMES
 
 CHECK_FORMS: dict[str, dict[str, type[forms.Form]]] = {
@@ -117,10 +112,15 @@ def rules_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
 
 @require_GET
 def rules_search(request: HtmxHttpRequest) -> HttpResponse:
-    """Search all rules in the current language; htmx gets only the results."""
-    query = request.GET.get("q", "").strip()[:100]
-    hits = search_rules(query, _language())
-    context = {"query": query, "hits": hits, "too_short": 0 < len(query) < MIN_QUERY}
+    """A rules question answered from all games' rules in the current language, the game
+    of ``?game=`` (the page it was asked on) preferred; htmx gets only the answers."""
+    query = request.GET.get("q", "").strip()[:MAX_QUESTION]
+    game = request.GET.get("game", "")
+    prefer = game if known_game(game) else None
+    context = {
+        "query": query, "game": prefer or "", "answers": search(query, _language(), prefer=prefer),
+        "too_short": 0 < len(query) < MIN_QUESTION,
+    }
     if request.htmx:
         return render(request, "rules/search.html#results", context)
     return render(request, "rules/search.html", context)
@@ -139,6 +139,28 @@ def _check_players(request: HtmxHttpRequest, slug: str) -> tuple[list[str], str]
         return check_forms.parse_players(raw[:1000], slug), ""
     except ValidationError as err:
         return [], " ".join(err.messages)
+
+
+def _prefilled(request: HtmxHttpRequest, form_class: type[forms.Form],
+               kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The values a link put in the URL for one check (``?play-tops=18&play-hand=23``, from
+    a rules question that names cards), each read by the form's own field. A value its
+    field refuses is left out: the page opens filled in, with no errors, nothing checked."""
+    prefix = f"{kwargs['prefix']}-"
+    if request.method != "GET" or not any(name.startswith(prefix) for name in request.GET):
+        return {}
+    reader = form_class(request.GET, **kwargs)
+    initial: dict[str, Any] = {}
+    for name, field in reader.fields.items():
+        if reader.add_prefix(name) not in request.GET:
+            continue
+        value = reader[name].data
+        try:
+            field.clean(value)
+        except ValidationError:
+            continue
+        initial[name] = value
+    return initial
 
 
 @require_http_methods(["GET", "POST"])
@@ -160,6 +182,8 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
         if request.GET.get("variant") == "first-card" and "variant" in form_class.base_fields:
             # Opened from a 13 sheet played in the variant: a target starts without a colour.
             kwargs["initial"] = {"variant": True, "target": check_forms.NO_COLOUR}
+        if data is None and (prefilled := _prefilled(request, form_class, kwargs)):
+            kwargs["initial"] = {**kwargs.get("initial", {}), **prefilled}
         bound[key] = form_class(data, **kwargs)
     if which in bound:
         form = bound[which]
