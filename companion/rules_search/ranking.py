@@ -68,9 +68,12 @@ class Question:
     games: tuple[str, ...]
     """Games named in the question: only their sections answer."""
     preferred: tuple[str, ...]
-    moves: tuple[str, ...]
-    """Games whose sections on where a card may go answer it: a question about one move
-    ("wohin kommt die 52"), in the game its words are of ("auf die 18": a pile) or any."""
+    """Games named only by a number that may be a sum ("über 13")."""
+    move: bool
+    """It asks about one move ("wohin kommt die 52"): the sections on where a card may go
+    answer it."""
+    move_games: tuple[str, ...]
+    """The games whose words the move is put in ("auf die 18": 11 nimmt!'s piles)."""
     words: tuple[str, ...]
     """The folded words of the question, game names left out (for the card checks)."""
 
@@ -215,9 +218,8 @@ def read_question(text: str, index: Index) -> Question:
         unique = {key: Concept(c.word, MOVE_NUMBER_WEIGHT, c.alternatives)
                   if c.word.isdigit() and c.weight == NUMBER_WEIGHT else c
                   for key, c in unique.items()}
-    preferred = named.preferred + tuple(g for g in moves if g not in named.preferred)
-    move_rules = (moves or tuple(MOVE_RULES)) if is_move(rest) else ()
-    return Question(tuple(unique.values()), named.games, preferred, move_rules, rest)
+    return Question(tuple(unique.values()), named.games, named.preferred, is_move(rest),
+                    moves, rest)
 
 
 def answering_sentence(document: Document, question: Question,
@@ -260,11 +262,16 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
                     best[number] = value
         for number, value in best.items():
             scores[number] += concept.weight * (value + TIE_BREAKER * (total[number] - value))
-    if question.moves:
+    preferred = {*question.preferred, *question.move_games}
+    moves = question.games or question.move_games or tuple(MOVE_RULES)
+    if prefer and not question.games:
+        # Asked on a game's page: a move is a move of that game, whatever its words.
+        preferred, moves = {*question.preferred, prefer}, (prefer,)
+    if question.move:
         top = max(scores.values(), default=1.0)
         for number, document in enumerate(index.documents):
             rules = MOVE_RULES.get(document.game.slug, ())
-            if document.game.slug in question.moves and document.section.anchor in rules:
+            if document.game.slug in moves and document.section.anchor in rules:
                 order = rules.index(document.section.anchor)
                 scores[number] += MOVE_PRIOR * top * (1 - order / (2 * len(rules)))
     if not scores and question.games and not question.concepts:
@@ -273,7 +280,6 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
                        frozenset())
                 for document in index.documents if document.game.slug in question.games
                 ][:limit]
-    preferred = {*question.preferred, *((prefer,) if prefer else ())}
     ranked: list[tuple[float, Document]] = []
     for number, score in scores.items():
         document = index.documents[number]
