@@ -123,8 +123,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("number", "value"),
         ("total", "sum", "altogether"),
         ("use", "spend", "consume", "used up"),
-        ("low", "lower", "small", "smaller"),
-        ("high", "higher", "big", "bigger", "large", "larger", "great", "greater"),
+        # The English stemmer keeps -er and -est: "lowest" would not meet "lower".
+        ("low", "lower", "lowest", "small", "smaller", "smallest"),
+        ("high", "higher", "highest", "big", "bigger", "biggest", "large", "larger", "largest",
+         "great", "greater", "greatest"),
         ("top", "topmost", "uppermost"),
         ("variant", "variation", "house rule", "option"),
         ("record", "enter", "note", "write down", "track"),
