@@ -70,6 +70,7 @@ messages: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
+	$(PY) bench/rules_search.py
 	$(PY) bench/history.py
 	$(PY) bench/web.py
 	$(PY) bench/wire.py

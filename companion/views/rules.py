@@ -28,7 +28,8 @@ from companion.games.dreizehn.check import TALLY_COLOURS
 from companion.games.dreizehn.forms import TargetsForm
 from companion.games.elf_nimmt.forms import BullsForm
 from companion.rules_content import game_text, language_of
-from companion.selectors.rules import MIN_QUERY, RuleRef, rule_ref, search_rules
+from companion.rules_search import MAX_QUESTION, MIN_QUESTION, search
+from companion.selectors.rules import RuleRef, rule_ref
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -102,10 +103,15 @@ def rules_game(request: HtmxHttpRequest, game: str) -> HttpResponse:
 
 @require_GET
 def rules_search(request: HtmxHttpRequest) -> HttpResponse:
-    """Search all rules in the current language; htmx gets only the results."""
-    query = request.GET.get("q", "").strip()[:100]
-    hits = search_rules(query, _language())
-    context = {"query": query, "hits": hits, "too_short": 0 < len(query) < MIN_QUERY}
+    """A rules question answered from all games' rules in the current language, the game
+    of ``?game=`` (the page it was asked on) preferred; htmx gets only the answers."""
+    query = request.GET.get("q", "").strip()[:MAX_QUESTION]
+    game = request.GET.get("game", "")
+    prefer = game if game in GAME_APPS else None
+    context = {
+        "query": query, "game": prefer or "", "answers": search(query, _language(), prefer=prefer),
+        "too_short": 0 < len(query) < MIN_QUESTION,
+    }
     if request.htmx:
         return render(request, "rules/search.html#results", context)
     return render(request, "rules/search.html", context)
@@ -126,6 +132,26 @@ def _check_players(request: HtmxHttpRequest, slug: str) -> tuple[list[str], str]
         return [], " ".join(err.messages)
 
 
+def _prefilled(request: HtmxHttpRequest, form: CheckForm) -> dict[str, Any]:
+    """The values a link put in the URL for one check (``?play-tops=18&play-hand=23``, from
+    a rules question that names cards), each read by the form's own field. A value its
+    field refuses is left out: the page opens filled in, with no errors, nothing checked."""
+    if request.method != "GET":
+        return {}
+    initial: dict[str, Any] = {}
+    for name, field in form.fields.items():
+        key = form.add_prefix(name)
+        if key not in request.GET:
+            continue
+        value = field.widget.value_from_datadict(request.GET, {}, key)
+        try:
+            field.clean(value)
+        except ValidationError:
+            continue
+        initial[name] = value
+    return initial
+
+
 @require_http_methods(["GET", "POST"])
 def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """A game's legality checks: post the situation, get the answer of the game's check."""
@@ -137,11 +163,13 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
         # not the whole page again (which htmx would put inside the answer's box).
         return render(request, "400.html", status=400)
     players, players_error = _check_players(request, slug)
-    bound: dict[str, CheckForm] = {
-        key: form_class.on_page(request.POST if key == which else None, prefix=key,
-                                players=players, query=request.GET)
-        for key, form_class in app.check_forms.items()
-    }
+    bound: dict[str, CheckForm] = {}
+    for key, form_class in app.check_forms.items():
+        form = form_class.on_page(request.POST if key == which else None, prefix=key,
+                                  players=players, query=request.GET)
+        if key != which and (prefilled := _prefilled(request, form)):
+            form.initial = {**form.initial, **prefilled}
+        bound[key] = form
     if which in bound:
         form = bound[which]
         form.is_valid()

@@ -1,0 +1,299 @@
+"""From a question to ranked sections: what the question asks, BM25 over the
+sections, and the sentence of each section that answers best.
+
+A question becomes *concepts*, one per word that means something (stop
+words and the game's name removed). A concept matches any of its
+alternatives: the word's stem, its synonyms, the words it could be a typo
+of, the parts of a compound. A section's score is BM25 (heading words
+counted three times) summed over the concepts, each by its best
+alternative; the section's sentence that holds most of the question is the
+answer shown. (A bonus for that sentence was measured and left out: it
+ranked worse, bench/rules_search.py.)
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from companion.rules_search.card_questions import MOVE_RULES, is_move, move_games
+from companion.rules_search.index import Document, Index, Passage
+from companion.rules_search.names import find_games
+from companion.rules_search.synonyms import find_phrases, thesaurus
+from companion.rules_search.text import COUNT, is_number, is_stop_word, stem, tokens
+
+MAX_QUESTION = 200
+"""Characters of a question that are read (a question at the table is short)."""
+K1 = 1.2
+B = 0.75
+SYNONYM_WEIGHT = 0.8
+TYPO_WEIGHT = 0.75
+PREFIX_WEIGHT = 0.6
+PART_WEIGHT = 0.7
+NUMBER_WEIGHT = 0.4
+"""Card numbers are mostly examples: they decide little."""
+MOVE_NUMBER_WEIGHT = 0.1
+"""The cards of a move ("die 23 auf die 18") only break ties: the rule is asked for."""
+PREFERRED_BOOST = 1.4
+"""The game of the page the question was asked on, or named only by a number."""
+TIE_BREAKER = 0.1
+DECISION_WEIGHT = 0.85
+"""An app's decision settles a detail of a rule: asked in general, the rule comes first."""
+MOVE_PRIOR = 0.6
+"""For a question about one move, the sections on where a card may go get this share of
+the best section's score, the game's overview of them most (a move's numbers and "legen"
+say little about which rule decides)."""
+RELATIVE_CUTOFF = 0.3
+"""Sections scoring less than this share of the best one are not shown."""
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One thing the question asks about, and every term that counts for it."""
+
+    word: str
+    weight: float
+    alternatives: dict[str, float]
+    """Stem in the index → how much a match through it counts (1 for the word itself)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    concepts: tuple[Concept, ...]
+    games: tuple[str, ...]
+    """Games named in the question: only their sections answer."""
+    preferred: tuple[str, ...]
+    """Games named only by a number that may be a sum ("über 13")."""
+    move: bool
+    """It asks about one move ("wohin kommt die 52"): the sections on where a card may go
+    answer it."""
+    move_games: tuple[str, ...]
+    """The games whose words the move is put in ("auf die 18": 11 nimmt!'s piles)."""
+    words: tuple[str, ...]
+    """The folded words of the question, game names left out (for the card checks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    document: Document
+    score: float
+    sentence: Passage | None
+    marked: frozenset[str]
+
+
+def _typos(word: str, index: Index) -> list[str]:
+    """Words of the index one edit away (two for long words), transpositions included."""
+    limit = 1 if len(word) <= 7 else 2
+    found = process.extract(word, index.words, scorer=OSA.distance, score_cutoff=limit,
+                            limit=6)
+    if not found:
+        return []
+    best = min(distance for _word, distance, _position in found)
+    return [match for match, distance, _position in found if distance == best]
+
+
+def _prefixed(term: str, index: Index, terms: Sequence[str]) -> list[str]:
+    """Stems that begin with ``term`` or that ``term`` begins with, a few letters apart
+    ("kassiert" and "kassi"): verb endings the stemmer leaves on."""
+    if len(term) < 4:
+        return []
+    found = [term[:cut] for cut in range(max(4, len(term) - 3), len(term))
+             if term[:cut] in index.postings]
+    position = bisect.bisect_left(terms, term)
+    while position < len(terms) and terms[position].startswith(term):
+        if len(terms[position]) - len(term) <= 3:
+            found.append(terms[position])
+        position += 1
+    return found
+
+
+def _alternatives(term: str, weight: float, index: Index, into: dict[str, float]) -> None:
+    """``term`` and the terms of its synonym groups, those in the index, at ``weight``."""
+    groups = thesaurus(index.language).groups_of.get(term, ())
+    for alternative, factor in ((term, 1.0), *((group, SYNONYM_WEIGHT) for group in groups)):
+        if alternative in index.postings:
+            into[alternative] = max(into.get(alternative, 0.0), weight * factor)
+
+
+def _concepts_of(word: str, index: Index, sorted_terms: Sequence[str]) -> list[Concept]:
+    """The concepts of one question word: itself with its synonyms; if the texts do not
+    have it, its other forms, the words it may be a typo of, and a compound's parts."""
+    language = index.language
+    term = stem(word, language)
+    alternatives: dict[str, float] = {}
+    _alternatives(term, 1.0, index, alternatives)
+    grouped = term in thesaurus(language).groups_of
+    weight = NUMBER_WEIGHT if word.isdigit() and not grouped else 1.0
+    forms = index.forms(word)
+    for base in forms.bases:
+        _alternatives(base, 1.0, index, alternatives)
+    if term in index.postings or word.isdigit():
+        return [Concept(word, weight, alternatives)]
+    if not alternatives and term not in index.word_stems and word.isalpha() and len(word) >= 4:
+        for typo in _typos(word, index):
+            _alternatives(stem(typo, language), TYPO_WEIGHT, index, alternatives)
+    for prefixed in _prefixed(term, index, sorted_terms):
+        _alternatives(prefixed, PREFIX_WEIGHT, index, alternatives)
+    concepts = [Concept(word, weight, alternatives)] if alternatives else []
+    for part in forms.parts:
+        part_alternatives: dict[str, float] = {}
+        _alternatives(part, PART_WEIGHT, index, part_alternatives)
+        if part_alternatives:
+            concepts.append(Concept(part, weight, part_alternatives))
+    return concepts
+
+
+HOW_MANY = (("wie", "viele"), ("wie", "viel"), ("wieviele",), ("wieviel",), ("anzahl",),
+            ("how", "many"), ("how", "much"))
+"""Words that ask for a number: the word after them is looked for after a number
+("wie viele Farben" → "sieben Farben")."""
+
+
+def _counted(words: Sequence[str], language: str) -> set[int]:
+    """Positions of the words a "how many" asks about."""
+    found: set[int] = set()
+    for start in range(len(words)):
+        for phrase in HOW_MANY:
+            if tuple(words[start:start + len(phrase)]) != phrase:
+                continue
+            for after in range(start + len(phrase), min(start + len(phrase) + 3, len(words))):
+                if not is_stop_word(words[after], language) and not is_number(words[after]):
+                    found.add(after)
+                    break
+    return found
+
+
+def read_question(text: str, index: Index) -> Question:
+    """What ``text`` asks, as concepts of ``index``'s language."""
+    language = index.language
+    words = [token.word for token in tokens(text[:MAX_QUESTION])]
+    named = find_games(words)
+    used = set(named.used)
+    stems = [stem(word, language) for word in words]
+    concepts: list[Concept] = []
+    # Phrases are read with the game's name taken out: "when is 11 nimmt over".
+    kept = [position for position in range(len(words)) if position not in used]
+    for start, end, term in find_phrases([stems[p] for p in kept], language):
+        if term in index.postings:
+            used.update(kept[start:end])
+            concepts.append(Concept(" ".join(words[p] for p in kept[start:end]), 1.0,
+                                    {term: 1.0}))
+    asked = thesaurus(language).asked
+    for position, own in enumerate(stems):
+        groups = [term for term in asked.get(own, ()) if term in index.postings]
+        if position not in used and groups:
+            used.add(position)
+            concepts.append(Concept(words[position], 1.0, dict.fromkeys(groups, 1.0)))
+    counted = _counted(words, language)
+    sorted_terms = index.sorted_terms
+    for position, word in enumerate(words):
+        if position in used or is_stop_word(word, language):
+            continue
+        if len(word) == 1 and not word.isdigit() and word != "x":
+            continue
+        concepts.extend(_concepts_of(word, index, sorted_terms))
+        if position in counted:
+            counts = {COUNT + term: 1.0 for term in (stems[position],
+                                                     *index.forms(word).parts)
+                      if COUNT + term in index.postings}
+            if counts:
+                concepts.append(Concept(f"#{word}", 1.0, counts))
+    if not concepts and named.used:
+        # Nothing but a game's name ("13", "Freaky"): its words are the question.
+        for position in sorted(named.used):
+            if not is_stop_word(words[position], language):
+                concepts.extend(_concepts_of(words[position], index, sorted_terms))
+    unique: dict[frozenset[str], Concept] = {}
+    for concept in concepts:
+        if concept.alternatives:
+            unique.setdefault(frozenset(concept.alternatives), concept)
+    rest = tuple(word for position, word in enumerate(words) if position not in named.used)
+    moves = move_games(rest)
+    if moves:
+        unique = {key: Concept(c.word, MOVE_NUMBER_WEIGHT, c.alternatives)
+                  if c.word.isdigit() and c.weight == NUMBER_WEIGHT else c
+                  for key, c in unique.items()}
+    return Question(tuple(unique.values()), named.games, named.preferred, is_move(rest),
+                    moves, rest)
+
+
+def answering_sentence(document: Document, question: Question,
+                       index: Index) -> Passage | None:
+    """The sentence of ``document`` that holds the most of the question (rare words
+    counting more), the first one on a tie or when none matches."""
+    best, best_value = None, 0.0
+    for passage in document.sentences:
+        value = 0.0
+        for concept in question.concepts:
+            value += concept.weight * max(
+                (weight * index.idf[term] for term, weight in concept.alternatives.items()
+                 if term in passage.terms), default=0.0)
+        if value > best_value:
+            best, best_value = passage, value
+    return best or (document.sentences[0] if document.sentences else None)
+
+
+def rank(question: Question, index: Index, *, prefer: str | None = None,
+         limit: int = 8) -> list[Ranked]:
+    """The sections that answer ``question`` best, best first: BM25 with the heading's
+    words weighted up, the question's games only, the preferred game and the rules
+    before the app's decisions."""
+    scores: dict[int, float] = defaultdict(float)
+    average = index.average_length
+    for concept in question.concepts:
+        # The best alternative counts, the others a little (a disjunction max with a tie
+        # breaker): "beginnt" and "jüngste" in one section beat either alone, yet a
+        # section full of loose synonyms does not beat one with the word itself.
+        best: dict[int, float] = {}
+        total: dict[int, float] = defaultdict(float)
+        for term, weight in concept.alternatives.items():
+            idf = index.idf[term]
+            for number, frequency in index.postings[term].items():
+                length = index.documents[number].length
+                value = weight * idf * frequency * (K1 + 1) / (
+                    frequency + K1 * (1 - B + B * length / average))
+                total[number] += value
+                if value > best.get(number, 0.0):
+                    best[number] = value
+        for number, value in best.items():
+            scores[number] += concept.weight * (value + TIE_BREAKER * (total[number] - value))
+    preferred = {*question.preferred, *question.move_games}
+    moves = question.games or question.move_games or tuple(MOVE_RULES)
+    if prefer and not question.games:
+        # Asked on a game's page: a move is a move of that game, whatever its words.
+        preferred, moves = {*question.preferred, prefer}, (prefer,)
+    if question.move:
+        top = max(scores.values(), default=1.0)
+        for number, document in enumerate(index.documents):
+            rules = MOVE_RULES.get(document.game.slug, ())
+            if document.game.slug in moves and document.section.anchor in rules:
+                order = rules.index(document.section.anchor)
+                scores[number] += MOVE_PRIOR * top * (1 - order / (2 * len(rules)))
+    if not scores and question.games and not question.concepts:
+        # Only a game was named: its page from the top, the way into its rules.
+        return [Ranked(document, 0.0, document.sentences[0] if document.sentences else None,
+                       frozenset())
+                for document in index.documents if document.game.slug in question.games
+                ][:limit]
+    ranked: list[tuple[float, Document]] = []
+    for number, score in scores.items():
+        document = index.documents[number]
+        if question.games and document.game.slug not in question.games:
+            continue
+        if document.section.decision:
+            score *= DECISION_WEIGHT
+        if document.game.slug in preferred:
+            score *= PREFERRED_BOOST
+        ranked.append((score, document))
+    if not ranked:
+        return []
+    ranked.sort(key=lambda item: -item[0])
+    floor = ranked[0][0] * RELATIVE_CUTOFF
+    marked = frozenset(term for concept in question.concepts for term in concept.alternatives)
+    return [Ranked(document, score, answering_sentence(document, question, index), marked)
+            for score, document in ranked[:limit] if score >= floor]

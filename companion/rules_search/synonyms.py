@@ -1,0 +1,204 @@
+"""The games' own words and the words players use for them at the table.
+
+A group holds words that answer the same question: asking with one finds
+sections written with another ("Runde" finds "Durchgang", "klauen" finds
+"wegnehmen", "color" finds "colour"). Words are written as players type
+them; the index stems them with the language's stemmer, so one form of a
+word is enough. An entry of several words ("fängt an", "go first") is a
+phrase: it counts when its words stand together in the question, and
+then stands for the group's single words. A word marked "~" is read the
+same way, in questions only: its stem means something else in the texts.
+
+Only words of the games and of asking about rules belong here, not words
+picked to answer one question: a group must make sense to a player who
+never saw the question list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from companion.rules_search.text import stem, tokens
+
+GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "de": (
+        # Durchgang is the glossary's word for a deal; at the table everybody says Runde.
+        ("runde", "durchgang", "spielrunde"),
+        ("kassieren", "nehmen", "nimmt", "nimmst", "genommen", "nahm", "einsammeln", "sammeln",
+         "abräumen", "abzocken", "einkassieren", "aufnehmen", "schlucken"),
+        ("bekommen", "bekommt", "bekomme", "kriegen", "erhalten", "gibt es"),
+        ("hornochse", "minuspunkt", "strafpunkt", "ochse", "hornochsenpunkt", "minus"),
+        ("bullenkarte", "bulle", "bullen", "stier", "bullkarte"),
+        # Who starts: rules answer with the youngest player or the dealer's neighbour.
+        ("beginnen", "beginnt", "begonnen", "~anfangen", "fängt an", "fange an", "fängt",
+         "starten", "startet", "zuerst", "erster spieler", "startspieler",
+         "jüngste"),
+        ("stapel", "haufen", "ablagestapel", "stoss"),
+        ("nachziehstapel", "zugstapel", "talon", "deck", "kartenstapel"),
+        ("nachziehen", "ziehen", "auffüllen", "nachnehmen", "ziehe"),
+        ("legen", "ablegen", "anlegen", "spielen", "ausspielen", "hinlegen", "auslegen",
+         "drauflegen", "platzieren", "setzen"),
+        ("zielscheibe", "scheibe", "ziel", "zielfeld"),
+        ("wertung", "punkte", "punktzahl", "zählen", "abrechnung", "auswertung", "rechnen",
+         "punktestand", "werten"),
+        ("gewinnen", "gewinnt", "gewinner", "sieger", "sieg", "siegt"),
+        ("ende", "endet", "enden", "vorbei", "schluss", "aufhören", "fertig", "spielende",
+         "wie lange", "wie lang", "dauert", "dauer"),
+        ("gleichstand", "unentschieden", "patt", "gleich viele"),
+        ("umdrehen", "umgedreht", "verdeckt", "umdreht", "umgekehrt"),
+        ("offen", "aufgedeckt", "sichtbar"),
+        ("joker", "fiese", "fies", "vieren"),
+        ("wegnehmen", "klauen", "stehlen", "abnehmen", "mopsen", "abziehen"),
+        ("merkmal", "eigenschaft", "symbol", "attribut"),
+        ("abstand", "differenz", "unterschied", "entfernung", "auseinander"),
+        # "Wie viele Karten am Anfang?" asks for the set-up, not for who starts.
+        ("aufbau", "vorbereitung", "vorbereiten", "aufbauen", "spielvorbereitung",
+         "am anfang", "zu beginn", "zum start", "spielbeginn"),
+        ("geben", "gibt", "austeilen", "teilt aus", "verteilen", "geber", "mischen"),
+        ("spieler", "mitspieler", "personen", "leute", "spielerzahl", "spieleranzahl"),
+        ("material", "spielmaterial", "inhalt", "schachtel"),
+        ("voll", "überfüllt", "übervoll", "überfüllen"),
+        ("verpasst", "vergessen", "übersehen", "nachholen", "später"),
+        ("passt", "passen", "erlaubt", "zulässig", "legal", "verboten", "übereinstimmen",
+         "stimmt überein"),
+        ("null", "0"),
+        ("zahl", "nummer", "wert", "kartenwert", "zahlenwert"),
+        ("summe", "gesamt", "zusammen", "insgesamt"),
+        ("benutzen", "nutzen", "nutzt", "verwenden", "einsetzen", "gebrauchen", "verbrauchen",
+         "verbraucht"),
+        ("niedrig", "niedriger", "klein", "kleiner", "tief", "tiefer"),
+        ("höher", "größer", "hoch"),
+        ("oberste", "obere", "oben", "obenauf"),
+        ("variante", "regelvariante", "hausregel", "option"),
+        ("notieren", "aufschreiben", "eintragen", "mitschreiben", "erfassen"),
+        ("kreis", "im kreis", "von vorne", "umlaufen", "100"),
+        ("farbe", "farben", "farbig"),
+        ("vier", "4"),
+        ("drei", "3"),
+        ("dreizehn", "13"),
+        ("zweimal", "mehrmals", "nochmal", "öfter", "mehrfach"),
+        ("mehrere", "mehr"),
+        ("dran", "am zug", "zug"),
+        ("hand", "handkarten", "halten", "auf der hand"),
+        ("x reihe", "xreihe", "x row", "eigene reihe"),
+    ),
+    "en": (
+        # A deal is the glossary's word; many players say round or hand.
+        ("round", "deal"),
+        ("take", "took", "taken", "collect", "pick up", "grab", "gather", "claim", "win the row"),
+        ("get", "gets", "got", "earn", "receive", "gain"),
+        ("hornochse", "hornochsen", "bullhead", "bull head", "minus point", "penalty",
+         "penalty point", "ox", "cow"),
+        ("bull card", "bullenkarte", "bull", "bulls"),
+        ("start", "starts", "begin", "begins", "began", "go first", "goes first", "play first",
+         "first player", "lead", "leads", "youngest"),
+        ("pile", "stack", "heap"),
+        ("draw pile", "deck", "stock", "talon"),
+        ("draw", "refill", "replenish"),
+        ("play", "put", "place", "lay", "put down", "lay down", "add", "drop"),
+        ("target", "disc", "board"),
+        ("score", "scoring", "points", "point", "count", "tally", "counting"),
+        ("win", "winner", "wins", "won", "victory"),
+        ("end", "ends", "finish", "finished", "game over", "stop", "is over", "how long",
+         "last long"),
+        ("tie", "tied", "ties", "equal"),
+        ("face down", "facedown", "flip", "flipped", "turned over", "upside down", "turn over"),
+        ("face up", "faceup", "visible"),
+        ("joker", "wild", "wildcard", "nasty", "fours"),
+        ("steal", "take away", "nick", "swipe", "snatch"),
+        ("feature", "attribute", "property", "symbol", "characteristic", "trait"),
+        ("difference", "distance", "gap", "apart", "far"),
+        ("setup", "set up", "prepare", "preparation", "at the start", "at the beginning",
+         "to start with"),
+        ("dealer", "deal", "shuffle", "deals"),
+        ("players", "people", "persons", "player count"),
+        ("components", "material", "contents", "pieces", "box"),
+        ("colour", "color", "colours", "colors", "coloured", "colored"),
+        ("grey", "gray"),
+        ("full", "overfull", "overfill", "overfilled", "fills"),
+        ("missed", "forgot", "forget", "overlooked", "later", "make up"),
+        ("fit", "fits", "allowed", "legal", "valid", "match", "join"),
+        ("zero", "0", "nothing"),
+        ("number", "value"),
+        ("total", "sum", "altogether"),
+        ("use", "spend", "consume", "used up"),
+        # The English stemmer keeps -er and -est: "lowest" would not meet "lower".
+        ("low", "lower", "lowest", "small", "smaller", "smallest"),
+        ("high", "higher", "highest", "big", "bigger", "biggest", "large", "larger", "largest",
+         "great", "greater", "greatest"),
+        ("top", "topmost", "uppermost"),
+        ("variant", "variation", "house rule", "option"),
+        ("record", "enter", "note", "write down", "track"),
+        ("circle", "wrap", "wraps", "wrap around", "loop", "100"),
+        ("four", "4"),
+        ("three", "3"),
+        ("thirteen", "13"),
+        ("twice", "again", "more than once", "several times"),
+        ("several", "multiple"),
+        ("turn", "move"),
+        ("hand", "hold", "holds", "holding", "in hand", "hand cards"),
+        ("x reihe", "xreihe", "x row", "own row"),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Thesaurus:
+    """The groups of one language as terms: every member of group 7 also stands for the
+    term ``~7``, in the texts (where the index is built) and in questions alike."""
+
+    groups_of: dict[str, tuple[str, ...]]
+    """A single word's stem → the terms of its groups."""
+    phrases: tuple[tuple[tuple[str, ...], str], ...]
+    """Entries of several words as stems → their group's term, longest first."""
+    asked: dict[str, tuple[str, ...]]
+    """Words marked "~" (stem → group terms): read in questions only."""
+    words: frozenset[str]
+    """Every folded word of every entry (typos are matched against them too)."""
+
+
+def group_term(number: int) -> str:
+    return f"~{number}"
+
+
+@lru_cache(maxsize=4)
+def thesaurus(language: str) -> Thesaurus:
+    groups_of: dict[str, list[str]] = {}
+    asked: dict[str, list[str]] = {}
+    phrases: list[tuple[tuple[str, ...], str]] = []
+    words: set[str] = set()
+    for number, group in enumerate(GROUPS[language]):
+        term = group_term(number)
+        for entry in group:
+            found = [token.word for token in tokens(entry)]
+            words.update(found)
+            stems = tuple(stem(word, language) for word in found)
+            if len(stems) > 1:
+                phrases.append((stems, term))
+            elif entry.startswith("~"):
+                asked.setdefault(stems[0], []).append(term)
+            else:
+                groups_of.setdefault(stems[0], []).append(term)
+    return Thesaurus(
+        groups_of={key: tuple(dict.fromkeys(value)) for key, value in groups_of.items()},
+        phrases=tuple(sorted(phrases, key=lambda item: -len(item[0]))),
+        asked={key: tuple(dict.fromkeys(value)) for key, value in asked.items()},
+        words=frozenset(words),
+    )
+
+
+def find_phrases(stems: list[str], language: str,
+                 taken: set[int] | None = None) -> list[tuple[int, int, str]]:
+    """(start, end, group term) of each group phrase in a run of stems, longest first,
+    never two on one word; ``taken`` words are skipped and the found ones added to it."""
+    taken = set() if taken is None else taken
+    found: list[tuple[int, int, str]] = []
+    for phrase, term in thesaurus(language).phrases:
+        size = len(phrase)
+        for start in range(len(stems) - size + 1):
+            span = range(start, start + size)
+            if taken.isdisjoint(span) and tuple(stems[start:start + size]) == phrase:
+                taken.update(span)
+                found.append((start, start + size, term))
+    return found

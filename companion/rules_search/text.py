@@ -1,0 +1,152 @@
+"""Words as the search compares them: folded, split, stemmed, stop words known.
+
+The same functions read the rules texts (when the index is built) and the
+question, so both sides always agree: "Zählt", "zaehlt" and "zählen" meet
+at one stem, "passt?" is the word "passt", and "Handkarten" is also
+"Hand" + "Karten".
+
+>>> [t.word for t in tokens("Wer fängt an? 11-nimmt, X-Reihe!")]
+['wer', 'fängt', 'an', '11', 'nimmt', 'x', 'reihe']
+>>> stem("zaehlen", "de") == stem("Zählen", "de")
+True
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer  # PyStemmer: the Snowball project's own stemmers, in C
+
+STEMMERS = {"de": "german", "en": "english"}
+"""The Snowball algorithm of each rules language."""
+
+_WORD = re.compile(r"[^\W_]+")
+"""Letters and digits; everything else (punctuation, hyphens, "?") separates words."""
+
+_NUMBER_SUFFIX = re.compile(r"^(\d+)(?:er|s|st|nd|rd|th|te|ten|ter)$")
+"""``3er`` (3er-Reihe), ``4s`` (red 4s), ``3rd``: the number itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of a text: where it stands and how it is compared."""
+
+    start: int
+    end: int
+    word: str
+    """Folded: lower case, ß as ss, "4s" as "4"."""
+
+
+def fold(text: str) -> str:
+    """Lower case, ß as ss, accents other than the German umlauts dropped.
+
+    Umlauts stay: the German stemmer reads ä/ae, ö/oe, ü/ue as the same
+    letter, and the English texts keep German game words as they are.
+
+    >>> fold("Straße Café ÜBER")
+    'strasse cafe über'
+    """
+    text = text.casefold().replace("ß", "ss")
+    if text.isascii():
+        return text
+    kept = []
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char) and kept and char == "\u0308" and kept[-1] in "aou":
+            kept[-1] = {"a": "ä", "o": "ö", "u": "ü"}[kept[-1]]
+        elif not unicodedata.combining(char):
+            kept.append(char)
+    return "".join(kept)
+
+
+def tokens(text: str) -> Iterator[Token]:
+    """The words of ``text`` with their places in it."""
+    for match in _WORD.finditer(text):
+        word = fold(match.group(0))
+        number = _NUMBER_SUFFIX.match(word)
+        yield Token(match.start(), match.end(), number.group(1) if number else word)
+
+
+@lru_cache(maxsize=2)
+def _stemmer(language: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(STEMMERS[language])
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str, language: str) -> str:
+    """The Snowball stem of a folded word; numbers stay as they are.
+
+    >>> stem("kassierten", "de"), stem("colours", "en"), stem("23", "en")
+    ('kassiert', 'colour', '23')
+    """
+    if word.isdigit():
+        return word
+    stemmed: str = _stemmer(language).stemWord(fold(word))
+    if language != "de":
+        # The English texts keep German game words: "Hornochsen" and "hornochsen" alike.
+        stemmed = stemmed.replace("ä", "a").replace("ö", "o").replace("ü", "u")
+    return stemmed
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a list written as running text (one word per blank)."""
+    return frozenset(text.split())
+
+
+# Snowball's stop word lists, less the words that decide a rules question here:
+# negations ("passt nicht", "keine Reihe"), "über" (über 13), "most"/"more" (who has the
+# most), "up"/"down" (face up), "out" (went out), "same", "own", "after" (after 100).
+STOP_WORDS = {
+    "de": word_set("""
+        aber alle allem allen aller alles als also am an ander andere anderem anderen anderer
+        anderes anderm andern anderr anders auch auf aus bei beim bin bis bist bitte da damit dann
+        das dass dein deine deinem deinen deiner deines dem demselben den denn denselben der derer
+        derselbe derselben des desselben dessen dich die dies diese diesem diesen dieser dieses
+        dieselbe dieselben dir doch dort du durch ein eine einem einen einer eines einig einige
+        einigem einigen einiger einiges eigentlich er es etwas euch euer eure eurem euren eurer
+        eures für gegen gewesen hab habe haben hat hatte hatten hier hin ich ihm ihn ihnen ihr ihre
+        ihrem ihren ihrer ihres im in indem ins ist ja jede jedem jeden jeder jedes jemals jene
+        jenem jenen jener jenes jetzt kann kannst konnte könnte können man manche manchem manchen
+        mancher manches mal mein meine meinem meinen meiner meines mich mir mit muss musst müssen
+        darf darfst dürfen soll sollst sollen sollte will willst wollen wollte möchte mag nach noch
+        nun nur ob oder passiert passieren geschieht sehr sein seine seinem seinen seiner seines
+        selbst sich sie sind so solche solchem solchen solcher solches sondern sonst um und uns
+        unser unsere unserem unseren unseres unter viel viele vom von vor war waren warst was wann
+        warum weil welche welchem welchen welcher welches wenn werde werden wer wie wird wirst wo
+        wir würde würden zu zum zur zwar machen mache macht gilt
+    """),
+    "en": word_set("""
+        a about above again against all am an and any are as at be because been before being
+        below both but by can could did do does doing during each few for from further had has
+        have having he her here hers herself him himself his how i if in into is it its itself
+        just me might my myself nor of on once only or other ought our ours ourselves please she
+        should so some such than that the their theirs them themselves then there these they this
+        those through to until very was we were what when where which while who whom why will
+        with would you your yours yourself yourselves may must shall happen happens happened
+        ok okay let lets s t d ll re ve m many much
+    """),
+}
+
+
+def is_stop_word(word: str, language: str) -> bool:
+    return word in STOP_WORDS[language]
+
+
+NUMBER_WORDS = word_set("""
+    null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn
+    zwanzig hundert zero one two three four five six seven eight nine ten eleven twelve
+    thirteen fourteen twenty hundred
+""")
+
+
+def is_number(word: str) -> bool:
+    """A folded word that counts something: "12", "sieben", "seven"."""
+    return word.isdigit() or word in NUMBER_WORDS
+
+
+COUNT = "#n:"
+"""Prefix of the term a word gets after a number ("sieben Farben": #n:farb), so that
+"how many colours" finds where colours are counted."""

@@ -1,0 +1,257 @@
+"""Rules questions: asked as at the table, answered with the right section first.
+
+The question set (rules_questions.py) measures the search as a whole; the tests
+below pin each thing it must understand, the answer's shape and the pages.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections import defaultdict
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from companion.rules_search import search
+from tests.companion.rules_questions import QUESTIONS
+
+
+def found(question: str, language: str = "de", **kwargs: str) -> list[str]:
+    return [f"{a.game.slug}#{a.section.anchor}" for a in search(question, language, **kwargs)]
+
+
+def first(question: str, language: str = "de", **kwargs: str) -> str:
+    answers = found(question, language, **kwargs)
+    return answers[0] if answers else ""
+
+
+# ------------------------------------------------------------------ the question set
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_players_questions_find_the_answer_in_the_top_3_and_mostly_first(language: str) -> None:
+    asked = [q for q in QUESTIONS if q.language == language]
+    top_1 = top_3 = 0
+    for question in asked:
+        answers = found(question.text, language)
+        top_1 += bool(answers) and answers[0] in question.answers
+        top_3 += any(answer in question.answers for answer in answers[:3])
+    assert top_3 / len(asked) >= 0.9, (language, top_3, len(asked))
+    assert top_1 / len(asked) >= 0.7, (language, top_1, len(asked))
+
+
+def test_the_question_set_asks_about_every_game_in_both_languages() -> None:
+    count: dict[tuple[str, str], int] = defaultdict(int)
+    for question in QUESTIONS:
+        count[(question.language, question.game)] += 1
+    assert len(QUESTIONS) >= 80
+    assert len(count) == 10 and min(count.values()) >= 10
+
+
+def test_a_question_takes_a_few_milliseconds() -> None:
+    for question in QUESTIONS:  # the index is built once, before the clock runs
+        search(question.text, question.language)
+    times = []
+    for question in QUESTIONS:
+        started = time.perf_counter()
+        search(question.text, question.language)
+        times.append(time.perf_counter() - started)
+    assert statistics.median(times) < 0.020
+
+
+# ------------------------------------------------------------------- what it reads
+
+
+@pytest.mark.parametrize("question", [
+    "Zählt die dritte Karte einer Farbe?", "zaehlt die dritte karte einer farbe",
+    "ZÄHLT DIE DRITTE KARTE EINER FARBE???",
+])
+def test_case_umlauts_and_punctuation_do_not_matter(question: str) -> None:
+    assert first(question) == "drei-sind-einer-zuviel#third-card"
+
+
+def test_inflected_words_meet_their_stem() -> None:
+    # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
+    assert first("darf ich eine Bullenkarte zweimal benutzen") == \
+        "elf-nimmt#app-decides-bull-cards-kept"
+
+
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    ("wann bekome ich eine Bulenkarte", "de", "elf-nimmt#bull-card-gain"),
+    ("what happens to the thrid card of a colour", "en", "drei-sind-einer-zuviel#third-card"),
+])
+def test_a_typo_still_finds_the_rule(question: str, language: str, answer: str) -> None:
+    assert first(question, language) == answer
+
+
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    # The texts say Durchgang / deal, colour, wegnehmen.
+    ("wie viele Runden spielt man bei 11 nimmt", "de", "elf-nimmt#end"),
+    ("can I steal a bull card", "en", "elf-nimmt#bull-card-steal"),
+    ("what happens with the third card of one color", "en",
+     "drei-sind-einer-zuviel#third-card"),
+])
+def test_the_games_own_words_are_understood_by_their_synonyms(
+    question: str, language: str, answer: str,
+) -> None:
+    assert answer in found(question, language)[:2]
+
+
+@pytest.mark.parametrize("name", ["11 nimmt", "elf nimmt", "11nimmt", "11 nimt", "Elf-nimmt!"])
+def test_a_game_named_in_any_spelling_keeps_the_answers_to_that_game(name: str) -> None:
+    answers = found(f"{name} wann ist der Durchgang zu Ende")
+    assert answers[0] == "elf-nimmt#end"
+    assert {answer.split("#")[0] for answer in answers} == {"elf-nimmt"}
+
+
+@pytest.mark.parametrize("question", ["dreizehn wer fängt an", "13: wer fängt an",
+                                      "wer fängt an bei 13"])
+def test_13_names_the_game_but_over_13_is_a_sum(question: str) -> None:
+    assert first(question) == "dreizehn#setup"
+    assert first("Was passiert, wenn die Summe über 13 geht?").startswith("dreizehn#")
+
+
+def test_the_page_s_game_is_preferred() -> None:
+    assert first("Wie endet das Spiel?", prefer="freaky") == "freaky#end"
+    assert first("Wie endet das Spiel?", prefer="drei-sind-einer-zuviel") == \
+        "drei-sind-einer-zuviel#end"
+
+
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    ("Ich habe vergessen eine Reihe zu kassieren, darf ich das nachholen?", "de",
+     "freaky#app-decides-missed-row"),
+    ("is exactly 13 safe", "en", "dreizehn#app-decides-exactly-13"),
+])
+def test_the_app_s_decisions_answer_too(question: str, language: str, answer: str) -> None:
+    assert answer in found(question, language)[:2]
+
+
+def test_a_question_in_one_language_is_searched_in_its_own_rules_only() -> None:
+    assert all("/rules/" in a.url for a in search("third card", "en"))
+    assert first("dritte Karte", "de") == "drei-sind-einer-zuviel#third-card"
+
+
+@pytest.mark.parametrize("question", ["", "a", "?!", "der die das", "\x00\x00"])
+def test_an_empty_or_meaningless_question_has_no_answer(question: str) -> None:
+    assert search(question, "de") == ()
+
+
+def test_a_very_long_question_is_cut_and_answered() -> None:
+    assert search("Bullenkarte " * 500, "de")
+
+
+# ------------------------------------------------------------------------- answers
+
+
+def test_an_answer_has_the_game_the_section_and_the_sentence_with_the_match_marked() -> None:
+    answer = search("Was passiert bei der dritten Karte einer Farbe?", "de")[0]
+    assert answer.game.title == "3 sind einer zuviel!"
+    assert answer.url == "/rules/drei-sind-einer-zuviel/#third-card"
+    sentence = "".join(part.text for part in answer.sentence)
+    assert "dritte Karte einer Farbe" in sentence
+    assert [part.text for part in answer.sentence if part.marked][:3] == [
+        "dritte", "Karte", "Farbe"]
+    assert [part.text for part in answer.title if part.marked] == ["dritte", "Karte", "Farbe"]
+
+
+def offer(question: str, language: str = "de") -> dict[str, list[str]] | None:
+    for answer in search(question, language):
+        if answer.check is not None:
+            parts = urlsplit(answer.check.url)
+            return {"path": [parts.path], "anchor": [parts.fragment], **parse_qs(parts.query)}
+    return None
+
+
+@pytest.mark.parametrize(("question", "language", "expected"), [
+    ("darf ich die 23 auf die 18 legen", "de", {
+        "path": ["/rules/elf-nimmt/check/"], "anchor": ["check-play"],
+        "play-tops": ["18"], "play-hand": ["23"]}),
+    ("can I play 97 on 95", "en", {
+        "path": ["/rules/elf-nimmt/check/"], "anchor": ["check-play"],
+        "play-tops": ["95"], "play-hand": ["97"]}),
+    ("13: darf ich eine gelbe 5 auf blau legen?", "de", {
+        "path": ["/rules/dreizehn/check/"], "anchor": ["check-play"],
+        "play-colour": ["yellow"], "play-value": ["5"], "play-target": ["blue"]}),
+    ("3 sind einer zuviel: wohin kommt die 40, wenn 46 und 57 liegen?", "de", {
+        "path": ["/rules/drei-sind-einer-zuviel/check/"], "anchor": ["check-place"],
+        "place-card": ["40"], "place-row_2": ["46 57"]}),
+    ("x nimmt darf die 30 in meine X-Reihe hinter die 40", "de", {
+        "path": ["/rules/x-nimmt/check/"], "anchor": ["check-xrow"],
+        "xrow-card": ["30"], "xrow-x_row": ["40"]}),
+])
+def test_a_question_naming_cards_offers_the_check_with_them_filled_in(
+    question: str, language: str, expected: dict[str, list[str]],
+) -> None:
+    assert offer(question, language) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "wie viele Punkte gibt es für 2 Karten einer Farbe",  # a count, no card
+    "Werden die Startkarten 0, 30 und 60 jemals genommen?",  # no move
+    "Freaky: passt die blaue 4 an die Reihe?",  # Freaky's check asks for three features
+])
+def test_other_questions_offer_no_check(question: str) -> None:
+    assert offer(question) is None
+
+
+# -------------------------------------------------------------------------- pages
+
+
+def get(client: Client, url: str, *, htmx: bool = False, language: str = "de") -> str:
+    headers = {"HTTP_ACCEPT_LANGUAGE": language, **({"HTTP_HX_REQUEST": "true"} if htmx else {})}
+    response = client.get(url, **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_without_javascript_the_question_opens_the_search_page_with_the_answers(
+    client: Client,
+) -> None:
+    html = get(client, reverse("rules_search") + "?q=darf+ich+die+23+auf+die+18+legen")
+    assert "<nav" in html and 'value="darf ich die 23 auf die 18 legen"' in html
+    assert '<a class="fw-semibold" href="/rules/elf-nimmt/#' in html
+    assert 'href="/rules/elf-nimmt/check/?play-tops=18&amp;play-hand=23#check-play"' in html
+    assert "Diesen Zug prüfen" in html
+
+
+def test_while_typing_htmx_gets_only_the_answers(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=wer+f%C3%A4ngt+an&game=freaky", htmx=True)
+    assert "<form" not in html and "<nav" not in html
+    assert re.search(r'<a class="fw-semibold" href="/rules/freaky/#turn">', html)
+
+
+def test_an_unknown_game_to_prefer_is_ignored(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=Bullenkarte&game=skat", htmx=True)
+    assert "/rules/elf-nimmt/#" in html
+
+
+@pytest.mark.parametrize(("url", "game"), [
+    ("/rules/", None), ("/rules/freaky/", "freaky"), ("/rules/search/?q=Reihe", None),
+])
+def test_every_rules_page_has_the_question_box(client: Client, url: str, game: str | None) -> None:
+    html = get(client, url)
+    assert 'action="/rules/search/"' in html and 'name="q"' in html
+    assert 'hx-trigger="input changed delay:250ms, search"' in html
+    assert 'hx-target="#search-results"' in html and 'id="search-results"' in html
+    assert ('name="game" value="freaky"' in html) == (game == "freaky")
+
+
+def test_the_check_page_opens_with_the_question_s_cards_filled_in_and_nothing_checked(
+    client: Client,
+) -> None:
+    html = get(client, "/rules/elf-nimmt/check/?play-tops=18&play-hand=23")
+    assert re.search(r'name="play-tops"[^>]*value="18"', html)
+    assert re.search(r'name="play-hand"[^>]*value="23"', html)
+    assert 'id="answer-play"' not in html and "is-invalid" not in html
+
+
+def test_the_check_page_leaves_out_what_its_fields_refuse(client: Client) -> None:
+    html = get(client, "/rules/dreizehn/check/?play-colour=purple&play-value=5&play-target=blue")
+    assert re.search(r'name="play-value"[^>]*value="5" checked', html)
+    assert re.search(r'name="play-target"[^>]*value="blue" checked', html)
+    assert re.search(r'name="play-colour"[^>]*value="yellow" checked', html)  # as before
+    assert 'value="purple"' not in html and "is-invalid" not in html
