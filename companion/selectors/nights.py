@@ -179,9 +179,9 @@ def night_summary(night: GameNight) -> NightSummary:
             leader = min(running.values()) if lower else max(running.values())
             for winner in winners[match_id]:
                 behind = running[winner] - leader if lower else leader - running[winner]
-                key = (-behind, order[match_id], number)
-                if behind > 0 and (comeback is None or key < comeback[0]):
-                    comeback = (key, Comeback(winner, names[winner], colours[winner], game,
+                rank = (-behind, order[match_id], number)
+                if behind > 0 and (comeback is None or rank < comeback[0]):
+                    comeback = (rank, Comeback(winner, names[winner], colours[winner], game,
                                               GAMES[game].title, match_id, number, behind))
     counts: dict[str, int] = defaultdict(int)
     for game in finished.values():

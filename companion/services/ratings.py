@@ -164,12 +164,15 @@ def played_since(group_id: int, since: dt.date | None) -> list[Played]:
     played: list[Played] = []
     current: list[object] = []
     players: list[int] = []
-    places: list[int] = []
+    places: list[int | None] = []
 
     def close() -> None:
         match_id, game, date, started_at = current
+        # A seat without a place (never so for a match finished through the services)
+        # shares the last place rather than stopping the ratings.
+        last = len(players)
         played.append(Played(match_id, game, date, started_at,  # type: ignore[arg-type]
-                             tuple(players), tuple(places)))
+                             tuple(players), tuple(last if p is None else p for p in places)))
 
     for match_id, game, date, started_at, player_id, place in results.order_by(
         "date", "started_at", "match_id", "number"
@@ -209,8 +212,8 @@ def _insert_steps(group_id: int, steps: list[Step]) -> None:
     """
     connection = connections[router.db_for_write(RatingStep)]
     ops = connection.ops
-    columns = ", ".join(ops.quote_name(RatingStep._meta.get_field(name).column)
-                        for name in STEP_FIELDS)
+    column = {field.name: field.column for field in RatingStep._meta.concrete_fields}
+    columns = ", ".join(ops.quote_name(column[name]) for name in STEP_FIELDS)
     sql = (f"INSERT INTO {ops.quote_name(RatingStep._meta.db_table)} ({columns}) "
            f"VALUES ({', '.join(['%s'] * len(STEP_FIELDS))})")
     dates: dict[int, tuple[Any, Any]] = {}

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.utils import timezone, translation
 
 from companion.bgstats import (
@@ -34,6 +35,7 @@ from companion.models import (
     Group,
     Match,
     Player,
+    Rating,
     RatingStep,
     Seat,
     SeatResult,
@@ -41,6 +43,7 @@ from companion.models import (
 from companion.selectors.nights import night_summary
 from companion.services import matches as services
 from companion.services.bgstats import bgstats_import
+from companion.services.ratings import ratings_rebuild
 
 EXPORT = Path(__file__).parent / "data" / "BGStatsExport.json"
 
@@ -201,6 +204,11 @@ def test_imported_matches_count_in_the_statistics_and_the_ratings_but_not_in_dea
 
     assert SeatResult.objects.filter(group=group).count() == 19
     assert RatingStep.objects.filter(group=group).count() == 19
+    ratings = sorted(Rating.objects.filter(group=group).values_list("player_id", "game", "mu",
+                                                                     "sigma", "matches"))
+    ratings_rebuild(group_id=group.pk)
+    assert sorted(Rating.objects.filter(group=group).values_list(
+        "player_id", "game", "mu", "sigma", "matches")) == ratings
     record = GameRecord.objects.get(group=group, game="x-nimmt")
     assert (record.matches, record.deals) == (2, 0)
     night = GameNight.objects.get(group=group, date=dt.date(2025, 3, 7))
@@ -268,8 +276,12 @@ def test_an_imported_match_cannot_be_reopened(content: bytes, group: Group,
     match = Match.objects.filter(group=group).first()
     assert match is not None
 
-    with pytest.raises(Exception, match="imported"):
+    with pytest.raises(ValidationError) as caught:
         services.match_reopen(match=match, user=anna)
+
+    assert caught.value.code == "imported"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
 
 
 # --- Hostile and broken files ---------------------------------------------------------------
