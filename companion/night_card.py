@@ -51,7 +51,8 @@ def _player_line(player_wins: int, places: Sequence[int], hornochsen: int | None
     parts = [
         npgettext("evening tally", "%(count)d win", "%(count)d wins", player_wins)
         % {"count": player_wins},
-        _("places %(places)s") % {"places": _places(places)},
+        ngettext("place %(places)s", "places %(places)s", len(places))
+        % {"places": _places(places)},
     ]
     if hornochsen is not None:
         parts.append(_("%(count)d Hornochsen") % {"count": hornochsen})

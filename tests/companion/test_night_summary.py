@@ -132,7 +132,7 @@ def test_the_text_to_share_names_everything_in_german(night: GameNight) -> None:
         "Spieleabend am 5. März 2026, bei Anna",
         "2 Partien: 2× 11 nimmt!",
         "",
-        "Cem: 1 Sieg · Plätze 1. · 21 Hornochsen",
+        "Cem: 1 Sieg · Platz 1. · 21 Hornochsen",
         "Anna: 1 Sieg · Plätze 2., 1. · 26 Hornochsen",
         "Ben: 0 Siege · Plätze 2., 2. · 30 Hornochsen",
     ]
@@ -146,7 +146,7 @@ def test_the_text_to_share_reads_in_english_too(night: GameNight) -> None:
     with translation.override("en"):
         text = night_text(night_summary(night))
 
-    assert "Cem: 1 win · places 1. · 21 Hornochsen" in text
+    assert "Cem: 1 win · place 1. · 21 Hornochsen" in text
     assert "Biggest comeback: Cem trailed by 20 points after deal 1 of 11 nimmt! and won." in (
         text)
 
