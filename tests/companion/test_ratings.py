@@ -14,7 +14,16 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from companion.models import GameNight, Group, Match, Player, Rating, RatingStep, Seat
+from companion.models import (
+    GameNight,
+    Group,
+    Match,
+    Player,
+    Rating,
+    RatingStep,
+    Seat,
+    SeatResult,
+)
 from companion.selectors.ratings import leaderboard, match_rating_changes, player_ratings
 from companion.services import matches as services
 from companion.services.groups import game_night_update
@@ -168,6 +177,10 @@ def test_the_stored_ratings_equal_a_recomputation_after_any_changes(seed: int) -
     assert RatingStep.objects.filter(group=group).count() == (
         Seat.objects.filter(match__in=finished_now).count()
     )
+    # Written with a plain INSERT, read back as the ORM writes them: the same dates.
+    fields = ("match_id", "player_id", "game", "date", "started_at")
+    assert set(RatingStep.objects.filter(group=group).values_list(*fields)) == set(
+        SeatResult.objects.filter(group=group).values_list(*fields))
 
 
 @pytest.mark.django_db
