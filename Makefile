@@ -72,6 +72,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
 	$(PY) bench/rules_search.py
 	$(PY) bench/history.py
+	$(PY) bench/ratings.py
 	$(PY) bench/web.py
 	$(PY) bench/wire.py
 	$(PY) bench/load.py  # PostgreSQL with BENCH_DATABASE_URL=postgres://... (dropped and created)

@@ -116,7 +116,7 @@ class GameNightAdmin(admin.ModelAdmin):
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "group", "game_night", "status", "created_at", "finished_at"]
     list_select_related = ["group", "game_night__group"]
-    list_filter = ["game", "status", "group"]
+    list_filter = ["game", "status", "source", "group"]
     search_fields = ["group__name", "seats__player__name"]
     date_hierarchy = "created_at"
     autocomplete_fields = ["group", "game_night"]
@@ -222,3 +222,19 @@ class GameCountAdmin(_DerivedAdmin):
     list_select_related = ["group"]
     list_filter = ["game"]
     search_fields = ["group__name"]
+
+
+@admin.register(models.Rating)
+class RatingAdmin(_DerivedAdmin):
+    list_display = ["player", "group", "game", "mu", "sigma", "matches"]
+    list_select_related = ["player", "group"]
+    list_filter = ["game"]
+    search_fields = ["player__name", "group__name"]
+
+
+@admin.register(models.RatingStep)
+class RatingStepAdmin(_DerivedAdmin):
+    list_display = ["match", "player", "game", "date", "game_mu", "all_mu"]
+    list_select_related = ["match__game_night__group", "player"]
+    list_filter = ["game"]
+    search_fields = ["player__name", "=match__id"]

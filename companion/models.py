@@ -151,6 +151,12 @@ class Match(models.Model):
         FINISHED = "finished", _("finished")
         ABANDONED = "abandoned", _("abandoned")
 
+    class Source(models.TextChoices):
+        SHEET = "sheet", _("score sheet")
+        """Recorded deal by deal on the score sheet."""
+        BGSTATS = "bgstats", _("imported from BG Stats")
+        """Imported from a BG Stats export: final scores only."""
+
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="matches")
     game_night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="matches")
     game = models.CharField(_("game"), max_length=30, choices=Game.choices)
@@ -167,6 +173,15 @@ class Match(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     revision = models.PositiveIntegerField(default=0)
     """Bumped by every change to the sheet; the sheet's ETag, read without rendering."""
+    source = models.CharField(
+        _("source"), max_length=10, choices=Source.choices, default=Source.SHEET
+    )
+    """Where the match comes from. An imported one (``bgstats``) is finished, has seats
+    with their final totals, places and winners, and no deals: it cannot be reopened."""
+    # NULL, not "": the sheet's matches have none and must not collide in the constraint.
+    external_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    """The imported play's id in its source (BG Stats: the play's ``uuid``), so that the
+    same file imported twice adds nothing."""
 
     class Meta:
         verbose_name = _("match")
@@ -176,6 +191,11 @@ class Match(models.Model):
             models.Index(fields=["group", "game"]),
             # The running ones (group home, start page): found without reading the history.
             models.Index(fields=["group", "status"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["group", "source", "external_id"], name="unique_match_external_id"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -449,3 +469,75 @@ class GameCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.matches} × {self.game} in group {self.group_id}"
+
+
+# --- Skill ratings (derived data: companion.services.ratings) -------------------------------
+
+ALL_GAMES = ""
+"""The ``game`` of a rating across all five games."""
+
+
+class Rating(models.Model):
+    """A player's current skill rating (openskill's ``mu`` and ``sigma``) in one game of
+    their group, or across all its games (``game`` :data:`ALL_GAMES`), after the group's
+    finished matches in the order played. Rewritten by ``companion.services.ratings``
+    whenever a match is finished, reopened or deleted, a night moves or a group is
+    imported; never edited by hand."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=30, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField()
+    """The finished matches rated so far in this game (or in all games)."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="unique_rating_game"),
+        ]
+        indexes = [models.Index(fields=["group", "game"])]
+
+    def __str__(self) -> str:
+        return f"rating of {self.player_id} in {self.game or 'all games'}"
+
+
+class RatingStep(models.Model):
+    """What one finished match did to one player's ratings: in the match's game and across
+    all games, before and after. The change after each match is read from here, and a
+    recomputation from some night on starts from the ``*_before`` values of the first
+    step it drops."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_steps")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=30, choices=Game.choices)
+    date = models.DateField()
+    """The game night's date (with ``started_at`` and the match id, the order played)."""
+    started_at = models.DateTimeField()
+    game_mu_before = models.FloatField()
+    game_sigma_before = models.FloatField()
+    game_mu = models.FloatField()
+    game_sigma = models.FloatField()
+    game_matches = models.PositiveIntegerField()
+    """The player's rated matches in this game, this one included."""
+    all_mu_before = models.FloatField()
+    all_sigma_before = models.FloatField()
+    all_mu = models.FloatField()
+    all_sigma = models.FloatField()
+    all_matches = models.PositiveIntegerField()
+    """The player's rated matches in all games, this one included."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="unique_rating_step"),
+        ]
+        indexes = [
+            # A recomputation drops and rewrites a group's steps from a date on.
+            models.Index(fields=["group", "date"]),
+            # A player's rating over time, in the order played.
+            models.Index(fields=["player", "date", "started_at", "match"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating step of {self.player_id} @ {self.match_id}"

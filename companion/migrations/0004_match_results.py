@@ -12,7 +12,8 @@ def fill(apps, schema_editor):
     """
     from companion.services.results import results_rebuild
 
-    results_rebuild(counts=False)  # the matches per game are counted by 0006, which adds them
+    # The matches per game are counted by 0006 and the ratings filled by 0008, which add them.
+    results_rebuild(counts=False, ratings=False)
 
 
 class Migration(migrations.Migration):

@@ -104,6 +104,12 @@ def match_reopen(*, match: Match, user: Any = None) -> Match:
         match = lock_match(match)
         if match.status == Match.Status.OPEN:
             raise ValidationError(_("This match is still running."), code="open")
+        if match.source != Match.Source.SHEET:
+            # Its totals have no deals behind them: reopened, the sheet would count zeros.
+            raise ValidationError(
+                _("An imported match has final scores only; it cannot be reopened."),
+                code="imported",
+            )
         match.status = Match.Status.OPEN
         match.finished_at = None
         match.save(update_fields=["status", "finished_at"])

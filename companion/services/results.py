@@ -40,6 +40,11 @@ from companion.models import (
     Seat,
     SeatResult,
 )
+from companion.services.ratings import (
+    ratings_match_changed,
+    ratings_night_moved,
+    ratings_rebuild,
+)
 from scoring import GAMES
 from scoring.common import rules_for
 
@@ -424,6 +429,7 @@ def match_results_update(*, match: Match, counts: bool | None = None) -> None:
             _apply(dropped, -1)
         if counted:
             _apply(SeatResult.objects.bulk_create(_build([match])), 1)
+        ratings_match_changed(match=match)
 
 
 def match_counted(*, match: Match, delta: int) -> None:
@@ -466,12 +472,15 @@ def night_results_update(*, night: GameNight) -> None:
             for record in GameRecord.objects.filter(group_id=night.group_id, game__in=games):
                 record.data["best"] = _best(night.group_id, record.game)
                 record.save(update_fields=["data"])
+            ratings_night_moved(night=night)
 
 
-def results_rebuild(*, group: Group | None = None, counts: bool = True) -> int:
+def results_rebuild(
+    *, group: Group | None = None, counts: bool = True, ratings: bool = True
+) -> int:
     """Compute the results and records of ``group`` (None: of every group) afresh, and
-    with ``counts`` its matches per game (:class:`GameCount`); returns the number of
-    results written.
+    with ``counts`` its matches per game (:class:`GameCount`), with ``ratings`` its
+    skill ratings (``companion.services.ratings``); returns the number of results written.
 
     Reads only the columns it needs (the data migration that filled the tables for
     existing databases runs it too, without ``counts``: that table came later).
@@ -486,6 +495,8 @@ def results_rebuild(*, group: Group | None = None, counts: bool = True) -> int:
             written += _rebuild(group_id)
             if counts:
                 _recount(group_id)
+            if ratings:
+                ratings_rebuild(group_id=group_id)
     return written
 
 

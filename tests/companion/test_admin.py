@@ -19,6 +19,8 @@ from companion.models import (
     MatchChange,
     PairRecord,
     PlayerRecord,
+    Rating,
+    RatingStep,
     Seat,
     SeatResult,
 )
@@ -53,7 +55,8 @@ def test_every_companion_model_is_in_the_admin() -> None:
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
 def test_the_changelist_search_and_add_pages_work(admin_client_with_data: Client, model) -> None:
-    derived = model in (SeatResult, PlayerRecord, PairRecord, GameRecord, GameCount)
+    derived = model in (SeatResult, PlayerRecord, PairRecord, GameRecord, GameCount, Rating,
+                        RatingStep)
     if derived:  # the statistics kept per finished match: finish the match
         match = Match.objects.get()
         match.status = Match.Status.FINISHED

@@ -1,0 +1,206 @@
+"""The evening's tally: what a game night's finished matches add up to.
+
+:func:`night_summary` reads a night in four queries, however many matches it had: its
+matches, their results (``SeatResult``: final scores, places, winners and the per-deal
+figures summed by the engine), their deal scores, and the roster's colours. Running
+and abandoned matches are counted, not tallied. ``companion.night_card`` turns the
+summary into text and an image to share.
+
+Definitions:
+
+- *best and worst deal*, per game (points of different games do not compare): the
+  single deal score that was best (the lowest where fewer points win) and worst;
+- *biggest comeback*: of the night's winners, the one who trailed the leader by the
+  most points after some deal and still won (on a tie, the earlier match and deal);
+  points of the winner's game;
+- *Hornochsen taken*: per player, the Hornochsen of X nimmt! and 11 nimmt! as the
+  engine counts them from the recorded entries (the ``bulls`` figure of the results'
+  per-deal tally), None for a player who played neither with deals that night.
+
+Matches imported with final scores only count in the matches, wins and places; the
+deal figures skip them (``without_deals``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+
+from companion.colours import player_colours
+from companion.models import DealScore, GameNight, Match, Player, SeatResult
+from scoring import GAMES
+
+HORNOCHSEN = "bulls"
+"""The per-deal tally (``SeatResult.tally``) that counts Hornochsen taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class NightPlayer:
+    player_id: int
+    name: str
+    colour: str
+    matches: int
+    wins: int
+    places: tuple[int, ...]
+    """The player's places in the order played."""
+    hornochsen: int | None
+
+    @property
+    def average_place(self) -> float:
+        return sum(self.places) / len(self.places)
+
+
+@dataclass(frozen=True, slots=True)
+class DealFeat:
+    """One player's score in one deal."""
+
+    player_id: int
+    name: str
+    colour: str
+    score: int
+    match_id: int
+    deal: int
+
+
+@dataclass(frozen=True, slots=True)
+class NightGame:
+    game: str
+    title: str
+    matches: int
+    best_deal: DealFeat | None
+    worst_deal: DealFeat | None
+
+
+@dataclass(frozen=True, slots=True)
+class Comeback:
+    """A winner who trailed the leader by ``deficit`` points after deal ``deal``."""
+
+    player_id: int
+    name: str
+    colour: str
+    game: str
+    title: str
+    match_id: int
+    deal: int
+    deficit: int
+
+
+@dataclass(frozen=True, slots=True)
+class NightSummary:
+    night_id: int
+    date: dt.date
+    place: str
+    matches: int
+    """Finished matches (the tally's)."""
+    running: int
+    abandoned: int
+    without_deals: int
+    """Finished matches imported with final scores only (not in the deal figures)."""
+    games: tuple[NightGame, ...]
+    """In the registry's order."""
+    players: tuple[NightPlayer, ...]
+    """Most wins first, then the better average place, then by name."""
+    comeback: Comeback | None
+
+    @property
+    def hornochsen(self) -> bool:
+        """Whether anybody's Hornochsen were counted."""
+        return any(player.hornochsen is not None for player in self.players)
+
+
+def _better(game: str) -> tuple[int, int]:
+    """(best, worst) as signs: the best deal score is the lowest where fewer points win."""
+    return (1, -1) if GAMES[game].lower_is_better else (-1, 1)
+
+
+def night_summary(night: GameNight) -> NightSummary:
+    """The tally of ``night`` (four queries)."""
+    matches = list(
+        Match.objects.filter(game_night=night).order_by("created_at", "id")
+        .values_list("pk", "game", "status")
+    )
+    finished = {pk: game for pk, game, status in matches if status == Match.Status.FINISHED}
+    order = {pk: index for index, pk in enumerate(finished)}
+    colours = player_colours(Player.objects.filter(group_id=night.group_id)
+                             .values_list("pk", "colour"))
+    results = sorted(
+        SeatResult.objects.filter(match__in=finished).values_list(
+            "match_id", "player_id", "player__name", "place", "is_winner", "deals", "tally"),
+        key=lambda row: order[row[0]],
+    )
+    names: dict[int, str] = {}
+    played: dict[int, list[int]] = defaultdict(list)
+    wins: dict[int, int] = defaultdict(int)
+    bulls: dict[int, int] = {}
+    winners: dict[int, list[int]] = defaultdict(list)
+    without_deals = set()
+    for match_id, player_id, name, place, is_winner, deals, tally in results:
+        names[player_id] = name
+        played[player_id].append(place)
+        wins[player_id] += int(is_winner)
+        if is_winner:
+            winners[match_id].append(player_id)
+        if not deals:
+            without_deals.add(match_id)
+        if HORNOCHSEN in tally:
+            bulls[player_id] = bulls.get(player_id, 0) + tally[HORNOCHSEN]
+    players = sorted(
+        (NightPlayer(pk, names[pk], colours[pk], len(places), wins[pk], tuple(places),
+                     bulls.get(pk)) for pk, places in played.items()),
+        key=lambda p: (-p.wins, p.average_place, p.name.casefold(), p.player_id),
+    )
+
+    scores: dict[int, dict[int, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
+    for match_id, number, player_id, score in DealScore.objects.filter(
+        deal__match__in=finished
+    ).values_list("deal__match_id", "deal__number", "player_id", "score"):
+        scores[match_id][number][player_id] = score
+
+    def feat(player_id: int, score: int, match_id: int, deal: int) -> DealFeat:
+        return DealFeat(player_id, names[player_id], colours[player_id], score, match_id, deal)
+
+    extremes: dict[str, list[tuple[tuple[int, int, int, str], DealFeat] | None]] = {}
+    comeback: tuple[tuple[int, int, int], Comeback] | None = None
+    for match_id, game in finished.items():
+        best_sign, worst_sign = _better(game)
+        slots = extremes.setdefault(game, [None, None])
+        running: dict[int, int] = defaultdict(int)
+        lower = GAMES[game].lower_is_better
+        for number in sorted(scores[match_id]):
+            for player_id, score in sorted(scores[match_id][number].items()):
+                running[player_id] += score
+                for slot, sign in ((0, best_sign), (1, worst_sign)):
+                    # Earlier matches and deals first on a tie, then the name.
+                    key = (sign * score, order[match_id], number, names[player_id].casefold())
+                    current = slots[slot]
+                    if current is None or key < current[0]:
+                        slots[slot] = (key, feat(player_id, score, match_id, number))
+            leader = min(running.values()) if lower else max(running.values())
+            for winner in winners[match_id]:
+                behind = running[winner] - leader if lower else leader - running[winner]
+                rank = (-behind, order[match_id], number)
+                if behind > 0 and (comeback is None or rank < comeback[0]):
+                    comeback = (rank, Comeback(winner, names[winner], colours[winner], game,
+                                              GAMES[game].title, match_id, number, behind))
+    counts: dict[str, int] = defaultdict(int)
+    for game in finished.values():
+        counts[game] += 1
+    games = tuple(
+        NightGame(
+            slug, info.title, counts[slug],
+            *(None if slot is None else slot[1] for slot in extremes.get(slug, (None, None))),
+        )
+        for slug, info in GAMES.items() if counts[slug]
+    )
+    statuses = [status for _pk, _game, status in matches]
+    return NightSummary(
+        night_id=night.pk, date=night.date, place=night.place, matches=len(finished),
+        running=statuses.count(Match.Status.OPEN),
+        abandoned=statuses.count(Match.Status.ABANDONED), without_deals=len(without_deals),
+        games=games, players=tuple(players),
+        comeback=None if comeback is None else comeback[1],
+    )
+
+
+__all__ = ["Comeback", "DealFeat", "NightGame", "NightPlayer", "NightSummary", "night_summary"]

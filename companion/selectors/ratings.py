@@ -1,0 +1,155 @@
+"""Reads of the skill ratings (kept by ``companion.services.ratings``): a group's
+leaderboard per game or across games, what one match did to its players' ratings, and
+one player's ratings. Each is one or two queries however long the history.
+
+A rating is shown as its openskill ordinal (``mu - 3 * sigma``, 0 for a newcomer),
+rounded to one decimal by the pages; a change is the difference of two ordinals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+
+from companion.colours import player_colours
+from companion.models import ALL_GAMES, Group, Match, Player, Rating, RatingStep
+from companion.services.ratings import is_provisional, ordinal
+from scoring import GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class RatingLine:
+    """A player on a leaderboard."""
+
+    place: int | None
+    """1 is best, equal values share a place; None while the rating is provisional."""
+    player_id: int
+    name: str
+    colour: str
+    value: float
+    """The rating shown: openskill's ordinal."""
+    mu: float
+    sigma: float
+    matches: int
+    provisional: bool
+    change: float | None
+    """What the player's latest match did to ``value`` (None before any match)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    game: str
+    """A game's slug, or "" for all games."""
+    lines: tuple[RatingLine, ...]
+    """Rated players first (best first), then the provisional ones (best first)."""
+
+    @property
+    def rated(self) -> tuple[RatingLine, ...]:
+        return tuple(line for line in self.lines if not line.provisional)
+
+    @property
+    def provisional(self) -> tuple[RatingLine, ...]:
+        return tuple(line for line in self.lines if line.provisional)
+
+
+def _last_step(field: str, game: str) -> Subquery:
+    steps = RatingStep.objects.filter(player=OuterRef("player"))
+    if game != ALL_GAMES:
+        steps = steps.filter(game=game)
+    prefix = "all" if game == ALL_GAMES else "game"
+    return Subquery(
+        steps.order_by("-date", "-started_at", "-match_id").values(f"{prefix}_{field}")[:1]
+    )
+
+
+def leaderboard(group: Group, game: str | None = None) -> Leaderboard:
+    """The group's ratings in ``game`` (None: across all games), two queries."""
+    scope = game or ALL_GAMES
+    colours = player_colours(Player.objects.filter(group=group).values_list("pk", "colour"))
+    rows = (
+        Rating.objects.filter(group=group, game=scope)
+        .annotate(mu_before=_last_step("mu_before", scope),
+                  sigma_before=_last_step("sigma_before", scope))
+        .values_list("player_id", "player__name", "mu", "sigma", "matches", "mu_before",
+                     "sigma_before")
+    )
+    lines = []
+    for player_id, name, mu, sigma, matches, mu_before, sigma_before in rows:
+        value = ordinal(mu, sigma)
+        change = None if mu_before is None else value - ordinal(mu_before, sigma_before)
+        lines.append((player_id, name, value, mu, sigma, matches, change))
+    lines.sort(key=lambda line: (-line[2], line[1].casefold(), line[0]))
+    rated: list[RatingLine] = []
+    provisional: list[RatingLine] = []
+    for player_id, name, value, mu, sigma, matches, change in lines:
+        if is_provisional(sigma, matches):
+            provisional.append(RatingLine(None, player_id, name, colours[player_id], value, mu,
+                                          sigma, matches, True, change))
+            continue
+        place = len(rated) + 1
+        if rated and round(rated[-1].value, 1) == round(value, 1):
+            place = rated[-1].place or place
+        rated.append(RatingLine(place, player_id, name, colours[player_id], value, mu, sigma,
+                                matches, False, change))
+    return Leaderboard(scope, tuple(rated + provisional))
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one match did to one player's ratings (differences of ordinals)."""
+
+    game: float
+    """In the match's game."""
+    all: float
+    """Across all games."""
+    game_value: float
+    """The rating in the match's game after the match."""
+    all_value: float
+
+
+def match_rating_changes(match: Match) -> dict[int, RatingChange]:
+    """Per player id, what ``match`` did to their ratings (one query; empty unless the
+    match is finished)."""
+    changes = {}
+    for player_id, *values in RatingStep.objects.filter(match=match).values_list(
+        "player_id", "game_mu_before", "game_sigma_before", "game_mu", "game_sigma",
+        "all_mu_before", "all_sigma_before", "all_mu", "all_sigma",
+    ):
+        game_before, game_after, all_before, all_after = (
+            ordinal(values[i], values[i + 1]) for i in (0, 2, 4, 6)
+        )
+        changes[player_id] = RatingChange(game_after - game_before, all_after - all_before,
+                                          game_after, all_after)
+    return changes
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRatingLine:
+    game: str
+    """A game's slug, or "" for all games."""
+    value: float
+    matches: int
+    provisional: bool
+
+
+def player_ratings(player: Player) -> list[PlayerRatingLine]:
+    """The player's ratings: the games in the registry's order, then all games (one query)."""
+    order = {slug: index for index, slug in enumerate([*GAMES, ALL_GAMES])}
+    return sorted(
+        (PlayerRatingLine(game, ordinal(mu, sigma), matches, is_provisional(sigma, matches))
+         for game, mu, sigma, matches in Rating.objects.filter(player=player)
+         .values_list("game", "mu", "sigma", "matches")),
+        key=lambda line: order[line.game],
+    )
+
+
+__all__ = [
+    "Leaderboard",
+    "PlayerRatingLine",
+    "RatingChange",
+    "RatingLine",
+    "leaderboard",
+    "match_rating_changes",
+    "player_ratings",
+]
