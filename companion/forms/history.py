@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field
 from django import forms
-from django.utils.html import escape, format_html
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from companion.models import Game, Player
@@ -93,36 +90,6 @@ class HeadToHeadForm(_RosterForm):
         choices = [("", _("Choose a player")), *((p.pk, p.name) for p in players)]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
-
-    def _select(self, name: str) -> SafeString:
-        """The field as crispy's Bootstrap 5 field renders it (label, select), built here:
-        crispy's and the select widget's templates took a third of the page's time. A
-        field with errors goes through crispy, whose error markup this leaves out."""
-        field = self[name]
-        if field.errors:
-            return as_crispy_field(field)  # type: ignore[no-any-return]
-        value = field.value()
-        chosen = "" if value is None else str(value)
-        options = "".join(
-            f'<option value="{escape(key)}"{" selected" if str(key) == chosen else ""}>'
-            f"{escape(label)}</option>"
-            for key, label in self.fields[name].choices  # type: ignore[attr-defined]
-        )
-        field_id = f"id_{self.add_prefix(name)}"
-        return format_html(
-            '<div id="div_{}" class="mb-3"><label for="{}" class="form-label requiredField">'
-            '{}<span class="asteriskField">*</span></label>'
-            '<select name="{}" class="select form-select" required id="{}">{}</select></div>',
-            field_id, field_id, field.label, field.html_name, field_id, mark_safe(options),
-        )
-
-    @property
-    def first_field(self) -> SafeString:
-        return self._select("first")
-
-    @property
-    def second_field(self) -> SafeString:
-        return self._select("second")
 
     def clean_first(self) -> Player | None:
         return self._roster_player("first")

@@ -24,7 +24,6 @@ from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
 from companion.engine_messages import COLOUR_WORDS, message_for
-from companion.forms import widgets
 from companion.models import Game, Player, Seat
 from companion.parsing import (
     MAX_POSITIVE,
@@ -172,14 +171,14 @@ def parse_cards(value: object) -> list[int]:
 def _count_field(label: Any, **kwargs: Any) -> WholeNumberField:
     return WholeNumberField(
         label=label, required=False, minimum=0, maximum=999,
-        widget=widgets.NumberInput(attrs=dict(NUMERIC)), **kwargs,
+        widget=forms.NumberInput(attrs=dict(NUMERIC)), **kwargs,
     )
 
 
 def _cards_field(label: Any) -> CardNumbersField:
     return CardNumbersField(
         label=label, minimum=FIRST_CARD, maximum=LAST_CARD, max_count=LAST_CARD,
-        max_length=400, widget=widgets.TextInput(attrs=dict(CARDS)),
+        max_length=400, widget=forms.TextInput(attrs=dict(CARDS)),
     )
 
 
@@ -301,7 +300,7 @@ class DreiFormat(EntryFormat):
             label=_("Interim scoring card (Zwischenwertung)"), coerce=int, required=False,
             empty_value=0,
             choices=[(0, "–"), *((b, str(b)) for b in INTERIM_BONUSES)],
-            widget=widgets.Select(attrs={"class": "form-select"}),
+            widget=forms.Select(attrs={"class": "form-select"}),
         )
         return fields
 
@@ -580,14 +579,14 @@ class DealForm(forms.Form):
     ``is_valid()``, :attr:`entries` maps each player id to the engine's entry dict.
     """
 
-    mode = forms.CharField(widget=widgets.HiddenInput, required=False)
-    number = WholeNumberField(widget=widgets.HiddenInput, required=False, minimum=0,
+    mode = forms.CharField(widget=forms.HiddenInput, required=False)
+    number = WholeNumberField(widget=forms.HiddenInput, required=False, minimum=0,
                               maximum=MAX_SMALL)
-    version = WholeNumberField(widget=widgets.HiddenInput, required=False, minimum=0,
+    version = WholeNumberField(widget=forms.HiddenInput, required=False, minimum=0,
                                maximum=MAX_POSITIVE)
-    confirm_empty = forms.BooleanField(required=False, widget=widgets.HiddenInput)
+    confirm_empty = forms.BooleanField(required=False, widget=forms.HiddenInput)
     """Set by the "save it anyway" button of the question about an all-zero deal."""
-    client_key = forms.CharField(widget=widgets.HiddenInput, required=False)
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False)
     """The phone's key for this send of the deal (repeats are recorded once)."""
 
     def __init__(

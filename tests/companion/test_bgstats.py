@@ -41,7 +41,8 @@ from companion.models import (
     SeatResult,
 )
 from companion.selectors.nights import night_summary
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 from companion.services.bgstats import bgstats_import
 from companion.services.ratings import ratings_rebuild
 
@@ -277,7 +278,7 @@ def test_an_imported_match_cannot_be_reopened(content: bytes, group: Group,
     assert match is not None
 
     with pytest.raises(ValidationError) as caught:
-        services.match_reopen(match=match, user=anna)
+        match_services.match_reopen(match=match, user=anna)
 
     assert caught.value.code == "imported"
     match.refresh_from_db()
@@ -387,13 +388,13 @@ def test_our_own_export_read_back_into_the_group_adds_nothing(
     group: Group, players: list[Player], anna: User,
 ) -> None:
     night = GameNight.objects.create(group=group, date=dt.date(2026, 3, 5))
-    match = services.match_start(group=group, game="elf-nimmt", players=players[:2],
+    match = match_services.match_start(group=group, game="elf-nimmt", players=players[:2],
                                  game_night=night, user=anna)
     for number, entries in enumerate([[{"went_out": True}, {"hand": 7}],
                                       [{"hand": 3}, {"went_out": True}]], 1):
-        services.deal_record(match=match, number=number, user=anna, entries={
+        deal_services.deal_record(match=match, number=number, user=anna, entries={
             p.pk: e for p, e in zip(players[:2], entries, strict=True)})
-    services.match_finish(match=match, user=anna)
+    match_services.match_finish(match=match, user=anna)
 
     plan = bgstats_plan(bgstats_export_json(group), group=group)
 

@@ -9,17 +9,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-import re
 from itertools import combinations
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from django.template import engines
 from django.test.utils import CaptureQueriesContext
 
-from companion.forms.history import HeadToHeadForm
 from companion.models import (
     GameCount,
     GameNight,
@@ -263,32 +260,3 @@ def test_the_data_migration_counts_the_matches_started_before() -> None:
 
     assert _records(group)["counts"] == kept
     assert sum(n for _game, n in kept) == 6
-
-
-def _spaces_between_tags_dropped(html: str) -> str:
-    return re.sub(r">\s+<", "><", re.sub(r"\s+", " ", html)).replace("> ", ">").replace(" <", "<")
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("data", [
-    None, {"first": "1"}, {"first": "1", "second": "2"}, {"first": "1", "second": "1"},
-    {"first": "999999", "second": "2"}, {"first": "", "second": "x"},
-])
-def test_the_head_to_head_fields_read_as_crispy_renders_them(data: dict[str, str] | None) -> None:
-    group, _user, _nights = _history(21, 0)
-    Player.objects.create(group=group, name='Ca"<&>m')
-    players = list(group.players.order_by("name", "id"))
-    ids = {"1": str(players[0].pk), "2": str(players[1].pk)}
-    data = {key: ids.get(value, value) for key, value in data.items()} if data else None
-    bound = data is not None and len(data) == 2
-    form = HeadToHeadForm(data if bound else None, initial=data or {}, players=players)
-    form.is_valid()
-    crispy = engines["django"].from_string(
-        "{% load crispy_forms_tags %}"
-        "{{ form.first|as_crispy_field }}{{ form.second|as_crispy_field }}"
-    ).render({"form": form})
-
-    assert _spaces_between_tags_dropped(form.first_field + form.second_field) == (
-        _spaces_between_tags_dropped(crispy)
-    )
-    assert "Ca&quot;&lt;&amp;&gt;m" in form.first_field

@@ -19,7 +19,8 @@ from companion.models import GameNight, Group, Match, Player
 from companion.night_card import font, night_png, night_text
 from companion.selectors.nights import night_summary
 from companion.selectors.records import game_records, group_records
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 
 OUT = {"went_out": True}
 
@@ -31,13 +32,13 @@ def _hand(n: int) -> dict[str, object]:
 def _match(group: Group, night: GameNight, seated: list[Player], deals: list[list[object]],
            user: User, *, finish: bool = True) -> Match:
     """An 11 nimmt! match with ``deals`` given per deal as one entry per seat."""
-    match = services.match_start(group=group, game="elf-nimmt", players=seated,
+    match = match_services.match_start(group=group, game="elf-nimmt", players=seated,
                                  game_night=night, user=user)
     for number, entries in enumerate(deals, 1):
-        services.deal_record(match=match, number=number, user=user,
+        deal_services.deal_record(match=match, number=number, user=user,
                              entries={p.pk: e for p, e in zip(seated, entries, strict=True)})
     if finish:
-        services.match_finish(match=match, user=user)
+        match_services.match_finish(match=match, user=user)
     return match
 
 
@@ -55,7 +56,7 @@ def night(group: Group, players: list[Player], anna: User) -> GameNight:
     ], anna)
     _match(group, night, [anna_, ben], [[OUT, _hand(7)], [_hand(3), OUT]], anna)
     abandoned = _match(group, night, [ben, cem], [[OUT, _hand(2)]], anna, finish=False)
-    services.match_abandon(match=abandoned, user=anna)
+    match_services.match_abandon(match=abandoned, user=anna)
     _match(group, night, [anna_, cem], [[OUT, _hand(5)]], anna, finish=False)
     return night
 

@@ -25,7 +25,8 @@ from companion.models import (
     SeatResult,
 )
 from companion.selectors.ratings import leaderboard, match_rating_changes, player_ratings
-from companion.services import matches as services
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
 from companion.services.groups import game_night_update
 from companion.services.ratings import (
     Played,
@@ -105,16 +106,16 @@ NAMES = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fiona"]
 
 def _play(group: Group, night: GameNight, game: str, seated: list[Player],
           rng: random.Random, user: User, *, finish: bool = True) -> Match:
-    match = services.match_start(group=group, game=game, players=seated, game_night=night,
+    match = match_services.match_start(group=group, game=game, players=seated, game_night=night,
                                  user=user)
     rules = rules_for(game)
     played = rules.random_game(len(seated), rng)
     by_name = {f"P{index}": player for index, player in enumerate(seated, 1)}
     for number, deal in enumerate(played.deals, 1):
         entries = {by_name[name].pk: rules.entry_to_dict(entry) for name, entry in deal.items()}
-        services.deal_record(match=match, number=number, entries=entries, user=user)
+        deal_services.deal_record(match=match, number=number, entries=entries, user=user)
     if finish:
-        services.match_finish(match=match, user=user)
+        match_services.match_finish(match=match, user=user)
     return match
 
 
@@ -161,12 +162,12 @@ def test_the_stored_ratings_equal_a_recomputation_after_any_changes(seed: int) -
     finished = list(Match.objects.filter(group=group).order_by("pk"))
     reopened = rng.sample(finished, 4)
     for match in reopened:
-        services.match_reopen(match=match, user=user)
+        match_services.match_reopen(match=match, user=user)
     _as_recomputed(group)
-    services.match_finish(match=reopened[0], user=user)
-    services.match_delete(match=reopened[1], user=user)
-    services.match_abandon(match=reopened[2], user=user)
-    services.match_delete(match=rng.choice(finished[4:]), user=user)
+    match_services.match_finish(match=reopened[0], user=user)
+    match_services.match_delete(match=reopened[1], user=user)
+    match_services.match_abandon(match=reopened[2], user=user)
+    match_services.match_delete(match=rng.choice(finished[4:]), user=user)
     game_night_update(night=nights[0], date=dt.date(2024, 6, 1))
     game_night_update(night=nights[1], date=dt.date(2027, 6, 1))
     players = list(group.players.all())
@@ -189,7 +190,7 @@ def test_abandoned_and_running_matches_are_not_rated() -> None:
     players = list(group.players.all())
     running = _play(group, nights[0], "freaky", players[:3], rng, user, finish=False)
     abandoned = _play(group, nights[0], "freaky", players[:3], rng, user, finish=False)
-    services.match_abandon(match=abandoned, user=user)
+    match_services.match_abandon(match=abandoned, user=user)
 
     assert not RatingStep.objects.filter(match__in=[running, abandoned]).exists()
     assert not Rating.objects.filter(group=group).exists()
@@ -203,7 +204,7 @@ def test_a_match_finished_on_the_latest_night_rates_only_that_night() -> None:
     match = _play(group, latest, "dreizehn", players[:4], rng, user, finish=False)
 
     with CaptureQueriesContext(connection) as queries:
-        services.match_finish(match=match, user=user)
+        match_services.match_finish(match=match, user=user)
 
     rating_queries = [q["sql"] for q in queries if "ratingstep" in q["sql"].lower()]
     assert len(rating_queries) <= 3  # read the night's steps, drop them, write them
@@ -288,6 +289,6 @@ def test_an_imported_match_cannot_be_reopened() -> None:
                                  external_id="play-1")
 
     with pytest.raises(ValidationError) as caught:
-        services.match_reopen(match=match, user=user)
+        match_services.match_reopen(match=match, user=user)
 
     assert caught.value.code == "imported"
