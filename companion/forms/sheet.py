@@ -1,7 +1,8 @@
 """Forms of the score sheet: starting a match and entering one deal.
 
-What a player records differs per game; each game has an :class:`EntryFormat`
-here (the fields per player, how they become the engine's entry dict and back).
+What a player records differs per game; each game's folder has its
+:class:`~companion.games.entry.EntryFormat` (``GameApp.entry``: the fields per player,
+how they become the engine's entry dict and back).
 The engine validates everything: :class:`DealForm` turns every
 :class:`scoring.ScoringError` into a message at the player's field, at the
 player, or at the top of the form (errors across players), in the user's
@@ -10,29 +11,25 @@ language (``companion.engine_messages.message_for``).
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import COLOUR_WORDS, message_for
+from companion.engine_messages import message_for
+from companion.games import game_app
+from companion.games.entry import Mode, joined, parse_cards
 from companion.models import Game, Player, Seat
 from companion.parsing import (
     MAX_POSITIVE,
     MAX_SMALL,
-    CardNumbersField,
     WholeNumberField,
-    parse_card_numbers,
 )
-from companion.selectors.live import SWATCHES
 from scoring import GAMES, ScoringError
 from scoring.common import rules_for
 
@@ -140,358 +137,6 @@ class MatchStartForm(forms.Form):
         return {}
 
 
-# ------------------------------------------------------------- entries per game
-
-
-FIRST_CARD, LAST_CARD = 1, 100
-"""The number cards of X nimmt! and 11 nimmt! (``scoring.number_cards.CARDS``)."""
-
-
-def parse_cards(value: object) -> list[int]:
-    """The card numbers of a card field: its cleaned list, or its raw text read leniently.
-
-    The raw text (shown again while switching modes, or ticked on the grid) gives
-    ``[]`` when it cannot be read; the field itself refuses it with a message
-    (:class:`companion.parsing.CardNumbersField`).
-
-    >>> parse_cards("55, 3 17.9")
-    [55, 3, 17, 9]
-    >>> parse_cards("55 ²")
-    []
-    """
-    if isinstance(value, list | tuple):
-        return [int(card) for card in value]
-    try:
-        return parse_card_numbers(str(value or ""), minimum=FIRST_CARD, maximum=LAST_CARD,
-                                  max_count=LAST_CARD, allow_duplicates=True)
-    except ValidationError:
-        return []
-
-
-def _count_field(label: Any, **kwargs: Any) -> WholeNumberField:
-    return WholeNumberField(
-        label=label, required=False, minimum=0, maximum=999,
-        widget=forms.NumberInput(attrs=dict(NUMERIC)), **kwargs,
-    )
-
-
-def _cards_field(label: Any) -> CardNumbersField:
-    return CardNumbersField(
-        label=label, minimum=FIRST_CARD, maximum=LAST_CARD, max_count=LAST_CARD,
-        max_length=400, widget=forms.TextInput(attrs=dict(CARDS)),
-    )
-
-
-def _joined(data: Mapping[str, Any], name: str) -> str:
-    """A field's value from form data; the ticked cards of a card grid as one text."""
-    values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
-    return ", ".join(str(value) for value in values if value)
-
-
-class CardGridInput(forms.Widget):
-    """The card grid: one checkbox per card, all named like the typed-numbers field.
-
-    The ticked cards arrive as the same text the card-numbers field gets
-    ("3, 17, 55"), so the server reads and validates both alike. The template
-    draws the grid (``card-grid`` partial); rendered on its own the widget is
-    the hidden text.
-    """
-
-    template_name = "django/forms/widgets/hidden.html"
-    input_type = "hidden"
-
-    def value_from_datadict(self, data: Any, files: Any, name: str) -> str | None:
-        return _joined(data, name) or None
-
-    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
-        return name not in data
-
-
-def _grid_field(label: Any) -> forms.Field:
-    """A card-numbers field entered on the card grid (same field, other widget)."""
-    grid = _cards_field(label)
-    grid.widget = CardGridInput()
-    return grid
-
-
-CARD_MODES = frozenset({"cards", "grid"})
-"""Entry modes that record card numbers (typed, or ticked on the grid)."""
-
-
-@dataclass(frozen=True)
-class Mode:
-    key: str
-    label: Any
-
-
-class EntryFormat(ABC):
-    """What one game asks per player and deal."""
-
-    modes: tuple[Mode, ...] = (Mode("counts", _("Counts")),)
-    steppers: frozenset[str] = frozenset()
-    """Fields shown with − and + buttons."""
-    quick_adds: tuple[int, ...] = ()
-    """Buttons that add a number to the first field (Freaky: +N per collected row)."""
-    colours: Mapping[str, str] = {}
-    """A CSS colour per field, for the swatch beside it."""
-    layout: str = "blocks"
-    """How the template lays out the fields: ``blocks`` per player, or ``colours``
-    (a row per field, a column per player: a compact count form)."""
-    count_hint: Any = ""
-    """What exactly to count, said above the fields."""
-
-    @abstractmethod
-    def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        """The fields one player fills in, by name."""
-
-    def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
-        return {}
-
-    @abstractmethod
-    def entry_data(
-        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
-    ) -> dict[str, object]:
-        """The engine's entry dict of ``seat`` from the player's and the deal's fields."""
-
-    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        return dict(data)
-
-    def deal_initial(self, datas: Mapping[Seat, Mapping[str, Any]], mode: str) -> dict[str, Any]:
-        return {}
-
-    def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
-        return self.modes[0].key
-
-    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
-        """One player's typed values (by field name) carried into entry ``mode``.
-
-        What can be worked out is filled in (Hornochsen from typed card numbers);
-        nothing typed is dropped: the values of the other mode stay in the form.
-        """
-        return dict(values)
-
-    def field_for_error(self, err: ScoringError, mode: str) -> str | None:
-        colour = err.params.get("colour")
-        if isinstance(colour, str) and colour in self.player_fields(mode):
-            return colour
-        return None
-
-
-class DreiFormat(EntryFormat):
-    """3 sind einer zuviel!: cards taken per colour (+/−) and the interim bonus card."""
-
-    steppers = frozenset({"orange", "flieder", "hellblau", "rot", "tuerkis", "magenta",
-                          "olivgruen"})
-    colours = SWATCHES
-    layout = "colours"
-    count_hint = _(
-        "Each player counts the cards they took, per colour: all cards of the colour, "
-        "the open ones and the face-down ones (flipped triples) together. "
-        "Grey cards do not count."
-    )
-
-    def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        from scoring.drei_sind_einer_zuviel import COLOURS, INTERIM_BONUSES
-
-        fields: dict[str, forms.Field] = {
-            colour: _count_field(COLOUR_WORDS[colour]) for colour in COLOURS
-        }
-        fields["interim_bonus"] = forms.TypedChoiceField(
-            label=_("Interim scoring card (Zwischenwertung)"), coerce=int, required=False,
-            empty_value=0,
-            choices=[(0, "–"), *((b, str(b)) for b in INTERIM_BONUSES)],
-            widget=forms.Select(attrs={"class": "form-select"}),
-        )
-        return fields
-
-    def entry_data(
-        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
-    ) -> dict[str, object]:
-        from scoring.drei_sind_einer_zuviel import COLOURS
-
-        return {
-            "taken": {colour: values.get(colour) or 0 for colour in COLOURS},
-            "interim_bonus": values.get("interim_bonus") or 0,
-        }
-
-    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        return {**dict(data.get("taken", {})), "interim_bonus": data.get("interim_bonus", 0)}
-
-
-class XNimmtFormat(EntryFormat):
-    """X nimmt!: Hornochsen in hand and in the X-stack, as counts or card numbers."""
-
-    modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
-             Mode("grid", _("Card grid")))
-
-    def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        if mode == "grid":
-            return {"hand_cards": _grid_field(_("Cards in hand")),
-                    "x_stack_cards": _grid_field(_("Cards in the X-stack"))}
-        if mode == "cards":
-            return {"hand_cards": _cards_field(_("Cards in hand")),
-                    "x_stack_cards": _cards_field(_("Cards in the X-stack"))}
-        return {"hand": _count_field(_("Hornochsen in hand")),
-                "x_stack": _count_field(_("Hornochsen in the X-stack"))}
-
-    def entry_data(
-        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
-    ) -> dict[str, object]:
-        if mode in CARD_MODES:
-            return {"hand_cards": parse_cards(values.get("hand_cards") or ""),
-                    "x_stack_cards": parse_cards(values.get("x_stack_cards") or "")}
-        return {"hand": values.get("hand") or 0, "x_stack": values.get("x_stack") or 0}
-
-    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        if mode in CARD_MODES:
-            return {key: ", ".join(str(c) for c in data.get(key) or ())
-                    for key in ("hand_cards", "x_stack_cards")}
-        from scoring import x_nimmt
-
-        # The engine's Hornochsen: counted from the cards where cards were recorded.
-        counted = x_nimmt.entry_from_dict(data).hornochsen() if data else None
-        return {"hand": counted.hand if counted else 0,
-                "x_stack": counted.x_stack if counted else 0}
-
-    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
-        """Into counts: the Hornochsen of the typed cards (when they are valid cards)."""
-        converted = dict(values)
-        if mode != "counts":
-            return converted
-        from scoring import x_nimmt
-
-        for count, cards in (("hand", "hand_cards"), ("x_stack", "x_stack_cards")):
-            numbers = parse_cards(values.get(cards) or "")
-            if not numbers:
-                continue
-            try:
-                counted = x_nimmt.entry_from_dict({cards: numbers}).hornochsen()
-            except ScoringError:
-                continue
-            converted[count] = str(counted.hand if count == "hand" else counted.x_stack)
-        return converted
-
-    def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
-        """Card numbers when they were recorded and no count stands without its cards."""
-        pairs = (("hand", "hand_cards"), ("x_stack", "x_stack_cards"))
-        some_cards = any(d.get(cards) is not None for d in datas for _, cards in pairs)
-        counts_only = any(
-            d.get(cards) is None and d.get(count) for d in datas for count, cards in pairs
-        )
-        return "cards" if some_cards and not counts_only else "counts"
-
-
-class ElfNimmtFormat(EntryFormat):
-    """11 nimmt!: Hornochsen in hand, as a count or card numbers, and who went out."""
-
-    modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
-             Mode("grid", _("Card grid")))
-
-    def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        if mode == "grid":
-            return {"hand_cards": _grid_field(_("Cards in hand"))}
-        if mode == "cards":
-            return {"hand_cards": _cards_field(_("Cards in hand"))}
-        return {"hand": _count_field(_("Hornochsen in hand"))}
-
-    def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
-        # Not required: the engine explains why a deal needs someone who went out.
-        return {"went_out": forms.TypedChoiceField(
-            label=_("Went out"), coerce=int, widget=forms.RadioSelect, required=False,
-            empty_value=None, choices=[(seat.number, seat.player.name) for seat in seats],
-        )}
-
-    def entry_data(
-        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
-    ) -> dict[str, object]:
-        out = deal.get("went_out") == seat.number
-        data: dict[str, object] = {"went_out": out}
-        if mode in CARD_MODES:
-            cards = parse_cards(values.get("hand_cards") or "")
-            if cards or not out:
-                data["hand_cards"] = cards
-        else:
-            data["hand"] = values.get("hand") or 0
-        return data
-
-    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        if mode in CARD_MODES:
-            return {"hand_cards": ", ".join(str(c) for c in data.get("hand_cards") or ())}
-        from scoring import elf_nimmt
-
-        # The engine's Hornochsen: counted from the cards where cards were recorded.
-        return {"hand": elf_nimmt.entry_from_dict(data).hornochsen() if data else 0}
-
-    def deal_initial(
-        self, datas: Mapping[Seat, Mapping[str, Any]], mode: str
-    ) -> dict[str, Any]:
-        out = [seat.number for seat, data in datas.items() if data.get("went_out")]
-        return {"went_out": out[0]} if out else {}
-
-    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
-        """Into counts: the Hornochsen of the typed cards (when they are valid cards)."""
-        converted = dict(values)
-        numbers = parse_cards(values.get("hand_cards") or "")
-        if mode != "counts" or not numbers:
-            return converted
-        from scoring import elf_nimmt
-
-        # Not valid cards: the count stays as typed, the cards stay in the form.
-        with contextlib.suppress(ScoringError):
-            converted["hand"] = str(elf_nimmt.entry_from_dict({"hand_cards": numbers}).hornochsen())
-        return converted
-
-    def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
-        """Card numbers when they were recorded and no count stands without its cards."""
-        some_cards = any(d.get("hand_cards") is not None for d in datas)
-        counts_only = any(d.get("hand_cards") is None and d.get("hand") for d in datas)
-        return "cards" if some_cards and not counts_only else "counts"
-
-
-class FreakyFormat(EntryFormat):
-    """Freaky: the number of cards collected (+N per collected row)."""
-
-    quick_adds = (4, 5, 6, 7, 8)
-    steppers = frozenset({"collected"})
-
-    def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        return {"collected": _count_field(_("Cards collected"))}
-
-    def entry_data(
-        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
-    ) -> dict[str, object]:
-        return {"collected": values.get("collected") or 0}
-
-
-class DreizehnFormat(EntryFormat):
-    """13: yellow, green and blue cards and red 4s taken in the deal."""
-
-    steppers = frozenset({"yellow", "green", "blue", "red"})
-    colours = {"yellow": "#fdd835", "green": "#43a047", "blue": "#1e88e5", "red": "#e53935"}
-
-    def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        return {
-            "yellow": _count_field(COLOUR_WORDS["yellow"]),
-            "green": _count_field(COLOUR_WORDS["green"]),
-            "blue": _count_field(COLOUR_WORDS["blue"]),
-            "red": _count_field(_("red 4s")),
-        }
-
-    def entry_data(
-        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
-    ) -> dict[str, object]:
-        return {colour: values.get(colour) or 0 for colour in ("yellow", "green", "blue", "red")}
-
-
-FORMATS: dict[str, EntryFormat] = {
-    "drei-sind-einer-zuviel": DreiFormat(),
-    "x-nimmt": XNimmtFormat(),
-    "freaky": FreakyFormat(),
-    "elf-nimmt": ElfNimmtFormat(),
-    "dreizehn": DreizehnFormat(),
-}
-
-
 # ---------------------------------------------------------------------- one deal
 
 
@@ -595,7 +240,7 @@ class DealForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.format = FORMATS[game]
+        self.format = game_app(game).entry
         self.seats = list(seats)
         keys = [m.key for m in self.format.modes]
         wanted = mode or (self.data.get("mode") if self.is_bound else None) or keys[0]
@@ -620,6 +265,8 @@ class DealForm(forms.Form):
         self.entries: dict[int, dict[str, object]] = {}
         self.empty_question = ""
         """Set by the view: the question to ask before an all-zero deal is saved."""
+        self.live_cards = 0
+        """Set with it: the cards on the live board (whose result may belong there)."""
         self.preview: tuple[Any, ...] = ()
         """Set by the preview view: each player's score and new total if saved as typed."""
         self.preview_hint = ""
@@ -633,7 +280,7 @@ class DealForm(forms.Form):
 
     def _kept_values(self, data: Mapping[str, Any]) -> list[tuple[str, str]]:
         return [
-            (name, _joined(data, name))
+            (name, joined(data, name))
             for name in data
             if SEAT_FIELD.match(name) and name not in self.fields and data.get(name)
         ]
@@ -644,9 +291,9 @@ class DealForm(forms.Form):
     ) -> DealForm:
         """The form in entry ``mode`` showing what was typed in the other mode (converted
         where the rules allow; everything else kept as hidden fields)."""
-        fmt = FORMATS[game]
+        fmt = game_app(game).entry
         values = {
-            name: _joined(data, name)
+            name: joined(data, name)
             for name in data
             if SEAT_FIELD.match(name) or name in ("number", "version") or name in
             fmt.deal_fields(seats, mode)
@@ -688,7 +335,7 @@ class DealForm(forms.Form):
         mode: str | None = None,
     ) -> tuple[dict[str, Any], str]:
         """Initial values (and the entry mode) that show stored entries per player id."""
-        fmt = FORMATS[game]
+        fmt = game_app(game).entry
         mode = mode or fmt.mode_for([datas.get(seat.player_id, {}) for seat in seats])
         initial: dict[str, Any] = {"mode": mode}
         initial.update(fmt.deal_initial(
@@ -851,10 +498,4 @@ class DealForm(forms.Form):
         return cleaned
 
 
-__all__ = [
-    "FORMATS",
-    "DealForm",
-    "EntryFormat",
-    "MatchStartForm",
-    "parse_cards",
-]
+__all__ = ["DealForm", "MatchStartForm"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 
-from companion.games.app import GameApp, LiveRecord, Tool
+from companion.games.app import GameApp, Tool
 from scoring import GAMES
 
 
@@ -47,4 +47,4 @@ def game_app(slug: str) -> GameApp:
     return GAME_APPS[slug]
 
 
-__all__ = ["GAME_APPS", "GameApp", "LiveRecord", "Tool", "game_app"]
+__all__ = ["GAME_APPS", "GameApp", "Tool", "game_app"]

@@ -6,15 +6,18 @@ Each game's folder builds one (``companion/games/<game>/__init__.py``: ``APP``);
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.functional import Promise
 
 from companion.games.check_forms import CheckForm
+from companion.games.entry import EntryFormat
+from companion.games.live import LiveMode
 from companion.games.rules_text import GameText
 from companion.selectors.stats import Figure, Tallies
+from companion.turns import TurnRules
 from scoring import GameInfo
 
 
@@ -25,20 +28,6 @@ class Tool:
     url_name: str
     label: str | Promise
     """The button that opens it, in the reader's language."""
-
-
-@dataclass(frozen=True, slots=True)
-class LiveRecord:
-    """The match option in which a running match keeps its live mode's steps (the sheet's
-    live board): a list whose items are lists that start with a player (their id in the
-    database, their key in an exported file)."""
-
-    option: str
-    check: Callable[[list[Any], Sequence[str], Mapping[str, str]], None]
-    """``check(items, keys, names)`` for a record read from a file (``keys``: the seated
-    players' keys in seat order, ``names``: key → name): raises
-    :class:`~companion.games.checks.Refusal` or ``ScoringError`` unless the engine
-    accepts the steps."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,10 +54,14 @@ class GameApp:
     then per player and game (``GameRecord``)."""
     figures: Callable[[Tallies], tuple[Figure, ...]]
     """The statistics only per-deal data allows, from the game's summed tallies."""
+    entry: EntryFormat
+    """How a deal is entered on the score sheet (the deal form's fields per player)."""
+    turns: TurnRules = field(default_factory=TurnRules)
+    """Who deals and starts each deal, and the rematch's first deal."""
     tool: Tool | None = None
     """The game's live helper, if it has one."""
-    live_record: LiveRecord | None = None
-    """Where a running match keeps its live mode, if the game has one."""
+    live: LiveMode | None = None
+    """The game's live board, if it has one (recorded tap by tap while playing)."""
     option_checks: Mapping[str, Callable[[Any], None]] = field(default_factory=dict)
     """Match options of this game beside the live record, each with the check of its
     value read from a file (raises :class:`~companion.games.checks.Refusal`)."""

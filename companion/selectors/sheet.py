@@ -23,8 +23,9 @@ from django.utils.translation import get_language
 from companion.breakdown import WhyLine, explain
 from companion.charts import Progression
 from companion.colours import ink_for, player_colours
+from companion.games import game_app
 from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
-from companion.turns import Turn, turn_for
+from companion.turns import RematchPlan, Turn
 from scoring import GAMES, GameInfo, rank
 from scoring.common import rules_for
 
@@ -195,6 +196,7 @@ def sheet_for(match: Match) -> Sheet:
     else shows them).
     """
     seats = seats_of(match)
+    turns = game_app(match.game).turns
     names = [seat.player.name for seat in seats]
     position = {seat.player_id: index for index, seat in enumerate(seats)}
     deals = list(match.deals.order_by("number").prefetch_related(
@@ -213,7 +215,7 @@ def sheet_for(match: Match) -> Sheet:
                 datas[position[score.player_id]] = score.data
         why = _breakdown(match.game, language, tuple(names), _entry_texts(datas))
         cells = _cells(scores, datas, why, names, running)
-        turn = turn_for(match, seats, scores_so_far, index)
+        turn = turns.turn(match, seats, scores_so_far, index)
         rows.append(Row(deal=deal, cells=cells, dealer=turn.dealer, starter=turn.starter))
         scores_so_far.append(scores)
     last_change = redo_change = None
@@ -234,6 +236,7 @@ def sheet_after_record(match: Match, recorded: Any) -> Sheet:
     carries its entries and breakdown.
     """
     seats = recorded.seats
+    turns = game_app(match.game).turns
     position = {seat.player_id: index for index, seat in enumerate(seats)}
     earlier: dict[int, list[int]] = {}
     for number, player_id, score in (
@@ -250,7 +253,7 @@ def sheet_after_record(match: Match, recorded: Any) -> Sheet:
         for index, score_value in enumerate(earlier[number]):
             running[index] += score_value
             cells.append(Cell(score=score_value, total=running[index], data={}))
-        turn = turn_for(match, seats, scores_so_far, len(rows))
+        turn = turns.turn(match, seats, scores_so_far, len(rows))
         rows.append(Row(deal=Deal(match=match, number=number), cells=tuple(cells),
                         dealer=turn.dealer, starter=turn.starter))
         scores_so_far.append(earlier[number])
@@ -259,7 +262,7 @@ def sheet_after_record(match: Match, recorded: Any) -> Sheet:
     scores = [score.score if score is not None else 0 for score in new]
     datas = [score.data if score is not None else {} for score in new]
     why = _breakdown(match.game, get_language(), tuple(names), _entry_texts(datas))
-    turn = turn_for(match, seats, scores_so_far, len(rows))
+    turn = turns.turn(match, seats, scores_so_far, len(rows))
     rows.append(Row(deal=recorded.deal, cells=_cells(scores, datas, why, names, running),
                     dealer=turn.dealer, starter=turn.starter))
     scores_so_far.append(scores)
@@ -323,12 +326,40 @@ def _sheet(
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed,
-        next_turn=turn_for(match, seats, scores, len(rows)) if len(rows) < needed else Turn(),
+        next_turn=(game_app(match.game).turns.turn(match, seats, scores, len(rows))
+                   if len(rows) < needed else Turn()),
         last_change=last_change, redo_change=redo_change,
     )
     sheet.winners = [seat for seat in seats if seat.is_winner]
     sheet.colours = colours
     return sheet
+
+
+# -------------------------------------------------------------------- the rematch
+
+
+def rematch_plan(
+    match: Match, seats: Sequence[Seat] | None = None,
+    last_scores: Mapping[int, int] | None = None,
+) -> RematchPlan:
+    """Same players, seats rotated by one (seat 2 becomes seat 1, seat 1 the last
+    seat; clockwise order at the table unchanged), the opener by the game's rule
+    (``GameApp.turns``).
+
+    ``seats`` and ``last_scores`` (the last deal's score per player id): where the caller
+    has read them already (:attr:`Sheet.last_scores`)."""
+    seats = seats_of(match) if seats is None else list(seats)
+    if last_scores is None:
+        last = match.deals.order_by("-number").prefetch_related("scores").first()
+        if last is not None:
+            last_scores = {score.player_id: score.score for score in last.scores.all()}
+    rules = game_app(match.game).turns
+    opener, rule = rules.rematch_opener(match, seats, last_scores)
+    count = len(seats)
+    return RematchPlan(
+        seats=tuple(seats[1:] + seats[:1]), first_dealer=(opener - 1) % count, rule=rule,
+        deals=rules.rematch_deals,
+    )
 
 
 # ------------------------------------------------------------------- the match's log

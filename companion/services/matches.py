@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion.models import GameNight, Group, Match, MatchChange, Player, Seat
+from companion.selectors.sheet import rematch_plan
 from companion.services.groups import game_night_for_today
 from companion.services.results import match_counted, match_results_update
 from companion.services.sheet import (
@@ -27,7 +28,6 @@ from companion.services.sheet import (
     log_change,
     refresh_seats,
 )
-from companion.turns import rematch_plan
 from scoring import GAMES, error
 
 
@@ -153,7 +153,7 @@ def match_delete(*, match: Match, user: Any) -> None:
 def match_rematch(*, match: Match, user: Any = None) -> Match:
     """Start the same game again with the same players, seats rotated by one.
 
-    Who deals / starts first follows :func:`companion.turns.rematch_plan`.
+    Who deals / starts first follows :func:`companion.selectors.sheet.rematch_plan`.
     The new match goes into today's game night and keeps the game's options
     (not the finished match's live board).
     """

@@ -27,7 +27,7 @@ from companion.engine_messages import message_for
 from companion.forms.sheet import DealForm, named
 from companion.models import Deal, Match
 from companion.parsing import MAX_POSITIVE, number_from
-from companion.selectors.live import LIVE_GAMES, live_rows
+from companion.selectors.live import LIVE_GAMES, live_cards
 from companion.selectors.sheet import (
     Sheet,
     deal_preview_for,
@@ -163,18 +163,16 @@ def _ask_before_empty(match: Match, form: DealForm) -> bool:
     if not form.is_empty or form.cleaned_data.get("confirm_empty"):
         return False
     question = _("Every player has 0 in this deal. Save it like that?")
-    if match.game == "freaky":
-        cards = sum(cards for _player, cards in live_rows(match))
-        if cards:
-            question = ngettext(
-                "Every player has 0 in this deal, but the live board holds %(cards)s "
-                "collected card. Save the zeros anyway, or put the live board's result "
-                "on the sheet instead?",
-                "Every player has 0 in this deal, but the live board holds %(cards)s "
-                "collected cards. Save the zeros anyway, or put the live board's result "
-                "on the sheet instead?",
-                cards,
-            ) % {"cards": cards}
+    cards = live_cards(match)
+    if cards:
+        question = ngettext(
+            "Every player has 0 in this deal, but the live board holds %(cards)s card. "
+            "Save the zeros anyway, or put the live board's result on the sheet instead?",
+            "Every player has 0 in this deal, but the live board holds %(cards)s cards. "
+            "Save the zeros anyway, or put the live board's result on the sheet instead?",
+            cards,
+        ) % {"cards": cards}
+    form.live_cards = cards
     form.empty_question = question
     return True
 

@@ -1,5 +1,5 @@
-"""The live board view: record 3 sind einer zuviel! card by card and Freaky row by row
-while playing. Every phone on the board polls it like the sheet: 304 while nothing
+"""The live board view: record a game while it is played, tap by tap (the game's own
+board: ``GameApp.live``). Every phone on the board polls it like the sheet: 304 while nothing
 changed (:func:`companion.views.sheet.poll_etag`).
 """
 
@@ -14,7 +14,7 @@ from django.views.decorators.http import condition
 
 from companion.access import get_match_for_user
 from companion.models import Match
-from companion.parsing import MAX_ID, MAX_POSITIVE, MAX_SMALL, number_from
+from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_board_for
 from companion.services import live as services
 from companion.services.sheet import ConfirmationNeeded
@@ -25,7 +25,7 @@ from scoring import ScoringError
 @login_required
 @condition(etag_func=poll_etag)
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row."""
+    """Record while playing (a game with a live board: 3 sind einer zuviel!, Freaky)."""
     match = get_match_for_user(request.user, group_id, match_id)
     if match.game not in LIVE_GAMES:
         raise Http404
@@ -52,39 +52,20 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     status = 409 if notice else 200
     return render(request, template, context, status=status)
 
+
 def _live_step(request: HttpRequest, match: Match) -> bool:
-    """Apply one live step from the POST data; True when the result went onto the sheet."""
+    """Apply one tap from the POST data; True when the result went onto the sheet."""
     revision = number_from(request.POST, "revision", minimum=0, maximum=MAX_POSITIVE,
                            default=-1)
-    action = request.POST.get("action", "take")
+    action = request.POST.get("action", "")
     if action == "save":
         services.live_save(
             match=match, revision=revision, user=request.user,
             confirm=request.POST.get("confirm") == "yes",
         )
         return True
-    if action == "end":
-        services.live_end_turn(match=match, revision=revision)
-    elif action == "collect":
-        try:
-            cards = number_from(request.POST, "cards", minimum=1, maximum=MAX_SMALL)
-        except ValidationError as err:
-            if err.code != "not_a_number":
-                raise
-            cards = None
-        if cards is None:
-            raise ValidationError(_("How many cards did the row have?"), code="cards")
-        services.live_collect(
-            match=match, player_id=number_from(request.POST, "player", minimum=1,
-                                               maximum=MAX_ID, default=0),
-            cards=cards, revision=revision,
-        )
-    elif action == "undo":
+    if action == "undo":
         services.live_undo(match=match, revision=revision)
     else:
-        services.live_take(
-            match=match, player_id=number_from(request.POST, "player", minimum=1,
-                                               maximum=MAX_ID, default=0),
-            colour=request.POST.get("colour", ""), revision=revision,
-        )
+        services.live_step(match=match, revision=revision, action=action, data=request.POST)
     return False

@@ -21,9 +21,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers, quote_etag
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
@@ -32,21 +32,16 @@ from companion import notices
 from companion.access import get_match_for_user
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
+from companion.games import game_app
 from companion.models import Match
 from companion.notices import Notice
 from companion.selectors.live import LIVE_GAMES
-from companion.selectors.sheet import Sheet, sheet_for
+from companion.selectors.sheet import Sheet, rematch_plan, sheet_for
 from companion.services.matches import can_delete
-from companion.turns import rematch_plan
 from scoring import ScoringError
 
 PAGE = "companion/sheet/sheet.html"
 
-TOOLS: dict[str, list[dict[str, Any]]] = {
-    "elf-nimmt": [{"url": reverse_lazy("tool_bulls"), "label": gettext_lazy("Bull cards")}],
-    "dreizehn": [{"url": reverse_lazy("tool_targets"), "label": gettext_lazy("Targets")}],
-}
-"""Per game: the table helpers the sheet links to."""
 
 
 def error_text(err: ValidationError | ScoringError) -> str:
@@ -66,13 +61,16 @@ def _match_query(sheet: Sheet) -> dict[str, str]:
 
 
 def _tools(sheet: Sheet) -> list[dict[str, Any]]:
-    """The game's table helpers, opened with the match's players and variant and a
-    way back to this sheet (where their result can be taken over)."""
+    """The game's table helper (``GameApp.tool``), opened with the match's players and
+    variant and a way back to this sheet (where its result can be taken over)."""
+    tool = game_app(sheet.match.game).tool
+    if tool is None:
+        return []
     query = urlencode({
         **_match_query(sheet),
         "back": reverse("match_sheet", args=[sheet.match.group_id, sheet.match.pk]),
     })
-    return [{**tool, "url": f"{tool['url']}?{query}"} for tool in TOOLS.get(sheet.match.game, [])]
+    return [{"url": f"{reverse(tool.url_name)}?{query}", "label": tool.label}]
 
 
 def _dispute_url(sheet: Sheet) -> str:

@@ -20,8 +20,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from companion.games.live import live_steps
 from companion.models import Deal, Group, Match, MatchChange, Membership, Player
-from companion.selectors import live as live_reads
 from companion.services import deals as deal_services
 from companion.services import matches as match_services
 
@@ -233,7 +233,7 @@ def test_eight_phones_tapping_the_same_live_card_at_once_store_one_tap(
     def phone(index: int) -> None:
         answers.append(Phone(live_server.url, table[index]).post(
             sheet_path(match, "live/"),
-            {"revision": 0, "player": players[index % 3].pk, "colour": "rot"},
+            {"revision": 0, "action": "take", "player": players[index % 3].pk, "colour": "rot"},
             htmx=index % 2 == 0,
         ))
 
@@ -246,4 +246,4 @@ def test_eight_phones_tapping_the_same_live_card_at_once_store_one_tap(
     assert all("Another phone recorded a card meanwhile" in page for page in refused)
     match.refresh_from_db()
     assert match.options["live_rev"] == 1
-    assert len(live_reads.live_turns(match)) == 1
+    assert len(live_steps(match, "live_turns")) == 1

@@ -283,15 +283,15 @@ def test_13_with_three_players_has_six_deals(group: Group, players: list[Player]
 def tap(match: Match, player: Player, *colours: str) -> None:
     for colour in colours:
         match.refresh_from_db()
-        live_services.live_take(
-            match=match, player_id=player.pk, colour=colour,
-            revision=match.options.get("live_rev", 0),
+        live_services.live_step(
+            match=match, revision=match.options.get("live_rev", 0), action="take",
+            data={"player": player.pk, "colour": colour},
         )
 
 
 def end_turn(match: Match) -> None:
     match.refresh_from_db()
-    live_services.live_end_turn(match=match, revision=match.options["live_rev"])
+    live_services.live_step(match=match, revision=match.options["live_rev"], action="end", data={})
 
 
 ALL = ("orange", "flieder", "hellblau", "rot", "tuerkis", "magenta", "olivgruen")
@@ -338,7 +338,9 @@ def test_live_mode_refuses_a_stale_tap_and_a_thirteenth_card(
     match = start(group, players, "drei-sind-einer-zuviel")
     tap(match, anna, "rot")
     with pytest.raises(sheet_services.StaleData):
-        live_services.live_take(match=match, player_id=ben.pk, colour="rot", revision=0)
+        live_services.live_step(
+            match=match, revision=0, action="take", data={"player": ben.pk, "colour": "rot"},
+        )
     for _ in range(11):
         tap(match, ben, "rot")
         end_turn(match)
@@ -369,9 +371,9 @@ def test_messages_follow_the_active_language(group: Group, players: list[Player]
 def collect(match: Match, player: Player, *rows: int) -> None:
     for cards in rows:
         match.refresh_from_db()
-        live_services.live_collect(
-            match=match, player_id=player.pk, cards=cards,
-            revision=match.options.get("live_rev", 0),
+        live_services.live_step(
+            match=match, revision=match.options.get("live_rev", 0), action="collect",
+            data={"player": player.pk, "cards": cards},
         )
 
 

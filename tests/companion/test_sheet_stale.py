@@ -95,9 +95,12 @@ def test_a_stale_live_tap_through_htmx_answers_409_with_the_current_board(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = match_services.match_start(group=group, game="drei-sind-einer-zuviel", players=players)
-    live_services.live_take(match=match, player_id=players[1].pk, colour="rot", revision=0)
+    live_services.live_step(
+        match=match, revision=0, action="take", data={"player": players[1].pk, "colour": "rot"},
+    )
     response = anna_client.post(
-        url("match_live", match), {"revision": 0, "player": players[0].pk, "colour": "rot"},
+        url("match_live", match),
+        {"revision": 0, "action": "take", "player": players[0].pk, "colour": "rot"},
         **HX,
     )
     html = response.content.decode()

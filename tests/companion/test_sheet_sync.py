@@ -305,7 +305,9 @@ def test_the_live_board_answers_304_until_a_card_is_tapped(
     live = url("match_live", match)
     etag = _board_etag(anna_client, live)
     assert anna_client.get(live, **HX, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    live_services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
+    live_services.live_step(
+        match=match, revision=0, action="collect", data={"player": players[0].pk, "cards": 5},
+    )
     changed = anna_client.get(live, **HX, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert 'id="board-poll"' in changed.content.decode()

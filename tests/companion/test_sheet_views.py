@@ -358,13 +358,14 @@ def test_the_live_page_records_taps_and_puts_the_result_on_the_sheet(
     live = url("match_live", match)
     assert anna_client.get(live).status_code == 200
     response = anna_client.post(
-        live, {"revision": 0, "player": players[1].pk, "colour": "rot"}, **HX
+        live, {"revision": 0, "action": "take", "player": players[1].pk, "colour": "rot"}, **HX
     )
     assert response.status_code == 200
     assert response.content.decode().lstrip().startswith('<div id="board" data-etag=')
-    response = anna_client.post(live, {"revision": 1, "player": players[1].pk, "colour": "rot"})
+    tap = {"revision": 1, "action": "take", "colour": "rot"}
+    response = anna_client.post(live, {**tap, "player": players[1].pk})
     assert response.status_code == 302
-    response = anna_client.post(live, {"revision": 1, "player": players[0].pk, "colour": "rot"})
+    response = anna_client.post(live, {**tap, "player": players[0].pk})
     assert response.status_code == 409
     response = anna_client.post(live, {"revision": 2, "action": "save"})
     assert response.status_code == 302

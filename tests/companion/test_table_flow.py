@@ -16,12 +16,11 @@ from django.urls import reverse
 from companion.models import Deal, Group, Match, Membership, Player
 from companion.selectors import sheet as sheet_reads
 from companion.selectors.history import game_stats
-from companion.selectors.sheet import sheet_for
+from companion.selectors.sheet import rematch_plan, sheet_for
 from companion.services import deals as deal_services
 from companion.services import live as live_services
 from companion.services import matches as match_services
 from companion.services import sheet as sheet_services
-from companion.turns import rematch_plan
 
 HX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = pytest.mark.django_db
@@ -476,15 +475,25 @@ def test_an_all_zero_deal_is_saved_only_after_a_yes(
     assert Deal.objects.count() == 1
 
 
-def test_an_all_zero_freaky_deal_mentions_the_cards_on_the_live_board(
+def test_an_all_zero_deal_mentions_the_cards_on_the_live_board(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "freaky")
-    live_services.live_collect(match=match, player_id=players[2].pk, cards=26, revision=0)
+    live_services.live_step(
+        match=match, revision=0, action="collect", data={"player": players[2].pk, "cards": 26},
+    )
     response = anna_client.post(url("deal_new", match), {"number": "1"},
                                 HTTP_ACCEPT_LANGUAGE="en", **HX)
-    assert "the live board holds 26 collected cards" in response.content.decode()
+    html = response.content.decode()
+    assert "the live board holds 26 cards" in html
+    assert f'href="{url("match_live", match)}">To the live board</a>' in html
     assert not Deal.objects.exists()
+    # A game without a board of cards asks only about the zeros.
+    plain = start(group, players, "x-nimmt")
+    html = anna_client.post(url("deal_new", plain), {"number": "1"},
+                            HTTP_ACCEPT_LANGUAGE="en", **HX).content.decode()
+    assert "Every player has 0 in this deal. Save it like that?" in html
+    assert "To the live board" not in html
 
 
 def test_the_live_board_never_replaces_a_result_without_a_yes(

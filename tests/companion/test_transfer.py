@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from companion.games.live import live_steps
 from companion.models import Deal, DealScore, GameNight, Group, Match, MatchChange, Membership
 from companion.services.transfer import FORMAT, TransferError
 from companion.services.transfer.export import (
@@ -318,7 +319,6 @@ def test_timestamps_round_trip_to_the_microsecond(group: Group, bob: User) -> No
 def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) -> None:
     """Matches recorded, edited, undone and finished through the sheet's services, and the
     live mode's state of a running match, survive export → import → export."""
-    from companion.selectors import live as live_reads
     from companion.services import deals as deal_services
     from companion.services import live as live_services
     from companion.services import matches as match_services
@@ -333,12 +333,18 @@ def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) 
         anna.pk: {"hand": 1}, ben.pk: {"x_stack": 2}, cem.pk: {"hand": 9}})
     match_services.match_finish(match=x)
     freaky_match = match_services.match_start(group=group, game="freaky", players=[anna, ben])
-    live_services.live_collect(match=freaky_match, player_id=ben.pk, cards=5, revision=0)
-    live_services.live_collect(match=freaky_match, player_id=anna.pk, cards=4, revision=1)
+    live_services.live_step(
+        match=freaky_match, revision=0, action="collect", data={"player": ben.pk, "cards": 5},
+    )
+    live_services.live_step(
+        match=freaky_match, revision=1, action="collect", data={"player": anna.pk, "cards": 4},
+    )
     drei = match_services.match_start(
         group=group, game="drei-sind-einer-zuviel", players=[cem, anna]
     )
-    live_services.live_take(match=drei, player_id=cem.pk, colour="rot", revision=0)
+    live_services.live_step(
+        match=drei, revision=0, action="take", data={"player": cem.pk, "colour": "rot"},
+    )
 
     exported = group_export_json(group)
     options = [m["options"] for m in json.loads(exported)["game_nights"][0]["matches"]]
@@ -349,7 +355,7 @@ def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) 
     new_ben = copy_group.players.get(name="Ben")
     new_freaky = copy_group.matches.get(game="freaky")
     new_anna = copy_group.players.get(name="Anna")
-    assert live_reads.live_rows(new_freaky) == [[new_ben.pk, 5], [new_anna.pk, 4]]
+    assert live_steps(new_freaky, "live_rows") == [[new_ben.pk, 5], [new_anna.pk, 4]]
     # The copied sheet still works: the live state saves as the deal, the undo log undoes.
     live_services.live_save(match=new_freaky, revision=2)
     new_x = copy_group.matches.get(game="x-nimmt")

@@ -155,7 +155,9 @@ def test_it_refuses_numbers_json_allows_but_nobody_can_store(
 
 def test_a_live_record_the_engine_refuses_is_refused(group: Group, players, bob: User) -> None:
     match = match_services.match_start(group=group, game="freaky", players=players)
-    live_services.live_collect(match=match, player_id=players[0].pk, cards=5, revision=0)
+    live_services.live_step(
+        match=match, revision=0, action="collect", data={"player": players[0].pk, "cards": 5},
+    )
     document = group_export(group)
     live = document["game_nights"][0]["matches"][0]
     assert live["options"]["live_rows"] == [["p1", 5]]

@@ -66,9 +66,13 @@ def exported(group: Group, anna: User) -> dict[str, Any]:
     for game in ("drei-sind-einer-zuviel", "elf-nimmt", "dreizehn", "freaky"):
         match_services.match_start(group=group, game=game, players=three, game_night=second)
     live = group.matches.filter(game="freaky", status="open").get()
-    live_services.live_collect(match=live, player_id=players["Ben"].pk, cards=5, revision=0)
+    live_services.live_step(
+        match=live, revision=0, action="collect", data={"player": players["Ben"].pk, "cards": 5},
+    )
     drei = group.matches.get(game="drei-sind-einer-zuviel")
-    live_services.live_take(match=drei, player_id=players["Anna"].pk, colour="rot", revision=0)
+    live_services.live_step(
+        match=drei, revision=0, action="take", data={"player": players["Anna"].pk, "colour": "rot"},
+    )
     document = group_export(group)
     # The export is a real one: it imports as it is.
     assert group_import(user=anna, content=json.dumps(document)).name == group.name

@@ -76,13 +76,16 @@ def evening() -> Evening:
     # The live boards in use: a few cards and rows taken.
     drei = running["drei-sind-einer-zuviel"]
     for step, (index, colour) in enumerate([(0, "rot"), (1, "hellblau"), (2, "orange")]):
-        live_services.live_take(
-            match=drei, player_id=players[index].pk, colour=colour, revision=step
+        live_services.live_step(
+            match=drei, revision=step, action="take",
+            data={"player": players[index].pk, "colour": colour},
         )
     freaky = running["freaky"]
     for step, (index, cards) in enumerate([(0, 5), (3, 7)]):
-        live_services.live_collect(match=freaky, player_id=players[index].pk, cards=cards,
-                             revision=step)
+        live_services.live_step(
+            match=freaky, revision=step, action="collect",
+            data={"player": players[index].pk, "cards": cards},
+        )
 
     finished = match_services.match_start(group=group, game="x-nimmt", players=players[4:7])
     _record(finished, players[4:7], {"hand": 4}, {"hand": 6}, {"hand": 1})

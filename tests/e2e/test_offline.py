@@ -16,8 +16,8 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
+from companion.games.live import live_steps
 from companion.models import Group, Match, Membership, Player
-from companion.selectors import live as live_reads
 from companion.services import deals as deal_services
 from companion.services import matches as match_services
 from tests.e2e.scenes import log_in
@@ -340,11 +340,12 @@ def test_live_taps_made_offline_are_replayed_in_order(
     taps.nth(1).locator("button").click()
     expect(page.locator("#net-queue .queue-row")).to_have_count(2)
     expect(page.locator("#net-queue")).to_contain_text("waiting for network")
-    assert live_reads.live_turns(Match.objects.get(pk=drei.pk)) == []
+    assert live_steps(Match.objects.get(pk=drei.pk), "live_turns") == []
     page.context.set_offline(False)
     expect(page.locator("#net-queue")).to_have_count(0)
     expect(page.locator("#board")).to_contain_text("2 cards taken")
-    assert [turn[1] for turn in live_reads.live_turns(Match.objects.get(pk=drei.pk))] == [colours]
+    steps = [turn[1] for turn in live_steps(Match.objects.get(pk=drei.pk), "live_turns")]
+    assert steps == [colours]
 
 
 def test_a_freaky_row_collected_offline_is_sent_to_the_live_board_not_elsewhere(
@@ -362,7 +363,7 @@ def test_a_freaky_row_collected_offline_is_sent_to_the_live_board_not_elsewhere(
     expect(page.locator("#net-queue")).to_contain_text("waiting for network")
     page.context.set_offline(False)
     expect(page.locator("#net-queue")).to_have_count(0)
-    assert live_reads.live_rows(Match.objects.get(pk=freaky.pk)) == [[table.players[1].pk, 5]]
+    assert live_steps(Match.objects.get(pk=freaky.pk), "live_rows") == [[table.players[1].pk, 5]]
 
 
 def test_a_card_tapped_on_one_phone_appears_on_the_others_live_board(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.games.app import GameApp, LiveRecord
-from companion.games.drei_sind_einer_zuviel import forms, options, rules_text, tallies
+from companion.games.app import GameApp
+from companion.games.drei_sind_einer_zuviel import entry, forms, live, rules_text, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -14,5 +14,6 @@ APP = GameApp(
     check_template="games/drei_sind_einer_zuviel/check.html",
     tally=tallies.tally,
     figures=tallies.figures,
-    live_record=LiveRecord(options.LIVE_TURNS, options.check_live_turns),
+    entry=entry.FORMAT,
+    live=live.LIVE,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.dreizehn import forms, options, rules_text, tallies
+from companion.games.dreizehn import entry, forms, options, rules_text, tallies, turns
 from scoring import GAMES
 
 APP = GameApp(
@@ -16,6 +16,8 @@ APP = GameApp(
     check_template="games/dreizehn/check.html",
     tally=tallies.tally,
     figures=tallies.figures,
+    entry=entry.FORMAT,
+    turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
     tool=Tool("tool_targets", _("Target totals")),
 )

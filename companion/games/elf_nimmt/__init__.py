@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.elf_nimmt import forms, rules_text, tallies
+from companion.games.elf_nimmt import entry, forms, rules_text, tallies, turns
 from scoring import GAMES
 
 APP = GameApp(
@@ -16,5 +16,7 @@ APP = GameApp(
     check_template="games/elf_nimmt/check.html",
     tally=tallies.tally,
     figures=tallies.figures,
+    entry=entry.FORMAT,
+    turns=turns.TURNS,
     tool=Tool("tool_bulls", _("Bull card tracker")),
 )

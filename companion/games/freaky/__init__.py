@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.games.app import GameApp, LiveRecord
-from companion.games.freaky import forms, options, rules_text, tallies
+from companion.games.app import GameApp
+from companion.games.freaky import entry, forms, live, rules_text, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -14,5 +14,6 @@ APP = GameApp(
     check_template="games/freaky/check.html",
     tally=tallies.tally,
     figures=tallies.figures,
-    live_record=LiveRecord(options.LIVE_ROWS, options.check_live_rows),
+    entry=entry.FORMAT,
+    live=live.LIVE,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.x_nimmt import forms, rules_text, tallies
+from companion.games.x_nimmt import entry, forms, rules_text, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -14,4 +14,5 @@ APP = GameApp(
     check_template="games/x_nimmt/check.html",
     tally=tallies.tally,
     figures=tallies.figures,
+    entry=entry.FORMAT,
 )

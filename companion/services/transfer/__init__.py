@@ -37,10 +37,10 @@ class TransferError(ValueError):
     """An import file that is damaged, foreign or breaks a rule; nothing was imported."""
 
 
-PLAYER_LISTS = tuple(app.live_record.option for app in GAME_APPS.values() if app.live_record)
+PLAYER_LISTS = tuple(app.live.option for app in GAME_APPS.values() if app.live)
 """Match options of the sheet's live mode whose items are lists starting with a player id
 (``[player_id, [colours], closed]`` per turn, ``[player_id, cards]`` per collected row):
-each game's ``GameApp.live_record``."""
+each game's ``GameApp.live``."""
 
 
 def map_options(options: Any, player: Callable[[Any], Any]) -> Any:

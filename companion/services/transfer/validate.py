@@ -357,7 +357,7 @@ def _check_options(
     the engine must accept."""
     options = dict(reader.mapping("options"))
     app = game_app(game)
-    live = app.live_record.option if app.live_record else None
+    live = app.live.option if app.live else None
     for name, value in options.items():
         if name in app.option_checks:
             try:
@@ -378,15 +378,15 @@ def _check_options(
         ):
             raise reader.fail(_("the option “%(name)s” has a value Kartenrunde does not know.")
                               % {"name": name[:40]})
-    if app.live_record is None or app.live_record.option not in options:
+    if app.live is None or app.live.option not in options:
         return options
-    items = options[app.live_record.option]
+    items = options[app.live.option]
     if status != Match.Status.OPEN and items:
         raise reader.fail(_("only a running match can have a live record."))
     if not isinstance(items, list) or len(items) > 1000:
         raise reader.fail(_("the live record “%(name)s” is not a list of steps.") % {"name": live})
     try:
-        app.live_record.check(items, keys, names)
+        app.live.check(items, keys, names)
     except Refusal as refusal:
         raise reader.fail(refusal.message) from refusal
     except ScoringError as err:

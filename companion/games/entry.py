@@ -1,0 +1,164 @@
+"""How a game's deal is entered on the score sheet: :class:`EntryFormat` (the fields per
+player, how they become the engine's entry dict and back) and the fields the games share.
+
+Each game's folder has its format (``companion/games/<game>/entry.py``), registered as
+``GameApp.entry``; :class:`companion.forms.sheet.DealForm` asks it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from companion.models import Seat
+from companion.parsing import CardNumbersField, WholeNumberField, parse_card_numbers
+from scoring import ScoringError
+
+NUMERIC = {
+    "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
+    "class": "form-control text-center", "placeholder": "0",
+}
+CARDS = {
+    "inputmode": "decimal", "autocomplete": "off", "class": "form-control",
+    "placeholder": _("e.g. 55, 3, 17"),
+}
+
+
+FIRST_CARD, LAST_CARD = 1, 100
+"""The number cards of X nimmt! and 11 nimmt! (``scoring.number_cards.CARDS``)."""
+
+
+def parse_cards(value: object) -> list[int]:
+    """The card numbers of a card field: its cleaned list, or its raw text read leniently.
+
+    The raw text (shown again while switching modes, or ticked on the grid) gives
+    ``[]`` when it cannot be read; the field itself refuses it with a message
+    (:class:`companion.parsing.CardNumbersField`).
+
+    >>> parse_cards("55, 3 17.9")
+    [55, 3, 17, 9]
+    >>> parse_cards("55 ²")
+    []
+    """
+    if isinstance(value, list | tuple):
+        return [int(card) for card in value]
+    try:
+        return parse_card_numbers(str(value or ""), minimum=FIRST_CARD, maximum=LAST_CARD,
+                                  max_count=LAST_CARD, allow_duplicates=True)
+    except ValidationError:
+        return []
+
+
+def count_field(label: Any, **kwargs: Any) -> WholeNumberField:
+    return WholeNumberField(
+        label=label, required=False, minimum=0, maximum=999,
+        widget=forms.NumberInput(attrs=dict(NUMERIC)), **kwargs,
+    )
+
+
+def cards_field(label: Any) -> CardNumbersField:
+    return CardNumbersField(
+        label=label, minimum=FIRST_CARD, maximum=LAST_CARD, max_count=LAST_CARD,
+        max_length=400, widget=forms.TextInput(attrs=dict(CARDS)),
+    )
+
+
+def joined(data: Mapping[str, Any], name: str) -> str:
+    """A field's value from form data; the ticked cards of a card grid as one text."""
+    values = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+    return ", ".join(str(value) for value in values if value)
+
+
+class CardGridInput(forms.Widget):
+    """The card grid: one checkbox per card, all named like the typed-numbers field.
+
+    The ticked cards arrive as the same text the card-numbers field gets
+    ("3, 17, 55"), so the server reads and validates both alike. The template
+    draws the grid (``card-grid`` partial); rendered on its own the widget is
+    the hidden text.
+    """
+
+    template_name = "django/forms/widgets/hidden.html"
+    input_type = "hidden"
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> str | None:
+        return joined(data, name) or None
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return name not in data
+
+
+def grid_field(label: Any) -> forms.Field:
+    """A card-numbers field entered on the card grid (same field, other widget)."""
+    grid = cards_field(label)
+    grid.widget = CardGridInput()
+    return grid
+
+
+CARD_MODES = frozenset({"cards", "grid"})
+"""Entry modes that record card numbers (typed, or ticked on the grid)."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    key: str
+    label: Any
+
+
+class EntryFormat(ABC):
+    """What one game asks per player and deal."""
+
+    modes: tuple[Mode, ...] = (Mode("counts", _("Counts")),)
+    steppers: frozenset[str] = frozenset()
+    """Fields shown with − and + buttons."""
+    quick_adds: tuple[int, ...] = ()
+    """Buttons that add a number to the first field (Freaky: +N per collected row)."""
+    colours: Mapping[str, str] = {}
+    """A CSS colour per field, for the swatch beside it."""
+    layout: str = "blocks"
+    """How the template lays out the fields: ``blocks`` per player, or ``colours``
+    (a row per field, a column per player: a compact count form)."""
+    count_hint: Any = ""
+    """What exactly to count, said above the fields."""
+
+    @abstractmethod
+    def player_fields(self, mode: str) -> dict[str, forms.Field]:
+        """The fields one player fills in, by name."""
+
+    def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
+        return {}
+
+    @abstractmethod
+    def entry_data(
+        self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
+    ) -> dict[str, object]:
+        """The engine's entry dict of ``seat`` from the player's and the deal's fields."""
+
+    def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
+        return dict(data)
+
+    def deal_initial(self, datas: Mapping[Seat, Mapping[str, Any]], mode: str) -> dict[str, Any]:
+        return {}
+
+    def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
+        return self.modes[0].key
+
+    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
+        """One player's typed values (by field name) carried into entry ``mode``.
+
+        What can be worked out is filled in (Hornochsen from typed card numbers);
+        nothing typed is dropped: the values of the other mode stay in the form.
+        """
+        return dict(values)
+
+    def field_for_error(self, err: ScoringError, mode: str) -> str | None:
+        colour = err.params.get("colour")
+        if isinstance(colour, str) and colour in self.player_fields(mode):
+            return colour
+        return None
