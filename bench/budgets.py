@@ -15,7 +15,8 @@ shuffled order per round):
 - first load: GET of a sheet whose revision moved just before (a real change: its
   last deal corrected through the app's services, outside the measurement, to
   entries no process has seen), 11 nimmt! 7 players, 6 of 7 deals and the deal
-  form, N different matches;
+  form, N different matches; the phone had each of them open before the change
+  (on the same connection, so the same worker);
 - save: the htmx deal save as the page's form posts it (HX-Request, the CSRF
   header, the form's shape), a real save on a fresh match every time (made
   beforehand): 11 nimmt! 4 players deal 2 of 4, and 7 players deal 7 of 7;
@@ -81,9 +82,10 @@ KEYS = ("reload", "first-load", "save", "poll", "history", "home")
 NAMES = ("Anna", "Ben", "Cem", "Dora", "Emil", "Fiona", "Gero")
 HOME_COUNTS = (5, 50, 700)
 HOME_GAMES = ("elf-nimmt", "x-nimmt", "dreizehn")
-BATCH_SECONDS = 0.5
+BATCH_SECONDS = 0.3
 """A repeated request's batch lasts about this long (CPU time is counted in 10 ms ticks)."""
-MIN_BATCH, MAX_BATCH = 4, 400
+MIN_BATCH, MAX_BATCH = 4, 120
+"""Not more: every worker is replaced after about 2,000 requests (gunicorn.conf.py)."""
 
 
 @dataclass
@@ -140,6 +142,7 @@ class Bench:
                              f"choose from {', '.join(KEYS)}")
         self.seeder = served.Seeder(args.seed)
         self.plan: dict[str, Any] = {}
+        self.loads: list[float] = []
 
     # ------------------------------------------------------------------ the data
 
@@ -245,7 +248,11 @@ class Bench:
             queries, _ = self.count(client, "get", url)
             urls = [SHEET.format(group=group, match=m.pk) for m in matches]
 
-            def change(r: int, matches: list[Any] = matches) -> None:
+            def change(r: int, urls: list[str] = urls, matches: list[Any] = matches) -> None:
+                # The phone had these sheets open (on the connection, so the worker, of the
+                # batch): then another phone's correction moves their revision.
+                for url in urls:
+                    phone.request("GET", url)
                 for match in matches:
                     self.seeder.correct(match.pk, changed)
 
@@ -382,8 +389,9 @@ class Bench:
                 if database:
                     row.db.append((db_after - db) * 1000 / len(requests))
                 row.wall += [w * 1000 for w in walls]
+            self.loads.append(os.getloadavg()[0])
             print(f"# round {r + 1}/{self.args.rounds} done, load average "
-                  f"{os.getloadavg()[0]:.2f}", file=sys.stderr)
+                  f"{self.loads[-1]:.2f}", file=sys.stderr)
 
 
 def deals(players: int, game: str = "elf-nimmt") -> int:
@@ -437,7 +445,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--batch", type=int, default=20,
                         help="requests per batch of saves and first loads (fresh matches each); "
-                        "the other batches hold as many as fill half a second (4 to 400)")
+                        "the other batches hold as many as fill 0.3 s (4 to 120)")
     parser.add_argument("--only", help=f"comma-separated rows: {', '.join(KEYS)}")
     parser.add_argument("--database-url", help="postgres://... (that database is DROPPED)")
     parser.add_argument("--matches", type=int, default=5000, help="history: finished matches")
@@ -474,7 +482,8 @@ def main() -> None:
     print("# load average (1/5/15 min): at start {:.2f} {:.2f} {:.2f}, when measuring began "
           "{:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
               *load_start, *load_measured, *load_end))
-    print(f"# {args.rounds} rounds in {seconds:.0f} s, the rows interleaved (shuffled per round)")
+    print(f"# {args.rounds} rounds in {seconds:.0f} s, the rows interleaved (shuffled per round); "
+          f"1-min load average after each round {min(bench.loads):.2f}–{max(bench.loads):.2f}")
     print()
     report(rows, database is not None)
     print()
