@@ -472,7 +472,7 @@ def main() -> None:
         bench.measure(rows, process.pid, database)
         seconds = time.perf_counter() - began
     load_end = os.getloadavg()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=served.ROOT,
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=served.ROOT,
                             capture_output=True, text=True).stdout.strip()
     print(f"# bench/budgets.py, commit {commit}, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")

@@ -603,7 +603,7 @@ def main() -> None:
 def report(args: argparse.Namespace, label: str, results: dict[str, list[Any]],
            load_start: tuple[float, ...], load_measured: tuple[float, ...],
            load_end: tuple[float, ...], seconds: float, loads: list[float]) -> None:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=served.ROOT,
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=served.ROOT,
                             capture_output=True, text=True).stdout.strip()
     version = subprocess.run([CHROMIUM, "--version"], capture_output=True,
                              text=True).stdout.strip()
