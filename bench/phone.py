@@ -646,7 +646,7 @@ def report(args: argparse.Namespace, label: str, results: dict[str, list[Any]],
         line("cold first visit of a sheet, Slow 3G: first contentful paint",
              [r["fcp"] for r in runs], goal="≤ 1600")
         line("  largest contentful paint", [r["lcp"] for r in runs])
-        line("  TTFB", [r["ttfb"] for r in runs])
+        line("  TTFB (responseStart)", [r["ttfb"] for r in runs])
         print(f"{'  KB transferred (CSS of it)':<66} "
               f"{statistics.median(r['kb'] for r in runs):>8.0f} "
               f"({statistics.median(r['css'] for r in runs):.0f})")
