@@ -12,12 +12,14 @@
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import http.client
 import os
 import random
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,6 +63,7 @@ def prepare(database_url: str | None) -> tuple[dict[str, str], str]:
     """This process's Django on a fresh database; returns the environment for the
     server (the same database, secret key and static files) and a label."""
     work = Path(tempfile.mkdtemp(prefix="kartenrunde-bench-"))
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     environment = {
         k: v for k, v in os.environ.items()
         if not k.startswith(("DJANGO_", "KARTENRUNDE_")) and k not in ("DATABASE_URL",
