@@ -107,6 +107,11 @@ def _fill(matches: int, seed: int) -> tuple[int, list[int]]:
              for deal, rows in score_plan for player, data, score in rows),
             batch_size=2000,
         )
+    # The statistics kept per finished match, as finishing each match would have written them
+    # (without them the statistics pages would render empty).
+    from companion.services.results import results_rebuild
+
+    results_rebuild(group=group)
     print(f"filled: {len(match_rows)} matches, {len(seat_rows)} seats, {len(deal_rows)} deals, "
           f"{DealScore.objects.count()} deal scores, {len(nights)} game nights")
     return group.pk, [p.pk for p in players]
