@@ -73,6 +73,5 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/rules_search.py
 	$(PY) bench/history.py
 	$(PY) bench/ratings.py
-	$(PY) bench/web.py
 	$(PY) bench/wire.py
 	$(PY) bench/load.py  # PostgreSQL with BENCH_DATABASE_URL=postgres://... (dropped and created)
