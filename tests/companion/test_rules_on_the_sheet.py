@@ -70,3 +70,24 @@ def test_the_sheet_says_when_the_next_11_nimmt_starter_won_a_tie(
                       HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert starts in html
     assert note in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["x-nimmt", "dreizehn"])
+def test_the_sheet_asks_rules_questions_with_its_game_preferred(
+    anna_client: Client, group: Group, players: list[Player], game: str
+) -> None:
+    match = match_services.match_start(group=group, game=game, players=players)
+    html = anna_client.get(reverse("match_sheet", args=[group.pk, match.pk]),
+                           HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    box = html[html.index('id="rules-question"'):html.index("</details>",
+                                                          html.index('id="rules-question"'))]
+    assert f'<form method="get" action="{reverse("rules_search")}" role="search"' in box
+    assert f'<input type="hidden" name="game" value="{game}">' in box
+    # Asked from there (without JavaScript), the answers prefer the sheet's game.
+    answers = anna_client.get(reverse("rules_search"), {"q": "who wins", "game": game},
+                              HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    first = answers[answers.index('<ol class="list-group mb-3 search-hits">'):]
+    first = first[:first.index("</li>")]
+    assert f'href="{reverse("rules_game", args=[game])}#' in first
+    assert f'<input type="hidden" name="game" value="{game}">' in answers  # asked again
