@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from companion.changes import announce
 from companion.models import GameNight, Group, Match, MatchChange, Player, Seat
 from companion.selectors.sheet import rematch_plan
 from companion.services.groups import game_night_for_today
@@ -148,6 +149,7 @@ def match_delete(*, match: Match, user: Any) -> None:
         match = lock_match(match)
         match_results_update(match=match, counts=False)
         match_counted(match=match, delta=-1)
+        announce(match.pk)  # the phones showing it learn at once that it is gone
         match.delete()
 
 def match_rematch(*, match: Match, user: Any = None) -> Match:

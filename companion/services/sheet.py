@@ -27,6 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from companion.changes import announce
 from companion.models import Match, MatchChange, Seat
 from scoring import GAMES, rank
 from scoring.common import match_totals, rules_for
@@ -88,8 +89,10 @@ def log_change(
     )
 
 def touch(*, match: Match) -> None:
-    """Move the match's ``revision`` on: phones polling the sheet see a new ETag."""
+    """Move the match's ``revision`` on: phones polling the sheet see a new ETag, and the
+    polls waiting for a change answer once the change is committed."""
     Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+    announce(match.pk)
 
 def refresh_seats(*, match: Match) -> list[Seat]:
     """Recompute every seat's total, place and winner flag from the recorded deals.

@@ -49,8 +49,9 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
                "closed": match.status != Match.Status.OPEN,
                "etag": sheet_etag(request, match.revision)}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
-    status = 409 if notice else 200
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=409 if notice else 200)
+    response["ETag"] = context["etag"]
+    return response
 
 
 def _live_step(request: HttpRequest, match: Match) -> bool:

@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers, quote_etag
+from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
@@ -30,6 +31,7 @@ from django_htmx.http import reswap, retarget
 
 from companion import notices
 from companion.access import get_match_for_user
+from companion.changes import wait_for_change
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
@@ -84,17 +86,45 @@ def sheet_etag(request: HttpRequest, revision: int) -> str:
     return quote_etag(f"{revision}.{get_language()}.{request.user.pk}")
 
 
-def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
-    """For ``condition``: the ETag of the sheet an htmx poll would get, if the user may see
-    the match (otherwise none, and the view answers 404 as usual). Only a poll that names
-    the sheet it shows (``If-None-Match``) is asked: full pages are never answered 304."""
-    if not request.htmx or "If-None-Match" not in request.headers:
-        return None
-    revision = (
+POLL_WAIT = 15
+"""Seconds a poll that asks for it (``KR-Wait``) may wait for the match's next change:
+below the phones' request timeout (static/js/net.js)."""
+
+
+def _revision(request: HttpRequest, group_id: int, match_id: int) -> int | None:
+    """The match's revision, if the user may see the match."""
+    return (
         Match.objects.filter(pk=match_id, group__pk=group_id, group__memberships__user=request.user)
         .values_list("revision", flat=True).first()
     )
-    return None if revision is None else sheet_etag(request, revision)
+
+
+def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
+    """For ``condition``: the ETag of the sheet (or live board) an htmx poll would get, if
+    the user may see the match (otherwise none, and the view answers 404 as usual). Only a
+    poll that names the version it shows (``If-None-Match``) is asked: full pages are
+    never answered 304.
+
+    A poll that may wait (``KR-Wait``) and shows the current version waits for the
+    match's next change (:mod:`companion.changes`), so it answers as soon as another
+    phone saves, not at the phone's next poll.
+    """
+    if not request.htmx or "If-None-Match" not in request.headers:
+        return None
+    revision = _revision(request, group_id, match_id)
+    if revision is None:
+        return None
+    etag = sheet_etag(request, revision)
+    if request.headers.get("KR-Wait") and etag in parse_etags(request.headers["If-None-Match"]):
+        latest = [revision]
+
+        def changed() -> bool:
+            latest[0] = _revision(request, group_id, match_id)
+            return latest[0] != revision
+
+        if wait_for_change(match_id, changed, POLL_WAIT):
+            return None if latest[0] is None else sheet_etag(request, latest[0])
+    return etag
 
 
 def new_deal_form(

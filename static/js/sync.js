@@ -1,6 +1,8 @@
-/* Live score sheet: #sheet-poll (in the sheet partial) asks for the sheet every 2 s while
-   the page is visible, sending the ETag of the sheet it shows: an unchanged sheet answers
-   304 without a body. A new sheet is swapped in, but a deal form that is in use (typed
+/* Live score sheet: #sheet-poll (in the sheet partial) asks for the sheet while the page is
+   visible, sending the ETag of the sheet it shows; a running sheet's poll (data-wait) asks
+   the server to hold it until the match's next change (KR-Wait), so another phone's save
+   shows here at once; an unchanged sheet answers 304 without a body, and the next poll
+   starts right away (after 2 s when the server could not hold it). A new sheet is swapped in, but a deal form that is in use (typed
    into, focused, or correcting a deal) stays as it is, and says so when its deal number
    was recorded on another phone meanwhile. The live board (#board-poll) polls the same
    way; it waits while a number is being typed into it.
@@ -106,6 +108,10 @@
       if (K.byUser(cfg.elt)) { K.changed(); }
       return;
     }
+    if (isPoll(cfg.elt)) {
+      cfg.elt.dataset.started = String(Date.now());
+      if (cfg.elt.hasAttribute("data-wait")) { cfg.headers["KR-Wait"] = "1"; }
+    }
     if (cfg.elt.id === "board-poll") {
       var board = document.getElementById("board");
       if (board && board.dataset.etag) { cfg.headers["If-None-Match"] = board.dataset.etag; }
@@ -165,10 +171,30 @@
     form.insertBefore(notice, form.firstElementChild);
   });
 
+  function isPoll(elt) { return !!elt && /^(sheet|board)-poll$/.test(elt.id); }
+
+  /* The next held poll: at once after one the server held (or after a new sheet came), 2 s
+     after one it answered at once (it could not hold it, or the phone was offline). */
+  function pollNext(elt, started) {
+    var poll = elt && document.body.contains(elt) ? elt : document.querySelector("#sheet-poll, #board-poll");
+    if (!poll || !poll.hasAttribute("data-wait")) { return; }
+    var wait = Math.max(0, (started || 0) + 2000 - Date.now());
+    setTimeout(function () {
+      if (document.body.contains(poll) && K.pollDue()) { htmx.trigger(poll, "kr:poll"); }
+    }, wait);
+  }
+  document.addEventListener("DOMContentLoaded", function () { pollNext(null, 0); });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (/^(sheet|board)-poll$/.test(K.source(event).id) && xhr && (xhr.status === 304 || xhr.status === 200) && K.queue) {
+    var elt = K.source(event);
+    if (!isPoll(elt)) { return; }
+    var answered = xhr && (xhr.status === 304 || xhr.status === 200);
+    if (answered && K.queue) {
       K.queue.flush();  // the server answers: send what waits
     }
+    var started = parseInt(elt.dataset.started, 10) || 0;
+    // Held for a while, or a new sheet (whose own poll takes over): at once; else in 2 s.
+    pollNext(elt, answered && (xhr.status === 200 || Date.now() - started >= 1000) ? 0 : started);
   });
 })();

@@ -168,7 +168,7 @@ def test_the_target_helpers_tally_goes_into_the_deal_form_with_one_tap(
     live_server: Any, page: Page
 ) -> None:
     match = table("dreizehn", page, live_server.url, players=3)
-    page.get_by_role("link", name="Targets").click()
+    page.get_by_role("link", name="Target totals").click()
     expect(page).to_have_url(re.compile(r"/tools/targets/\?players=Anna%2CBen%2CCem"))
     tool = page.locator("#tool")
 

@@ -1,0 +1,135 @@
+"""A poll of an unchanged sheet that may wait (``KR-Wait``) is held by the server until
+the match changes: another phone's save shows at once, not at the next poll."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from companion import changes
+from companion.models import Group, Match, Player
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
+from companion.views import sheet as sheet_views
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HX = {"HTTP_HX_REQUEST": "true"}
+HOLD = {**HX, "HTTP_KR_WAIT": "1"}
+
+
+def url(name: str, match: Match) -> str:
+    return reverse(name, kwargs={"group_id": match.group_id, "match_id": match.pk})
+
+
+def etag_of(client: Client, match: Match, name: str = "match_sheet") -> str:
+    response = client.get(url(name, match), **HX)
+    assert response.status_code == 200
+    return str(response["ETag"])
+
+
+def later(seconds: float, action: Any) -> threading.Thread:
+    """``action`` in another thread (another phone) after ``seconds``."""
+    def run() -> None:
+        time.sleep(seconds)
+        try:
+            action()
+        finally:
+            connection.close()
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def record(match: Match, players: list[Player]) -> None:
+    deal_services.deal_record(match=match, number=1,
+                              entries={player.pk: {"hand": 1} for player in players})
+
+
+def test_a_held_poll_answers_as_soon_as_another_phone_saves(
+    anna_client: Client, group: Group, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 10)
+    monkeypatch.setattr(changes, "RECHECK", 10.0)  # only the announcement can wake it
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    etag = etag_of(anna_client, match)
+    saver = later(0.5, lambda: record(Match.objects.get(pk=match.pk), players))
+    began = time.monotonic()
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
+    took = time.monotonic() - began
+    saver.join()
+    assert response.status_code == 200
+    assert 'id="deal-1"' in response.content.decode()
+    assert response["ETag"] != etag
+    assert 0.4 < took < 5
+
+
+def test_a_held_poll_of_a_sheet_nobody_changes_answers_304_after_the_wait(
+    anna_client: Client, group: Group, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 1)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    etag = etag_of(anna_client, match)
+    began = time.monotonic()
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
+    assert response.status_code == 304
+    assert time.monotonic() - began >= 0.9
+    # Without KR-Wait (an older page, a finished sheet) it answers at once.
+    began = time.monotonic()
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HX)
+    assert response.status_code == 304
+    assert time.monotonic() - began < 0.5
+
+
+def test_a_held_poll_learns_at_once_that_the_match_was_deleted(
+    anna_client: Client, anna: Any, group: Group, players: list[Player],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 10)
+    monkeypatch.setattr(changes, "RECHECK", 10.0)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    etag = etag_of(anna_client, match)
+    deleter = later(0.3, lambda: match_services.match_delete(
+        match=Match.objects.select_related("group").get(pk=match.pk), user=anna))
+    began = time.monotonic()
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
+    deleter.join()
+    assert response.status_code == 404
+    assert time.monotonic() - began < 5
+
+
+def test_the_live_board_poll_is_held_too(
+    anna_client: Client, group: Group, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.services import live as live_services
+
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 10)
+    monkeypatch.setattr(changes, "RECHECK", 10.0)
+    match = match_services.match_start(group=group, game="freaky", players=players)
+    etag = etag_of(anna_client, match, "match_live")
+    tapper = later(0.3, lambda: live_services.live_step(
+        match=Match.objects.get(pk=match.pk), revision=0, action="collect",
+        data={"player": players[0].pk, "cards": 5}))
+    response = anna_client.get(url("match_live", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
+    tapper.join()
+    assert response.status_code == 200
+    assert "5 Karten gesammelt" in response.content.decode()
+
+
+def test_when_too_many_polls_wait_the_next_answers_at_once(
+    anna_client: Client, group: Group, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 10)
+    monkeypatch.setattr(changes, "MAX_WAITING", 0)
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    etag = etag_of(anna_client, match)
+    began = time.monotonic()
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
+    assert response.status_code == 304
+    assert time.monotonic() - began < 0.5
