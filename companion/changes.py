@@ -14,7 +14,8 @@ How the announcement reaches a waiting poll:
   process listens to on a connection of its own (PostgreSQL's ``LISTEN``/``NOTIFY``, the
   database's own publish and subscribe);
 - anywhere else (SQLite with several processes, a change made by a management command):
-  the waiting poll reads the revision again every :data:`RECHECK` seconds.
+  the waiting poll reads the revision again every :data:`RECHECK` seconds (as often as
+  the phones polled before polls were held).
 
 At most ``MAX_WAITING`` polls wait in one process (each holds a thread); the rest are
 answered at once, as a plain poll (304), and ask again later.
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "kartenrunde_match_changed"
 """The PostgreSQL notification channel; the payload is the match's id."""
-RECHECK = 5.0
+RECHECK = 2.0
 """Seconds between two reads of a waiting poll's revision (changes no announcement
 reaches)."""
 MAX_WAITING = int(os.environ.get("KARTENRUNDE_MAX_WAITING_POLLS", "24"))

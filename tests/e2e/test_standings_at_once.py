@@ -1,0 +1,73 @@
+"""The standings show a saved deal as the tap leaves (from the score preview on screen),
+and go back when the save fails; another phone shows the deal as soon as it is saved
+(its poll is held by the server until the match changes)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, Page, Route, expect
+
+from companion.models import Group, Player
+from companion.services import matches as match_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def standings(page: Page) -> list[str]:
+    return [" ".join(text.split()) for text in
+            page.locator("#standings ol.standings > li").all_inner_texts()]
+
+
+def open_x_nimmt(page: Page, live_server: Any, group: Group, players: list[Player],
+                 anna: User) -> str:
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    url = f"{live_server.url}/g/{group.pk}/matches/{match.pk}/"
+    page.goto(url)
+    page.locator('input[name="s0-hand"]').fill("5")
+    page.locator('input[name="s1-hand"]').fill("0")
+    page.locator('input[name="s2-hand"]').fill("2")
+    expect(page.locator("#deal-preview")).to_contain_text("Anna")  # the engine's preview
+    return url
+
+
+def test_the_standings_show_the_deal_before_the_answer_and_come_back_when_it_fails(
+    live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
+) -> None:
+    group, players, anna = annas_table
+    open_x_nimmt(page, live_server, group, players, anna)
+    before = standings(page)
+    held: list[Route] = []
+    page.route("**/deals/new/", lambda route: held.append(route))  # the answer waits
+    page.get_by_role("button", name="Save deal").click()
+    expect(page.locator("#standings ol.standings > li").first).to_contain_text("Ben")
+    assert standings(page) == ["1. Ben 0", "2. Cem 2", "3. Anna 5"]
+    for _ in range(50):
+        if held:
+            break
+        time.sleep(0.1)
+    held[0].abort()  # no answer: the save failed
+    expect(page.locator("#standings ol.standings > li").first).to_contain_text("Anna")
+    assert standings(page) == before
+    assert page.locator("#standings ol[data-optimistic]").count() == 0
+
+
+def test_another_phone_shows_a_saved_deal_within_a_second(
+    live_server: Any, page: Page, browser: Browser,
+    annas_table: tuple[Group, list[Player], User],
+) -> None:
+    group, players, anna = annas_table
+    url = open_x_nimmt(page, live_server, group, players, anna)
+    other = browser.new_context(viewport={"width": 390, "height": 844})
+    other.add_cookies(page.context.cookies())
+    phone_b = other.new_page()
+    phone_b.goto(url)
+    phone_b.wait_for_timeout(2500)  # its poll is held by now
+    page.get_by_role("button", name="Save deal").click()
+    began = time.monotonic()
+    expect(phone_b.locator("#deal-1")).to_be_visible(timeout=5000)
+    assert time.monotonic() - began < 1.5
+    other.close()
