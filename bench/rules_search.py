@@ -44,7 +44,7 @@ def main() -> None:
     django.setup()
     from django.urls import reverse
 
-    from companion.rules_search import search
+    from companion.rules_search.answers import search
     from companion.rules_search.index import build_index
     from tests.companion.rules_questions import FRESH_QUESTIONS, QUESTIONS
 

@@ -23,8 +23,9 @@ Out: :func:`bgstats_export` writes a group's finished matches in the same shape 
 that tools built for BG Stats read ours, BG Stats itself included), and
 :func:`matches_csv` every match and player score as CSV.
 
-BoardGameGeek ids: 11 nimmt! is 63706, 3 sind eine zu viel! 181867, and 13 is Knizia's
-Poison (17025; Amigo's 13 is that game, BoardGameGeek lists it there); X nimmt! and
+Each game's BoardGameGeek id and BG Stats names are in its folder (``GameApp.bgg_id``
+and ``GameApp.bgstats_names``, ``companion/games/<game>/__init__.py``): 11 nimmt! is
+63706, 3 sind eine zu viel! 181867, and 13 is Knizia's Poison (17025); X nimmt! and
 Freaky are recognised by name only (their ids could not be checked here).
 """
 
@@ -47,6 +48,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from companion.games import GAME_APPS
 from companion.models import Group, Match, Player, Seat
 from companion.parsing import MAX_POSITIVE, name_key, parse_whole_number
 from companion.services.groups import EVENING_ENDS_AT
@@ -69,26 +71,6 @@ LATEST = dt.date(2999, 12, 31)
 DUPLICATES = "kartenrundeDuplicates"
 """A key of our own in :meth:`ImportPlan.document`: the plays the original file repeated."""
 
-BGG_IDS: Mapping[str, int] = {
-    "drei-sind-einer-zuviel": 181867,
-    "elf-nimmt": 63706,
-    "dreizehn": 17025,
-}
-"""BoardGameGeek ids of the games, where known (see the module's docstring)."""
-
-NAMES: Mapping[str, tuple[str, ...]] = {
-    "drei-sind-einer-zuviel": ("3 sind einer zuviel!", "3 sind eine zu viel!",
-                               "3 sind eine zuviel!", "Drei sind einer zu viel",
-                               "Drei sind eine zu viel"),
-    "x-nimmt": ("X nimmt!",),
-    "freaky": ("Freaky",),
-    "elf-nimmt": ("11 nimmt!", "Elf nimmt!"),
-    "dreizehn": ("13", "Dreizehn"),
-}
-"""The names a BG Stats game of each of the five may carry (compared by
-:func:`name_match_key`: case, spaces and punctuation do not count)."""
-
-
 class BGStatsError(ValueError):
     """A file that is not a readable BG Stats export; nothing was imported."""
 
@@ -105,8 +87,9 @@ def name_match_key(name: str) -> str:
     return "".join(char for char in text if char.isalnum())
 
 
-_BY_NAME = {name_match_key(name): slug for slug, names in NAMES.items() for name in names}
-_BY_BGG = {bgg_id: slug for slug, bgg_id in BGG_IDS.items()}
+_BY_NAME = {name_match_key(name): slug
+            for slug, app in GAME_APPS.items() for name in app.bgstats_names}
+_BY_BGG = {app.bgg_id: slug for slug, app in GAME_APPS.items() if app.bgg_id}
 
 
 def recognise(bgg_id: int, name: str) -> tuple[str | None, Literal["bgg", "name", ""]]:
@@ -647,7 +630,7 @@ def bgstats_export(group: Group) -> dict[str, Any]:
         "userInfo": {"exportDate": _stamp(timezone.now())},
         "games": [
             {"id": game_ref[slug], "uuid": str(uuid.uuid5(NAMESPACE, f"game:{slug}")),
-             "name": info.title, "bggId": BGG_IDS.get(slug, 0), "bggName": "",
+             "name": info.title, "bggId": GAME_APPS[slug].bgg_id or 0, "bggName": "",
              "highestWins": not info.lower_is_better, "cooperative": False,
              "noPoints": False, "usesTeams": False, "minPlayerCount": info.min_players,
              "maxPlayerCount": info.max_players}
@@ -708,9 +691,7 @@ def matches_csv(group: Group) -> str:
 
 
 __all__ = [
-    "BGG_IDS",
     "MAX_BYTES",
-    "NAMES",
     "BGStatsError",
     "ImportMapping",
     "ImportPlan",

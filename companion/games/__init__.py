@@ -9,12 +9,14 @@ module), holds what the app adds to them:
   of the check page (and of the game's live helper, if any);
 - ``tallies.py``: what a recorded entry adds to the statistics, and the figures;
 - ``options.py``: the game's match options as an imported file may hold them;
+- ``search.py``: how players ask about the game in a rules question (its names, words,
+  move sections and card reader: :class:`~companion.rules_search.words.GameSearch`);
 - ``templates/games/<game>/``: the check page (and helper) templates.
 
 Its ``__init__`` builds the game's :class:`GameApp` (``APP``); the rules pages, the
-checks, the statistics and the import ask :data:`GAME_APPS` or :func:`game_app`,
-never ``if game == ...``. Adding a sixth game: its module in ``scoring/`` (and
-``scoring.GAMES``), and a folder here with an ``APP``.
+checks, the statistics, the rules search, the import and BG Stats files ask
+:data:`GAME_APPS` or :func:`game_app`, never ``if game == ...``. Adding a sixth game:
+its module in ``scoring/`` (and ``scoring.GAMES``), and a folder here with an ``APP``.
 
 >>> list(GAME_APPS) == list(GAMES)
 True

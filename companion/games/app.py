@@ -16,6 +16,7 @@ from companion.games.check_forms import CheckForm
 from companion.games.entry import EntryFormat
 from companion.games.live import LiveMode
 from companion.games.rules_text import GameText
+from companion.rules_search.words import GameSearch
 from companion.selectors.stats import Figure, Tallies
 from companion.turns import TurnRules
 from scoring import GameInfo
@@ -56,6 +57,9 @@ class GameApp:
     """The statistics only per-deal data allows, from the game's summed tallies."""
     entry: EntryFormat
     """How a deal is entered on the score sheet (the deal form's fields per player)."""
+    search: GameSearch
+    """How players ask about the game: its names in a question, its own words, the
+    sections about a move and the reader of a question naming cards."""
     turns: TurnRules = field(default_factory=TurnRules)
     """Who deals and starts each deal, and the rematch's first deal."""
     tool: Tool | None = None
@@ -65,6 +69,12 @@ class GameApp:
     option_checks: Mapping[str, Callable[[Any], None]] = field(default_factory=dict)
     """Match options of this game beside the live record, each with the check of its
     value read from a file (raises :class:`~companion.games.checks.Refusal`)."""
+    bgg_id: int | None = None
+    """The game's BoardGameGeek id, if known: how a BG Stats file names it
+    (:mod:`companion.bgstats`; written as 0, BG Stats' "none", when unknown)."""
+    bgstats_names: tuple[str, ...] = ()
+    """The names a BG Stats game of this kind may carry (compared by
+    :func:`companion.bgstats.name_match_key`: case, spaces and punctuation do not count)."""
 
     @property
     def folder(self) -> str:

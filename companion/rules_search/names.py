@@ -1,9 +1,12 @@
-"""How players name the five games in a question: title, number, nickname, typo.
+"""How players name the games in a question: title, number, nickname, typo.
 
 A name found in the question narrows the answers to that game and is not
 searched for itself ("nimmt" of "11 nimmt" is no rule about taking). Names
 are compared word by word after folding, with one typo allowed in words of
 five letters or more ("nimt" is short: it is listed).
+
+The names are each game's (``GameApp.search.names`` and ``number_names``, in
+``companion/games/<game>/search.py``).
 """
 
 from __future__ import annotations
@@ -13,34 +16,19 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
 
+from companion.games import GAME_APPS
 from companion.rules_search.text import word_set
 
-NAMES: dict[str, tuple[str, ...]] = {
-    "drei-sind-einer-zuviel": (
-        "3 sind einer zuviel", "drei sind einer zuviel", "3 sind einer zu viel",
-        "drei sind einer zu viel", "sind einer zuviel", "sind einer zu viel", "einer zuviel",
-        "einer zu viel", "three is one too many", "three are one too many", "one too many",
-        "3 sind", "drei sind",
-    ),
-    "x-nimmt": ("x nimmt", "xnimmt", "x nimt", "x takes"),
-    "freaky": ("freaky", "freaki", "freeky", "freakie"),
-    "elf-nimmt": ("11 nimmt", "elf nimmt", "11nimmt", "elfnimmt", "11 nimt", "elf nimt",
-                  "eleven takes", "11 takes", "eleven nimmt"),
-    "dreizehn": ("13er",),
-}
-"""Every way of naming a game, longest first within a game (folded words)."""
-
-NUMBER_NAMES: dict[str, tuple[str, ...]] = {"dreizehn": ("13", "dreizehn", "thirteen")}
-"""Names that are also numbers: "13" names the game ("13: wer fängt an", "bei 13", "wer
-gewinnt 13"), except after a word that makes it a number ("über 13", "genau 13", "die
-13"); then it stays in the question as a word and the game is preferred."""
 AS_NUMBER = word_set("""
     über ueber uber genau exakt summe auf bis als unter mehr weniger die der den ab zu
     over exactly total sum on onto to than under more less the a from reach reaches
 """)
+"""Words that make a game's number name a number: "13: wer fängt an", "bei 13" and "wer
+gewinnt 13" name the game, "über 13", "genau 13" and "die 13" are the number (it stays in
+the question as a word and the game is preferred)."""
 
 _PHRASES = sorted(
-    ((slug, tuple(name.split())) for slug, names in NAMES.items() for name in names),
+    ((slug, tuple(name.split())) for slug, app in GAME_APPS.items() for name in app.search.names),
     key=lambda item: -len(item[1]),
 )
 
@@ -88,7 +76,8 @@ def find_games(words: Sequence[str]) -> Named:
                 if slug not in games:
                     games.append(slug)
     preferred: list[str] = []
-    for slug, names in NUMBER_NAMES.items():
+    for slug, app in GAME_APPS.items():
+        names = app.search.number_names
         for position, word in enumerate(words):
             if word not in names or position in used:
                 continue

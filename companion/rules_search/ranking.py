@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from companion.rules_search.card_questions import MOVE_RULES, is_move, move_games
+from companion.games import GAME_APPS
+from companion.rules_search.card_questions import is_move, move_games
 from companion.rules_search.index import Document, Index, Passage
 from companion.rules_search.names import find_games
 from companion.rules_search.synonyms import find_phrases, thesaurus
@@ -263,14 +264,14 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
         for number, value in best.items():
             scores[number] += concept.weight * (value + TIE_BREAKER * (total[number] - value))
     preferred = {*question.preferred, *question.move_games}
-    moves = question.games or question.move_games or tuple(MOVE_RULES)
+    moves = question.games or question.move_games or tuple(GAME_APPS)
     if prefer and not question.games:
         # Asked on a game's page: a move is a move of that game, whatever its words.
         preferred, moves = {*question.preferred, prefer}, (prefer,)
     if question.move:
         top = max(scores.values(), default=1.0)
         for number, document in enumerate(index.documents):
-            rules = MOVE_RULES.get(document.game.slug, ())
+            rules = GAME_APPS[document.game.slug].search.move_sections
             if document.game.slug in moves and document.section.anchor in rules:
                 order = rules.index(document.section.anchor)
                 scores[number] += MOVE_PRIOR * top * (1 - order / (2 * len(rules)))

@@ -11,7 +11,9 @@ same way, in questions only: its stem means something else in the texts.
 
 Only words of the games and of asking about rules belong here, not words
 picked to answer one question: a group must make sense to a player who
-never saw the question list.
+never saw the question list. A game's own words (Hornochsen, X-Reihe,
+Zielscheibe) are in its folder (``GameApp.search.synonyms``, in
+``companion/games/<game>/search.py``) and join these groups here.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from companion.games import GAME_APPS
 from companion.rules_search.text import stem, tokens
 
 GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -28,8 +31,6 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("kassieren", "nehmen", "nimmt", "nimmst", "genommen", "nahm", "einsammeln", "sammeln",
          "abräumen", "abzocken", "einkassieren", "aufnehmen", "schlucken"),
         ("bekommen", "bekommt", "bekomme", "kriegen", "erhalten", "gibt es"),
-        ("hornochse", "minuspunkt", "strafpunkt", "ochse", "hornochsenpunkt", "minus"),
-        ("bullenkarte", "bulle", "bullen", "stier", "bullkarte"),
         # Who starts: rules answer with the youngest player or the dealer's neighbour.
         ("beginnen", "beginnt", "begonnen", "~anfangen", "fängt an", "fange an", "fängt",
          "starten", "startet", "zuerst", "erster spieler", "startspieler",
@@ -39,7 +40,6 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("nachziehen", "ziehen", "auffüllen", "nachnehmen", "ziehe"),
         ("legen", "ablegen", "anlegen", "spielen", "ausspielen", "hinlegen", "auslegen",
          "drauflegen", "platzieren", "setzen"),
-        ("zielscheibe", "scheibe", "ziel", "zielfeld"),
         ("wertung", "punkte", "punktzahl", "zählen", "abrechnung", "auswertung", "rechnen",
          "punktestand", "werten"),
         ("gewinnen", "gewinnt", "gewinner", "sieger", "sieg", "siegt"),
@@ -48,9 +48,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("gleichstand", "unentschieden", "patt", "gleich viele"),
         ("umdrehen", "umgedreht", "verdeckt", "umdreht", "umgekehrt"),
         ("offen", "aufgedeckt", "sichtbar"),
-        ("joker", "fiese", "fies", "vieren"),
         ("wegnehmen", "klauen", "stehlen", "abnehmen", "mopsen", "abziehen"),
-        ("merkmal", "eigenschaft", "symbol", "attribut"),
         ("abstand", "differenz", "unterschied", "entfernung", "auseinander"),
         # "Wie viele Karten am Anfang?" asks for the set-up, not for who starts.
         ("aufbau", "vorbereitung", "vorbereiten", "aufbauen", "spielvorbereitung",
@@ -72,32 +70,25 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("oberste", "obere", "oben", "obenauf"),
         ("variante", "regelvariante", "hausregel", "option"),
         ("notieren", "aufschreiben", "eintragen", "mitschreiben", "erfassen"),
-        ("kreis", "im kreis", "von vorne", "umlaufen", "100"),
         ("farbe", "farben", "farbig"),
         ("vier", "4"),
         ("drei", "3"),
-        ("dreizehn", "13"),
         ("zweimal", "mehrmals", "nochmal", "öfter", "mehrfach"),
         ("mehrere", "mehr"),
         ("dran", "am zug", "zug"),
         ("hand", "handkarten", "halten", "auf der hand"),
-        ("x reihe", "xreihe", "x row", "eigene reihe"),
     ),
     "en": (
         # A deal is the glossary's word; many players say round or hand.
         ("round", "deal"),
         ("take", "took", "taken", "collect", "pick up", "grab", "gather", "claim", "win the row"),
         ("get", "gets", "got", "earn", "receive", "gain"),
-        ("hornochse", "hornochsen", "bullhead", "bull head", "minus point", "penalty",
-         "penalty point", "ox", "cow"),
-        ("bull card", "bullenkarte", "bull", "bulls"),
         ("start", "starts", "begin", "begins", "began", "go first", "goes first", "play first",
          "first player", "lead", "leads", "youngest"),
         ("pile", "stack", "heap"),
         ("draw pile", "deck", "stock", "talon"),
         ("draw", "refill", "replenish"),
         ("play", "put", "place", "lay", "put down", "lay down", "add", "drop"),
-        ("target", "disc", "board"),
         ("score", "scoring", "points", "point", "count", "tally", "counting"),
         ("win", "winner", "wins", "won", "victory"),
         ("end", "ends", "finish", "finished", "game over", "stop", "is over", "how long",
@@ -105,9 +96,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("tie", "tied", "ties", "equal"),
         ("face down", "facedown", "flip", "flipped", "turned over", "upside down", "turn over"),
         ("face up", "faceup", "visible"),
-        ("joker", "wild", "wildcard", "nasty", "fours"),
         ("steal", "take away", "nick", "swipe", "snatch"),
-        ("feature", "attribute", "property", "symbol", "characteristic", "trait"),
         ("difference", "distance", "gap", "apart", "far"),
         ("setup", "set up", "prepare", "preparation", "at the start", "at the beginning",
          "to start with"),
@@ -130,15 +119,12 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("top", "topmost", "uppermost"),
         ("variant", "variation", "house rule", "option"),
         ("record", "enter", "note", "write down", "track"),
-        ("circle", "wrap", "wraps", "wrap around", "loop", "100"),
         ("four", "4"),
         ("three", "3"),
-        ("thirteen", "13"),
         ("twice", "again", "more than once", "several times"),
         ("several", "multiple"),
         ("turn", "move"),
         ("hand", "hold", "holds", "holding", "in hand", "hand cards"),
-        ("x reihe", "xreihe", "x row", "own row"),
     ),
 }
 
@@ -162,13 +148,21 @@ def group_term(number: int) -> str:
     return f"~{number}"
 
 
+def groups(language: str) -> tuple[tuple[str, ...], ...]:
+    """The shared groups of ``language``, then each game's own, in the engine's order; a
+    group two games list alike (the Hornochsen of X nimmt! and 11 nimmt!) counts once."""
+    own = (group for app in GAME_APPS.values()
+           for group in app.search.synonyms.get(language, ()))
+    return tuple(dict.fromkeys((*GROUPS[language], *own)))
+
+
 @lru_cache(maxsize=4)
 def thesaurus(language: str) -> Thesaurus:
     groups_of: dict[str, list[str]] = {}
     asked: dict[str, list[str]] = {}
     phrases: list[tuple[tuple[str, ...], str]] = []
     words: set[str] = set()
-    for number, group in enumerate(GROUPS[language]):
+    for number, group in enumerate(groups(language)):
         term = group_term(number)
         for entry in group:
             found = [token.word for token in tokens(entry)]

@@ -28,7 +28,7 @@ from companion.games.dreizehn.check import TALLY_COLOURS
 from companion.games.dreizehn.forms import TargetsForm
 from companion.games.elf_nimmt.forms import BullsForm
 from companion.rules_content import game_text, language_of
-from companion.rules_search import MAX_QUESTION, MIN_QUESTION, search
+from companion.rules_search.answers import MAX_QUESTION, MIN_QUESTION, search
 from companion.selectors.rules import RuleRef, rule_ref
 
 

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from companion.rules_search import search
+from companion.rules_search.answers import search
 from tests.companion.rules_questions import QUESTIONS
 
 

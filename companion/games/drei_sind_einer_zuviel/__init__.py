@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.drei_sind_einer_zuviel import entry, forms, live, rules_text, tallies
+from companion.games.drei_sind_einer_zuviel import entry, forms, live, rules_text, search, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -15,5 +15,9 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    search=search.SEARCH,
     live=live.LIVE,
+    bgg_id=181867,
+    bgstats_names=("3 sind einer zuviel!", "3 sind eine zu viel!", "3 sind eine zuviel!",
+                   "Drei sind einer zu viel", "Drei sind eine zu viel"),
 )

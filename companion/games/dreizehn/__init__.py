@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.dreizehn import entry, forms, options, rules_text, tallies, turns
+from companion.games.dreizehn import entry, forms, options, rules_text, search, tallies, turns
 from scoring import GAMES
 
 APP = GameApp(
@@ -17,7 +17,11 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    search=search.SEARCH,
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
     tool=Tool("tool_targets", _("Target totals")),
+    # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
+    bgg_id=17025,
+    bgstats_names=("13", "Dreizehn"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.elf_nimmt import entry, forms, rules_text, tallies, turns
+from companion.games.elf_nimmt import entry, forms, rules_text, search, tallies, turns
 from scoring import GAMES
 
 APP = GameApp(
@@ -17,6 +17,9 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    search=search.SEARCH,
     turns=turns.TURNS,
     tool=Tool("tool_bulls", _("Bull card tracker")),
+    bgg_id=63706,
+    bgstats_names=("11 nimmt!", "Elf nimmt!"),
 )

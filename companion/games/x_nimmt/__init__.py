@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.x_nimmt import entry, forms, rules_text, tallies
+from companion.games.x_nimmt import entry, forms, rules_text, search, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -15,4 +15,7 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    search=search.SEARCH,
+    # No BoardGameGeek id: it could not be checked here, so it is recognised by name only.
+    bgstats_names=("X nimmt!",),
 )
