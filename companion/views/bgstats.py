@@ -60,8 +60,9 @@ def _skipped(counts: Counter[str] | dict[str, int]) -> list[tuple[int, str]]:
 def bgstats_upload(request: HttpRequest, group_id: int) -> HttpResponse:
     """Upload a BG Stats export: it is read and checked, nothing is stored yet."""
     group = get_group_for_user(request.user, group_id)
-    form = BGStatsUploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    posted = request.method == "POST"
+    form = BGStatsUploadForm(request.POST if posted else None, request.FILES if posted else None)
+    if posted and form.is_valid():
         try:
             plan = bgstats_plan(form.cleaned_data["file"], group=group)
         except BGStatsError as err:
