@@ -38,6 +38,20 @@ class BGStatsUploadForm(ImportForm):
     )
 
 
+MAX_OTHER_GAMES = 200
+"""Other games (none of the five) offered a choice, those with the most plays: a long
+BG Stats history has hundreds, and a form has at most Django's 1,000 fields
+(``DATA_UPLOAD_MAX_NUMBER_FIELDS``). The rest are skipped, as unknown games are."""
+
+
+def _offered(games: Sequence[SourceGame]) -> tuple[SourceGame, ...]:
+    """The games the confirm screen offers a choice for, in the plan's order."""
+    others = sorted((game for game in games if game.suggested is None),
+                    key=lambda game: (-game.plays, game.ref))
+    left_out = {game.ref for game in others[MAX_OTHER_GAMES:]}
+    return tuple(game for game in games if game.ref not in left_out)
+
+
 def game_field(ref: int) -> str:
     return f"game-{ref}"
 
@@ -80,8 +94,9 @@ class BGStatsMappingForm(forms.Form):
                     filled[player_field(player.ref)] = self._initial(player)
             data = filled
         super().__init__(data, initial={"plan_id": plan_id})
-        self.source_games = plan.games
-        for game in plan.games:
+        self.source_games = _offered(plan.games)
+        self.not_offered = len(plan.games) - len(self.source_games)
+        for game in self.source_games:
             self.fields[game_field(game.ref)] = forms.ChoiceField(
                 label=game.name or _("(no name)"), choices=game_choices, required=False,
                 initial=game.suggested or "",

@@ -401,3 +401,27 @@ def test_the_import_pages_run_the_same_queries_however_long_the_history(
     grow(10)
     with django_assert_max_num_queries(len(small.captured_queries)):
         assert anna_client.get(url).status_code == 200
+
+
+def test_a_long_history_of_other_games_keeps_the_confirm_form_within_djangos_limits(
+    anna_client: Client, group: Group
+) -> None:
+    games = [{"id": 1, "name": "Freaky", "bggId": 0}]
+    games += [{"id": ref, "name": f"Spiel {ref}", "bggId": 0} for ref in range(2, 1202)]
+    plays = [{"uuid": f"p{ref}", "gameRefId": ref, "playDate": "2025-05-01 20:00:00",
+              "playerScores": [{"playerRefId": 1, "score": "3"}, {"playerRefId": 2,
+                                                                  "score": "5"}]}
+             for ref in range(1, 1202)]
+    document = {"games": games, "plays": plays,
+                "players": [{"id": 1, "name": "Anna"}, {"id": 2, "name": "Ben"}]}
+    response = anna_client.post(f"/g/{group.pk}/import/bgstats/",
+                                {"file": _upload(json.dumps(document).encode())})
+    body = anna_client.get(response["Location"]).content.decode()
+    data = _confirm_data(body)
+
+    assert len([name for name in data if name.startswith("game-")]) == 201
+    assert "1000 weitere Spiele mit weniger Partien werden übersprungen." in body
+    imported = anna_client.post(f"/g/{group.pk}/import/bgstats/confirm/",
+                                {**data, "action": "import"})
+    assert imported.status_code == 302
+    assert Match.objects.filter(group=group).count() == 1
