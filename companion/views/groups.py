@@ -22,7 +22,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_GET, require_POST
+from django.views.decorators.http import condition, require_POST, require_safe
 
 from companion.access import get_game_night_for_user, get_group_for_user, get_player_for_user
 from companion.colours import PALETTE, colour_name, player_colours
@@ -432,7 +432,7 @@ def _card_modified(request: HttpRequest, group_id: int, night_id: int) -> dt.dat
 
 
 @login_required
-@require_GET
+@require_safe
 @condition(etag_func=_card_etag, last_modified_func=_card_modified)
 def night_card(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
     """The night's tally as a PNG image card (what chat apps show inline)."""

@@ -258,3 +258,12 @@ def test_the_page_and_the_card_run_the_same_queries_however_many_matches(
     cache.clear()
     with django_assert_max_num_queries(len(small.captured_queries)):
         assert anna_client.get(_url(evening, suffix)).status_code == 200
+
+
+def test_the_card_answers_head_requests_and_refuses_posts(
+    anna_client: Client, evening: GameNight
+) -> None:
+    head = anna_client.head(_url(evening, "card.png"))
+
+    assert head.status_code == 200 and head["Content-Type"] == "image/png"
+    assert anna_client.post(_url(evening, "card.png")).status_code == 405
