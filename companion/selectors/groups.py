@@ -10,7 +10,6 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 
 from companion.models import (
-    GameNight,
     Group,
     GroupChange,
     Invite,
@@ -34,18 +33,6 @@ def groups_for_user(user: AbstractBaseUser) -> QuerySet[Group]:
             player_count=Count("players", distinct=True),
         )
         .order_by(Lower("name"), "id")
-    )
-
-
-def _matches_with_seats() -> QuerySet[Match]:
-    """Matches oldest first, each with ``seat_list`` (seat order) and ``winner_seats``."""
-    return Match.objects.order_by("created_at", "id").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player"), to_attr="seat_list"),
-        Prefetch(
-            "seats",
-            queryset=Seat.objects.filter(is_winner=True).select_related("player"),
-            to_attr="winner_seats",
-        ),
     )
 
 
@@ -112,11 +99,6 @@ def running_matches(group: Group) -> list[RunningMatch]:
 def running_matches_for_user(user: AbstractBaseUser) -> list[RunningMatch]:
     """The running matches of all the user's groups, newest first (for the start page)."""
     return _running(Match.objects.filter(group__memberships__user=user))
-
-
-def night_matches(night: GameNight) -> list[Match]:
-    """The night's matches in the order they were started, with seats and winners."""
-    return list(_matches_with_seats().filter(game_night=night))
 
 
 def roster(group: Group) -> list[Player]:

@@ -316,10 +316,11 @@ def _worst_deal(group: Group, game: str, *, lower_is_better: bool) -> tuple[Any,
 
 def game_stats(
     group: Group, game: str, *, min_matches: int = MIN_MATCHES_DEFAULT,
-    players: Sequence[Player] | None = None,
+    players: Sequence[Player] | None = None, without_deals: int | None = None,
 ) -> GameStats:
     """Everything the game page shows, in two queries however long the history (three
-    without ``players``: the roster).
+    without ``players``: the roster; one more without ``without_deals``, the number of
+    finished matches imported with final scores only, which the per-deal figures skip).
 
     The game's :class:`~companion.models.GameRecord` holds the leaderboard's sums, the
     per-deal figures' sums and the best final score (kept up to date whenever a match
@@ -357,8 +358,14 @@ def game_stats(
     if data.get("best"):
         pid, total, match_id, date = data["best"]
         best = (names[pid], total, match_id, dt.date.fromisoformat(date))
+    if without_deals is None:
+        without_deals = (
+            SeatResult.objects.filter(group_id=group.pk, game=game, deals=0)
+            .values("match_id").distinct().count()
+        ) if matches else 0
+    # The figures read the deals: matches without any (imported ones) are not theirs.
     tallies = Tallies({int(pid): tally for pid, tally in data["tallies"].items()},
-                      deals, matches, names)
+                      deals, matches - without_deals, names)
     shares = sorted(
         ((names[pid], wins) for pid, _played, wins, _avg in lines if wins),
         key=lambda share: (-share[1], share[0].casefold()),
@@ -374,6 +381,7 @@ def game_stats(
         worst_deal=Record(*worst) if worst else None,
         figures=game_app(game).figures(tallies) if tallies.by_player else (),
         win_shares=tuple(shares),
+        without_deals=without_deals,
     )
 
 

@@ -24,11 +24,15 @@ deal figures skip them (``without_deals``).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import F
+
 from companion.colours import player_colours
-from companion.models import DealScore, GameNight, Match, Player, SeatResult
+from companion.models import DealScore, GameNight, Match, Player, Seat, SeatResult
+from companion.selectors.ratings import RatingChange, night_rating_changes
 from scoring import GAMES
 
 HORNOCHSEN = "bulls"
@@ -49,6 +53,11 @@ class NightPlayer:
     @property
     def average_place(self) -> float:
         return sum(self.places) / len(self.places)
+
+    @property
+    def places_text(self) -> str:
+        """The places as the tally writes them: "1., 1., 3."."""
+        return ", ".join(f"{place}." for place in self.places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,4 +212,104 @@ def night_summary(night: GameNight) -> NightSummary:
     )
 
 
-__all__ = ["Comeback", "DealFeat", "NightGame", "NightPlayer", "NightSummary", "night_summary"]
+# --- The night's matches, with what each did to the ratings ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NightSeat:
+    player_id: int
+    name: str
+    colour: str
+    total: int
+    place: int | None
+    is_winner: bool
+    rating: RatingChange | None
+    """What the match did to the player's ratings (None unless the match is finished)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NightMatch:
+    pk: int
+    game: str
+    title: str
+    status: str
+    imported: bool
+    """Imported with final scores only (``Match.source`` not the sheet)."""
+    seats: tuple[NightSeat, ...]
+    """Best first once finished (place, then seat order); in seat order while running."""
+
+    @property
+    def running(self) -> bool:
+        return self.status == Match.Status.OPEN
+
+    @property
+    def abandoned(self) -> bool:
+        return self.status == Match.Status.ABANDONED
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Match.Status.FINISHED
+
+
+def night_matches(night: GameNight) -> list[NightMatch]:
+    """The night's matches in the order they were started, each with its seats, their
+    colours and rating changes (four queries however many matches)."""
+    matches = list(
+        Match.objects.filter(game_night=night).order_by("created_at", "id")
+        .values_list("pk", "game", "status", "source")
+    )
+    colours = player_colours(Player.objects.filter(group_id=night.group_id)
+                             .values_list("pk", "colour"))
+    changes = night_rating_changes(night)
+    seats: dict[int, list[NightSeat]] = defaultdict(list)
+    for match_id, player_id, name, total, place, is_winner in (
+        Seat.objects.filter(match__game_night=night)
+        .order_by("match_id", F("place").asc(nulls_last=True), "number")
+        .values_list("match_id", "player_id", "player__name", "total", "place", "is_winner")
+    ):
+        seats[match_id].append(NightSeat(player_id, name, colours[player_id], total, place,
+                                         is_winner, changes.get(match_id, {}).get(player_id)))
+    return [
+        NightMatch(pk, game, GAMES[game].title, status, source != Match.Source.SHEET,
+                   tuple(seats[pk]))
+        for pk, game, status, source in matches
+    ]
+
+
+# --- What the image card shows, as a version (its ETag) -------------------------------------
+
+CARD_VERSION = "1"
+"""Bumped when the card's drawing changes, so that browsers fetch it again."""
+
+
+@dataclass(frozen=True, slots=True)
+class NightVersion:
+    tag: str
+    """Changes whenever the tally could (the night, its matches, the roster's names and
+    colours), in ``language``."""
+    modified: dt.datetime | None
+    """The latest start, finish or deal change of the night's matches."""
+
+
+def night_version(night: GameNight, language: str) -> NightVersion:
+    """What the night's summary is made of, as a short tag and a time (three queries,
+    none of which reads the deals' entries): the image card's ETag and Last-Modified."""
+    digest = hashlib.sha256(
+        f"{CARD_VERSION}|{language}|{night.pk}|{night.date}|{night.place}".encode()
+    )
+    modified = night.created_at
+    for pk, status, revision, created, finished in (
+        Match.objects.filter(game_night=night).order_by("pk")
+        .values_list("pk", "status", "revision", "created_at", "finished_at")
+    ):
+        digest.update(f"|m{pk}:{status}:{revision}:{finished}".encode())
+        modified = max(modified, created, finished or created)
+    for pk, name, colour in Player.objects.filter(group_id=night.group_id).order_by(
+        "pk"
+    ).values_list("pk", "name", "colour"):
+        digest.update(f"|p{pk}:{name}:{colour}".encode())
+    return NightVersion(digest.hexdigest()[:32], modified)
+
+
+__all__ = ["Comeback", "DealFeat", "NightGame", "NightMatch", "NightPlayer", "NightSeat",
+           "NightSummary", "NightVersion", "night_matches", "night_summary", "night_version"]

@@ -11,11 +11,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
 
 from companion.colours import player_colours
-from companion.models import ALL_GAMES, Group, Match, Player, Rating, RatingStep
+from companion.models import ALL_GAMES, GameNight, Group, Match, Player, Rating, RatingStep
 from companion.services.ratings import is_provisional, ordinal
 from scoring import GAMES
+
+
+def shown(value: float) -> str:
+    """A rating as the pages show it: one decimal in the active language's format."""
+    return number_format(round(value, 1), 1).replace("-", "\u2212")
+
+
+def signed(change: float | None) -> str:
+    """A change of a rating as the pages show it: with its sign, "±0" when it rounds to
+    nothing, "" for none."""
+    if change is None:
+        return ""
+    rounded = round(change, 1)
+    if not rounded:
+        return "\u00b10"
+    return ("+" if rounded > 0 else "") + shown(rounded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +54,14 @@ class RatingLine:
     change: float | None
     """What the player's latest match did to ``value`` (None before any match)."""
 
+    @property
+    def value_display(self) -> str:
+        return shown(self.value)
+
+    @property
+    def change_display(self) -> str:
+        return signed(self.change)
+
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
@@ -43,6 +69,10 @@ class Leaderboard:
     """A game's slug, or "" for all games."""
     lines: tuple[RatingLine, ...]
     """Rated players first (best first), then the provisional ones (best first)."""
+
+    @property
+    def title(self) -> str:
+        return GAMES[self.game].title if self.game else str(_("All games"))
 
     @property
     def rated(self) -> tuple[RatingLine, ...]:
@@ -107,20 +137,44 @@ class RatingChange:
     """The rating in the match's game after the match."""
     all_value: float
 
+    @property
+    def game_display(self) -> str:
+        return signed(self.game)
+
+    @property
+    def all_display(self) -> str:
+        return signed(self.all)
+
+
+STEP_VALUES = ("game_mu_before", "game_sigma_before", "game_mu", "game_sigma",
+               "all_mu_before", "all_sigma_before", "all_mu", "all_sigma")
+
+
+def _change(values: tuple[float, ...]) -> RatingChange:
+    game_before, game_after, all_before, all_after = (
+        ordinal(values[i], values[i + 1]) for i in (0, 2, 4, 6)
+    )
+    return RatingChange(game_after - game_before, all_after - all_before, game_after, all_after)
+
 
 def match_rating_changes(match: Match) -> dict[int, RatingChange]:
     """Per player id, what ``match`` did to their ratings (one query; empty unless the
     match is finished)."""
-    changes = {}
-    for player_id, *values in RatingStep.objects.filter(match=match).values_list(
-        "player_id", "game_mu_before", "game_sigma_before", "game_mu", "game_sigma",
-        "all_mu_before", "all_sigma_before", "all_mu", "all_sigma",
-    ):
-        game_before, game_after, all_before, all_after = (
-            ordinal(values[i], values[i + 1]) for i in (0, 2, 4, 6)
-        )
-        changes[player_id] = RatingChange(game_after - game_before, all_after - all_before,
-                                          game_after, all_after)
+    return {
+        player_id: _change(tuple(values))
+        for player_id, *values in RatingStep.objects.filter(match=match).values_list(
+            "player_id", *STEP_VALUES)
+    }
+
+
+def night_rating_changes(night: GameNight) -> dict[int, dict[int, RatingChange]]:
+    """Per match id of ``night`` and player id, what the match did to the player's
+    ratings (one query however many matches; a match that is not finished is missing)."""
+    changes: dict[int, dict[int, RatingChange]] = {}
+    for match_id, player_id, *values in RatingStep.objects.filter(
+        match__game_night=night
+    ).values_list("match_id", "player_id", *STEP_VALUES):
+        changes.setdefault(match_id, {})[player_id] = _change(tuple(values))
     return changes
 
 
@@ -131,17 +185,53 @@ class PlayerRatingLine:
     value: float
     matches: int
     provisional: bool
+    change: float | None = None
+    """What the player's latest match (in this game, or in any) did to ``value``."""
+
+    @property
+    def title(self) -> str:
+        return GAMES[self.game].title if self.game else str(_("All games"))
+
+    @property
+    def value_display(self) -> str:
+        return shown(self.value)
+
+    @property
+    def change_display(self) -> str:
+        return signed(self.change)
+
+
+def _latest_before(prefix: str, *, same_game: bool) -> dict[str, Subquery]:
+    """The ``*_before`` values of the rated player's latest step (in the rating's game,
+    or in any game), as annotations of a :class:`Rating` query."""
+    steps = RatingStep.objects.filter(player=OuterRef("player"))
+    if same_game:
+        steps = steps.filter(game=OuterRef("game"))
+    latest = steps.order_by("-date", "-started_at", "-match_id")
+    return {
+        f"{prefix}_{field}": Subquery(latest.values(f"{prefix}_{field}_before")[:1])
+        for field in ("mu", "sigma")
+    }
 
 
 def player_ratings(player: Player) -> list[PlayerRatingLine]:
-    """The player's ratings: the games in the registry's order, then all games (one query)."""
+    """The player's ratings: the games in the registry's order, then all games (one query),
+    each with what the player's latest match in it did."""
     order = {slug: index for index, slug in enumerate([*GAMES, ALL_GAMES])}
-    return sorted(
-        (PlayerRatingLine(game, ordinal(mu, sigma), matches, is_provisional(sigma, matches))
-         for game, mu, sigma, matches in Rating.objects.filter(player=player)
-         .values_list("game", "mu", "sigma", "matches")),
-        key=lambda line: order[line.game],
-    )
+    lines = []
+    for game, mu, sigma, matches, game_mu, game_sigma, all_mu, all_sigma in (
+        Rating.objects.filter(player=player)
+        .annotate(**_latest_before("game", same_game=True), **_latest_before("all",
+                                                                             same_game=False))
+        .values_list("game", "mu", "sigma", "matches", "game_mu", "game_sigma", "all_mu",
+                     "all_sigma")
+    ):
+        value = ordinal(mu, sigma)
+        before = (all_mu, all_sigma) if game == ALL_GAMES else (game_mu, game_sigma)
+        change = None if before[0] is None else value - ordinal(*before)
+        lines.append(PlayerRatingLine(game, value, matches, is_provisional(sigma, matches),
+                                      change))
+    return sorted(lines, key=lambda line: order[line.game])
 
 
 __all__ = [
@@ -151,5 +241,8 @@ __all__ = [
     "RatingLine",
     "leaderboard",
     "match_rating_changes",
+    "night_rating_changes",
     "player_ratings",
+    "shown",
+    "signed",
 ]

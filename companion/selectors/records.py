@@ -77,6 +77,10 @@ class GameRecords:
     def best_total(self) -> Feat | None:
         return self.lowest_total if GAMES[self.game].lower_is_better else self.highest_total
 
+    @property
+    def worst_total(self) -> Feat | None:
+        return self.highest_total if GAMES[self.game].lower_is_better else self.lowest_total
+
 
 @dataclass(frozen=True, slots=True)
 class GroupRecords:

@@ -223,6 +223,8 @@ class GameStats:
     figures: tuple[Figure, ...]
     win_shares: tuple[tuple[str, int], ...] = field(default=())
     """(player name, wins) for every player with a win, most first."""
+    without_deals: int = 0
+    """Finished matches imported with final scores only: not in the per-deal figures."""
 
     @property
     def wins(self) -> int:

@@ -28,4 +28,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("g/<int:group_id>/nights/new/", groups.night_new, name="night_new"),
     path("g/<int:group_id>/nights/<int:night_id>/", groups.night_detail, name="night_detail"),
     path("g/<int:group_id>/nights/<int:night_id>/edit/", groups.night_edit, name="night_edit"),
+    path("g/<int:group_id>/nights/<int:night_id>/card.png", groups.night_card,
+         name="night_card"),
 ]

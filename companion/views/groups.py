@@ -7,17 +7,22 @@ page's partial; without JavaScript it redirects back to the page (POST/redirect/
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import condition, require_POST, require_safe
 
 from companion.access import get_game_night_for_user, get_group_for_user, get_player_for_user
 from companion.colours import PALETTE, colour_name, player_colours
@@ -30,9 +35,11 @@ from companion.forms.groups import (
     PlayerForm,
     PlayerLinkForm,
 )
-from companion.models import Group, Invite, Membership, Player
+from companion.models import GameNight, Group, Invite, Membership, Player
+from companion.night_card import night_png, night_text
 from companion.selectors import groups as selectors
 from companion.selectors.history import group_history
+from companion.selectors.nights import NightVersion, night_matches, night_summary, night_version
 from companion.services import groups as services
 from companion.sharing import share_url
 
@@ -390,12 +397,59 @@ def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
+    """The night: its tally (with the text and image card to share) and its matches, each
+    with what it did to the players' ratings."""
     night = get_game_night_for_user(request.user, group_id, night_id)
-    return render(
-        request,
-        "companion/groups/night_detail.html",
-        {"group": night.group, "night": night, "matches": selectors.night_matches(night)},
+    summary = night_summary(night)
+    return render(request, "companion/groups/night_detail.html", {
+        "group": night.group,
+        "night": night,
+        "summary": summary,
+        "share_text": night_text(summary),
+        "matches": night_matches(night),
+    })
+
+
+def _card_version(request: HttpRequest, group_id: int, night_id: int
+                  ) -> tuple[GameNight, NightVersion]:
+    """The night and its card's version, for ``condition`` and the view: looked up once
+    per request (the ETag, the Last-Modified and the view all ask)."""
+    found: tuple[GameNight, NightVersion] | None = getattr(request, "night_card", None)
+    if found is None:
+        night = get_game_night_for_user(request.user, group_id, night_id)
+        found = (night, night_version(night, get_language()))
+        setattr(request, "night_card", found)  # noqa: B010 (HttpRequest declares no such field)
+    return found
+
+
+def _card_etag(request: HttpRequest, group_id: int, night_id: int) -> str:
+    # The user too, as the sheet's ETag: what one member's browser keeps is theirs.
+    return quote_etag(f"{_card_version(request, group_id, night_id)[1].tag}.{request.user.pk}")
+
+
+def _card_modified(request: HttpRequest, group_id: int, night_id: int) -> dt.datetime | None:
+    return _card_version(request, group_id, night_id)[1].modified
+
+
+@login_required
+@require_safe
+@condition(etag_func=_card_etag, last_modified_func=_card_modified)
+def night_card(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
+    """The night's tally as a PNG image card (what chat apps show inline)."""
+    night, version = _card_version(request, group_id, night_id)
+    # The same picture for every member who asks in this language: drawn once per version.
+    key = f"night-card:{version.tag}"
+    png = cache.get(key)
+    if png is None:
+        png = night_png(night_summary(night))
+        cache.set(key, png)
+    response = HttpResponse(png, content_type="image/png")
+    response["Content-Disposition"] = (
+        f'inline; filename="kartenrunde-{night.date.isoformat()}.png"'
     )
+    # Members only: no shared cache keeps it; the browser asks again (ETag) each time.
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @login_required

@@ -21,6 +21,8 @@ from companion.access import get_group_for_user
 from companion.forms.history import HeadToHeadForm, HistoryFilterForm, ImportForm, MinimumForm
 from companion.models import Group
 from companion.selectors import history as selectors
+from companion.selectors.ratings import leaderboard, player_ratings
+from companion.selectors.records import game_records, group_records
 from companion.services.transfer import TransferError
 from companion.services.transfer.export import group_export_csv, group_export_json
 from companion.services.transfer.importer import group_import
@@ -55,6 +57,8 @@ def history(request: HttpRequest, group_id: int) -> HttpResponse:
         "games": selectors.games_played(group),
         "query": query.urlencode(),
         "filtered": any(value for value in filters.values()),
+        # Not for an htmx filter request: its partial shows the nights only.
+        "records": None if request.htmx else group_records(group),
     })
 
 
@@ -73,6 +77,7 @@ def player_stats(request: HttpRequest, group_id: int, player_id: int) -> HttpRes
         "group": group,
         "player": player,
         "stats": stats,
+        "ratings": player_ratings(player),
         "chart": charts.months_chart(stats) if stats.months else None,
         "players": players,
         "games": selectors.games_played(group),
@@ -91,10 +96,13 @@ def game_stats(request: HttpRequest, group_id: int, game: str) -> HttpResponse:
     if form.is_bound and form.is_valid() and form.cleaned_data["min"]:
         minimum = form.cleaned_data["min"]
     players = selectors.group_players(group)
-    stats = selectors.game_stats(group, game, min_matches=minimum, players=players)
+    records = None if request.htmx else game_records(group, game)
+    stats = selectors.game_stats(group, game, min_matches=minimum, players=players,
+                                 without_deals=records.without_deals if records else None)
     return _page(request, "companion/history/game.html", "leaderboard", {
         "group": group,
         "stats": stats,
+        "records": records,
         "form": form,
         "minimum": minimum,
         "chart": charts.win_shares_chart(stats) if stats.win_shares else None,
@@ -119,6 +127,23 @@ def head_to_head(request: HttpRequest, group_id: int) -> HttpResponse:
         result = selectors.head_to_head(form.cleaned_data["first"], form.cleaned_data["second"])
     return _page(request, "companion/history/head_to_head.html", "result", {
         "group": group, "form": form, "result": result, "players": players,
+        "games": selectors.games_played(group),
+    })
+
+
+@login_required
+@require_GET
+def ratings(request: HttpRequest, group_id: int, game: str = "") -> HttpResponse:
+    """The group's skill ratings across all games or in one: a leaderboard that sets the
+    provisional ratings apart and shows what each player's latest match changed."""
+    group = get_group_for_user(request.user, group_id)
+    if game and game not in GAMES:
+        raise Http404
+    return render(request, "companion/history/ratings.html", {
+        "group": group,
+        "board": leaderboard(group, game or None),
+        "scopes": [("", _("All games")), *((slug, info.title) for slug, info in GAMES.items())],
+        "players": selectors.group_players(group),
         "games": selectors.games_played(group),
     })
 

@@ -75,7 +75,7 @@ def test_the_history_lists_nights_with_winners_scores_and_links(
     x_match = history.matches.get(game="x-nimmt")
     assert f'href="/g/{history.pk}/matches/{x_match.pk}/"' in body
     # The X nimmt! match: Ben won with 7 minus points, Anna 24.
-    fragment = body[body.index(f"/matches/{x_match.pk}/"):]
+    fragment = nights[nights.index(f"/matches/{x_match.pk}/"):]  # the list, not the records
     fragment = fragment[:fragment.index("</a>")]
     assert re.search(r"Ben\s*</span>", fragment)
     assert re.search(r"1\.</span>\s*Ben <span class=\"font-monospace\">7</span>", fragment)
@@ -89,7 +89,8 @@ def test_the_history_escapes_player_names_in_the_score_lists(
     history.players.filter(name="Ben").update(name="<b>Ben</b> & Co")
     body = _text(anna_client.get(f"/g/{history.pk}/history/"))
     x_match = history.matches.get(game="x-nimmt")
-    fragment = body[body.index(f"/matches/{x_match.pk}/"):]
+    nights = body[body.index('id="history-results"'):]  # the list, not the records
+    fragment = nights[nights.index(f"/matches/{x_match.pk}/"):]
     fragment = fragment[:fragment.index("</a>")]
     assert re.search(
         r"1\.</span>\s*&lt;b&gt;Ben&lt;/b&gt; &amp; Co <span class=\"font-monospace\">7</span>",

@@ -8,6 +8,7 @@ from django.test import Client
 
 from companion.models import GameNight, Group, Match, Seat
 from companion.services.groups import game_night_date
+from tests.companion.test_history_helpers import x_nimmt
 
 pytestmark = pytest.mark.django_db
 
@@ -139,14 +140,17 @@ def test_the_night_page_runs_the_same_queries_for_2_or_20_matches(
     players = list(group.players.all())
 
     def add(n: int) -> None:
-        for _ in range(n):
+        for index in range(n):
             match = Match.objects.create(group=group, game_night=night, game="x-nimmt")
             for number, player in enumerate(players):
                 Seat.objects.create(match=match, player=player, number=number)
+            x_nimmt(group, night, {"Anna": (index, 1), "Ben": (3, 0)},
+                    {"Anna": (1, 0), "Ben": (2, 2)})
 
-    add(2)
-    with django_assert_max_num_queries(7):
+    add(1)
+    # The tally, the matches with their rating changes: a fixed number of queries.
+    with django_assert_max_num_queries(14) as small:
         anna_client.get(f"/g/{group.pk}/nights/{night.pk}/")
-    add(18)
-    with django_assert_max_num_queries(7):
+    add(10)
+    with django_assert_max_num_queries(len(small.captured_queries)):
         anna_client.get(f"/g/{group.pk}/nights/{night.pk}/")

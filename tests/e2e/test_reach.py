@@ -124,6 +124,7 @@ def other_pages(scene: Evening) -> list[str]:
              group + "matches/new/", scene.sheet(scene.finished) + "?view=table"]
     pages += [f"/rules/{game}/" for game in GAMES]
     pages += [group + f"games/{game}/" for game in GAMES]
+    pages += [group + "ratings/", group + "ratings/elf-nimmt/", group + "import/bgstats/"]
     return pages
 
 

@@ -7,7 +7,9 @@ players carry a local key (``p1``, ``p2``, ...) that the rest of the document
 refers to, and lists keep the order in which things were created. So an
 export, imported into a new group and exported again, gives the same
 document. Accounts are not part of it: links from players to accounts and who
-made a change are left out (the importing user owns the new group).
+made a change are left out (the importing user owns the new group). A match imported
+from elsewhere (BG Stats) keeps its ``source`` and ``external_id`` and has final scores
+only: finished, its seats' totals, no deals.
 
 An import is all or nothing: the document is checked completely first (its
 structure, and every deal through the engine's ``validate_deal`` and

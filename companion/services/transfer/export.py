@@ -115,6 +115,8 @@ def group_export(group: Group) -> dict[str, Any]:
             "status": match.status,
             "created_at": _stamp(match.created_at),
             "finished_at": _stamp(match.finished_at),
+            "source": match.source,
+            "external_id": match.external_id,
             "seats": [
                 {"player": keys[seat["player_id"]], "number": seat["number"],
                  "total": seat["total"], "place": seat["place"], "is_winner": seat["is_winner"]}

@@ -472,15 +472,26 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
     game = reader.choice("game", list(GAMES))
     info = GAMES[game]
     status = reader.choice("status", [value for value, _label in Match.Status.choices])
+    # Files written before matches were imported from elsewhere have neither field.
+    source = (reader.choice("source", [value for value, _label in Match.Source.choices])
+              if reader.has("source") else Match.Source.SHEET)
+    external_id = None
+    if reader.has("external_id") and reader.value["external_id"] is not None:
+        external_id = reader.text("external_id", max_length=64, blank=False)
     match = Match(
         game=game,
         first_dealer=reader.integer("first_dealer", minimum=0, maximum=MAX_SMALL),
         status=status,
         created_at=reader.stamp("created_at"),
         finished_at=reader.stamp("finished_at", null=True),
+        source=source,
+        external_id=external_id,
     )
     if status == Match.Status.FINISHED and match.finished_at is None:
         raise reader.fail(_("a finished match needs the time it was finished."))
+    imported = source != Match.Source.SHEET
+    if imported and status != Match.Status.FINISHED:
+        raise reader.fail(_("an imported match is finished: it has final scores only."))
     seats: list[tuple[Seat, str]] = []
     for seat_reader in reader.items("seats", lambda i: _("%(match)s, seat %(n)d")
                                     % {"match": reader.where, "n": i + 1}):
@@ -515,6 +526,8 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
         "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": reader.where, "n": i + 1}
     )
     needed = rules.deal_count(len(seats))
+    if imported and deal_readers:
+        raise reader.fail(_("an imported match has final scores only, no deals."))
     if len(deal_readers) > needed:
         raise reader.fail(
             _("it has %(deals)d deals, but a match of %(game)s with %(players)d players has "
@@ -522,7 +535,7 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
             % {"deals": len(deal_readers), "game": info.title, "players": len(seats),
                "needed": needed}
         )
-    if status == Match.Status.FINISHED and len(deal_readers) < needed:
+    if status == Match.Status.FINISHED and len(deal_readers) < needed and not imported:
         raise reader.fail(
             ngettext("it is finished with %(deals)d deal, but a match of %(game)s with "
                      "%(players)d players has %(needed)d.",
@@ -578,6 +591,8 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
             totals[key] += score
             rows.append((DealScore(data=rules.entry_to_dict(entry), score=score), key))
         deals.append((deal, rows))
+    if imported:  # no deals to add up: the final scores are the totals
+        totals = {key: seat.total for seat, key in seats}
     places = {
         name: place
         for place, name, _total in rank(totals, lower_is_better=info.lower_is_better)
@@ -623,6 +638,7 @@ def _check(document: Any) -> ImportPlan:
         names[name_key(name)] = name
         players[key] = Player(name=name, created_at=reader.stamp("created_at"))
     nights = []
+    external_ids: set[tuple[str, str]] = set()
     for night_reader in root.items("game_nights", lambda i: _("Game night %(n)d") % {"n": i + 1}):
         night = GameNight(
             date=night_reader.date("date"),
@@ -637,6 +653,16 @@ def _check(document: Any) -> ImportPlan:
                 % {"night": _("Game night %(date)s") % {"date": date.isoformat()}, "n": i + 1}
             )
         ]
+        for match_plan in matches:
+            match = match_plan.match
+            if match.external_id is None:
+                continue
+            if (match.source, match.external_id) in external_ids:
+                raise TransferError(
+                    _("%(night)s: two imported matches have the same id “%(id)s”.")
+                    % {"night": _("Game night %(date)s") % {"date": night.date.isoformat()},
+                       "id": match.external_id})
+            external_ids.add((match.source, match.external_id))
         nights.append((night, matches))
     return ImportPlan(group, players, nights)
 
