@@ -126,6 +126,11 @@ class Sheet:
         return self.is_open and not self.complete
 
     @property
+    def imported(self) -> bool:
+        """Imported with final scores only (BG Stats): read-only, no deals to show."""
+        return self.match.source != Match.Source.SHEET
+
+    @property
     def progression(self) -> Progression:
         """Running totals after each deal for the chart, from the rows already read."""
         return Progression(
@@ -145,6 +150,12 @@ class Sheet:
             return None
         return {seat.player_id: cell.score
                 for seat, cell in zip(self.seats, self.rows[-1].cells, strict=True)}
+
+    @property
+    def opener(self) -> Seat | None:
+        """Who dealt or started the first deal (``Match.first_dealer``)."""
+        index = self.match.first_dealer
+        return self.seats[index] if 0 <= index < len(self.seats) else None
 
     @property
     def leaders(self) -> list[Seat]:

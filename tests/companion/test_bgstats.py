@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from companion.bgstats import (
@@ -432,3 +434,24 @@ def test_the_csv_has_a_row_per_match_and_player(content: bytes, group: Group) ->
     assert rows[1] == ["2025-03-07", "Bei Anna", "1", "elf-nimmt", "finished", "bgstats",
                        "Anna", "1", "17", "1", "1", "0"]
     assert "'=SUM(A1)" in {row[6] for row in rows}
+
+
+@pytest.mark.django_db
+def test_an_imported_match_shows_its_final_scores_read_only_on_the_sheet(
+    content: bytes, group: Group, anna_client: Client,
+) -> None:
+    bgstats_import(group=group, plan=bgstats_plan(content, group=group))
+    match = Match.objects.filter(group=group, game="elf-nimmt").first()
+    assert match is not None
+    response = anna_client.get(reverse("match_sheet", args=[group.pk, match.pk]),
+                               HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "imported from BG Stats: final scores only, no deals" in html
+    for seat in match.seats.select_related("player"):
+        assert f"<b>{seat.player.name}" in html
+        assert f"<span>{seat.total}</span></li>" in html
+    assert "of 2 deals" not in html
+    assert 'id="deal-form"' not in html
+    assert "match_reopen" not in html and "/reopen/" not in html
+    assert "/rematch/" in html
