@@ -133,3 +133,32 @@ def test_when_too_many_polls_wait_the_next_answers_at_once(
     response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
     assert response.status_code == 304
     assert time.monotonic() - began < 0.5
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
+def test_on_postgresql_a_change_made_by_another_process_wakes_the_held_poll(
+    anna_client: Client, group: Group, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+    from django.db.models import F
+
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 10)
+    monkeypatch.setattr(changes, "RECHECK", 10.0)  # only the notification can wake it
+    match = match_services.match_start(group=group, game="x-nimmt", players=players)
+    etag = etag_of(anna_client, match)
+
+    def another_process() -> None:
+        # As another app process would: the change, then its NOTIFY on a connection of its
+        # own (nothing is announced in this process).
+        Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+        params = connection.get_connection_params()
+        with psycopg.connect(**params, autocommit=True) as other:
+            other.execute("SELECT pg_notify(%s, %s)", [changes.CHANNEL, str(match.pk)])
+
+    anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HX)  # warm up
+    notifier = later(1.0, another_process)
+    began = time.monotonic()
+    response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
+    notifier.join()
+    assert response.status_code == 200
+    assert 0.9 < time.monotonic() - began < 5
