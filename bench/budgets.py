@@ -1,7 +1,7 @@
 """Budgets benchmark (issue 17): server CPU per request over HTTP, as a user feels it.
 
 The app is served as `make run` serves it (``manage.py serve``: gunicorn with
-gunicorn.conf.py, 2 processes x 4 threads, DEBUG off, static files collected) on
+gunicorn.conf.py, one process x 32 threads, DEBUG off, static files collected) on
 127.0.0.1, on a fresh throw-away database: a temporary SQLite file, or the
 PostgreSQL database named by ``--database-url`` (DROPPED and created anew). A
 logged-in phone (session cookie from the login form) sends, round after round,
@@ -18,7 +18,7 @@ shuffled order per round):
   form, N different matches; the phone had each of them open before the change
   (on the same connection, so the same worker);
 - save: the htmx deal save as the page's form posts it (HX-Request, the CSRF
-  header, the form's shape), a real save on a fresh match every time (made
+  header, the fresh form's entry mode), a real save on a fresh match every time (made
   beforehand): 11 nimmt! 4 players deal 2 of 4, and 7 players deal 7 of 7;
 - poll: the unchanged sheet's htmx poll with the ETag of the last answer (304);
 - history: group history, player page, game page, head-to-head on 5,000 finished
@@ -215,14 +215,14 @@ class Bench:
 
     def save_data(self, client: Any, seats: int, number: int, twin: Any,
                   spare: Any) -> tuple[list[tuple[str, str]], str | None]:
-        """The save's entries (the twin's edit form) and the fresh form's shape."""
+        """The save's entries (the twin's edit form) and the fresh form's entry mode."""
         group = self.plan["group"].pk
         edit = client.get(DEAL_EDIT.format(group=group, match=twin.pk, number=number))
         entries = served.deal_entries(edit.content.decode(), f"/deals/{number}/")
         mode = dict(entries).get("mode", "")
         page = client.get(SHEET.format(group=group, match=spare.pk), {"mode": mode} if mode
                           else {})
-        return entries, served.form_shape(page.content.decode())
+        return entries, served.form_fresh(page.content.decode())
 
     # ------------------------------------------------------------------- the rows
 
@@ -265,12 +265,12 @@ class Bench:
         if "save" in self.keys:
             for seats, number, matches, twin in plan["save"]:
                 spare, *fresh = matches
-                entries, shape = self.save_data(client, seats, number, twin, spare)
+                entries, mode = self.save_data(client, seats, number, twin, spare)
                 data = [*entries, ("number", str(number)), ("client_key", uuid.uuid4().hex)]
                 queries, response = self.count(
                     client, "post", DEAL_NEW.format(group=group, match=spare.pk),
                     dict_data(data), HTTP_HX_REQUEST="true",
-                    **({"HTTP_KR_FORM_SHAPE": shape} if shape else {}))
+                    **({"HTTP_KR_FRESH_FORM": mode} if mode else {}))
                 if response.status_code != 200:
                     raise SystemExit(f"the in-process save answered {response.status_code}:\n"
                                      f"{response.content.decode()[:1500]}")
@@ -278,7 +278,7 @@ class Bench:
                     "save", f"htmx deal save: 11 nimmt!, {seats} players, deal {number} "
                     f"of {deals(seats)}",
                     "≤ 15 ms, ≤ 8 queries", phone, self.args.batch,
-                    self._saves(phone, entries, number, shape, fresh), queries=queries))
+                    self._saves(phone, entries, number, mode, fresh), queries=queries))
         if "poll" in self.keys:
             _, match = plan["reload"][-1]
             url = SHEET.format(group=group, match=match.pk)
@@ -321,7 +321,7 @@ class Bench:
         return rows
 
     def _saves(self, phone: served.Phone, entries: list[tuple[str, str]], number: int,
-               shape: str | None, fresh: list[Any]) -> Callable[[int], list[Request]]:
+               mode: str | None, fresh: list[Any]) -> Callable[[int], list[Request]]:
         group = self.plan["group"].pk
         batch = self.args.batch
 
@@ -332,8 +332,8 @@ class Bench:
             for match in chosen:
                 page = SHEET.format(group=group, match=match.pk)
                 headers = _htmx(phone, page)
-                if shape:
-                    headers["KR-Form-Shape"] = shape
+                if mode:
+                    headers["KR-Fresh-Form"] = mode
                 data = [*entries, ("number", str(number)), ("client_key", uuid.uuid4().hex),
                         ("csrfmiddlewaretoken", phone.cookies.get("csrftoken", ""))]
                 sent.append(Request("POST", DEAL_NEW.format(group=group, match=match.pk),

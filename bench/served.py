@@ -5,7 +5,7 @@
   created), migrates it, makes the cache table and collects the static files;
 - :class:`Seeder` fills it, through the app's services (the one place that knows them);
 - :func:`server` starts ``manage.py serve --host 127.0.0.1`` (gunicorn with
-  gunicorn.conf.py: 2 processes x 4 threads, DEBUG off) on that database;
+  gunicorn.conf.py: one process x 32 threads, DEBUG off) on that database;
 - :func:`server_cpu` reads the CPU seconds of gunicorn's master and workers from /proc;
 - :class:`Phone` is a keep-alive HTTP client with its own cookies (a logged-in phone).
 """
@@ -431,12 +431,13 @@ def deal_entries(html: str, action: str) -> list[tuple[str, str]]:
     return [(name, value) for name, value in form_values(html, action) if name not in skip]
 
 
-SHAPE = re.compile(
-    r'id="deal-form"[^>]*data-shape="([^"]+)"|data-shape="([^"]+)"[^>]*id="deal-form"'
+FRESH = re.compile(
+    r'id="deal-form"[^>]*data-fresh="([^"]+)"|data-fresh="([^"]+)"[^>]*id="deal-form"'
 )
 
 
-def form_shape(html: str) -> str | None:
-    """The shape the page names for its fresh deal form (sent with a save, static/js/sync.js)."""
-    found = SHAPE.search(html)
+def form_fresh(html: str) -> str | None:
+    """The entry mode the page names for its fresh deal form (sent with a save as
+    ``KR-Fresh-Form``, static/js/sync.js: the answer then leaves the next form out)."""
+    found = FRESH.search(html)
     return (found.group(1) or found.group(2)) if found else None

@@ -115,7 +115,9 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     if revision is None:
         return None
     etag = sheet_etag(request, revision)
-    if request.headers.get("KR-Wait") and etag in parse_etags(request.headers["If-None-Match"]):
+    # Weakly compared, as condition() does (gzip makes the header's ETag a weak one).
+    shown = [tag.removeprefix("W/") for tag in parse_etags(request.headers["If-None-Match"])]
+    if request.headers.get("KR-Wait") and etag in shown:
         latest = [revision]
 
         def changed() -> bool:

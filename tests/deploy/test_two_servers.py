@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
+import time
 
 import pytest
 
@@ -77,6 +79,31 @@ def test_a_stale_correction_on_the_second_server_is_refused_with_the_current_dat
     assert stale.status == 409
     assert totals(stale) == ["7", "4", "0"]
     assert totals(phone.get(server_b + sheet_path)) == ["7", "4", "0"]
+
+
+def test_a_poll_held_by_one_server_answers_as_soon_as_the_other_saves(
+    phone: Visitor, server_a: str, server_b: str, sheet_path: str
+) -> None:
+    # PostgreSQL's NOTIFY tells B's waiting poll of A's save: no waiting for a next poll.
+    hx = {"HX-Request": "true"}
+    etag = phone.get(server_b + sheet_path, headers=hx).headers["ETag"]
+    held: list[tuple[int, float]] = []
+
+    def poll() -> None:
+        began = time.monotonic()
+        answer = Visitor.get(phone, server_b + sheet_path,
+                             headers={**hx, "If-None-Match": etag, "KR-Wait": "1"})
+        held.append((answer.status, time.monotonic() - began))
+
+    waiting = threading.Thread(target=poll)
+    waiting.start()
+    time.sleep(1.5)
+    sheet = phone.get(server_a + sheet_path)
+    saved_at = time.monotonic()
+    phone.submit(sheet, "/deals/new/", {"s0-hand": "1", "s1-hand": "1"})
+    waiting.join(timeout=20)
+    assert held and held[0][0] == 200
+    assert time.monotonic() - saved_at < 5  # answered with the save, not after its 15 s
 
 
 @pytest.mark.parametrize("server", ["server_a", "server_b"])
