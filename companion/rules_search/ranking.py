@@ -7,8 +7,7 @@ alternatives: the word's stem, its synonyms, the words it could be a typo
 of, the parts of a compound. A section's score is BM25 (heading words
 counted three times) summed over the concepts, each by its best
 alternative; the section's sentence that holds most of the question is the
-answer shown. (A bonus for that sentence was measured and left out: it
-ranked worse, bench/rules_search.py.)
+answer shown (a bonus for that sentence ranked worse, so there is none).
 """
 
 from __future__ import annotations

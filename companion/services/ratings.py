@@ -23,8 +23,7 @@ start, the match id):
   moved) drops the steps from that night on, restores each player's rating from the
   ``*_before`` of their first dropped step, and replays the matches from there;
 - finishing a match on the latest night, the usual case, thus replays that night
-  only (a few queries); a change deep in the past replays the rest of the history
-  (5,000 matches in about 0.6 s, ``bench/ratings.py``).
+  only (a few queries); a change deep in the past replays the rest of the history.
 
 Floats go to the database and back unchanged (IEEE doubles on SQLite and
 PostgreSQL), so a replay from stored values gives the same numbers, bit for bit, as
@@ -123,7 +122,7 @@ def replay(played: Iterable[Played], states: MutableMapping[tuple[int, str], Sta
     (1, -1.83)
     """
     # openskill's rating objects as rate() returned them, reused for the player's next
-    # match: creating one draws a random id from the system (a third of the time).
+    # match: creating one draws a random id from the system, which is slow.
     objects: dict[tuple[int, str], Any] = {}
 
     def rate(players: tuple[int, ...], places: tuple[int, ...], scope: str
@@ -207,8 +206,8 @@ def _insert_steps(group_id: int, steps: list[Step]) -> None:
 
     One ``INSERT`` per batch with the values as they are (floats, whole numbers, the
     slug) and the two dates adapted once per match: ``bulk_create`` builds a model
-    instance per row and prepares each of its 16 values through its field, which was
-    three quarters of a rebuild (bench/ratings.py: 5,000 matches, 18,000 rows).
+    instance per row and prepares each of its 16 values through its field, which made a
+    rebuild of a long history miss its second.
     """
     connection = connections[router.db_for_write(RatingStep)]
     ops = connection.ops
