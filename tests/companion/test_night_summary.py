@@ -172,7 +172,7 @@ def test_the_image_card_is_a_png_for_a_phone_with_the_players_colours(
 @pytest.mark.django_db
 def test_a_long_name_is_shortened_on_the_card_not_cut_off(group: Group, anna: User) -> None:
     night = GameNight.objects.create(group=group, date=dt.date(2026, 3, 7))
-    long = Player.objects.create(group=group, name="Maximiliane-Konstantina " * 2)
+    long = Player.objects.create(group=group, name=("Maximiliane-Konstantina " * 2)[:40])
     ben = Player.objects.get(group=group, name="Ben")
     _match(group, night, [long, ben], [[OUT, _hand(7)], [_hand(3), OUT]], anna)
 
