@@ -19,7 +19,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from companion.access import get_game_night_for_user, get_group_for_user, get_player_for_user
+from companion.access import (
+    get_game_night_for_user,
+    get_game_night_for_viewer,
+    get_group_for_user,
+    get_player_for_user,
+    viewer_of,
+    viewer_required,
+)
 from companion.colours import PALETTE, colour_name, player_colours
 from companion.forms.groups import (
     GameNightForm,
@@ -388,13 +395,15 @@ def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
     return render(request, "companion/groups/night_form.html", {"group": group, "form": form})
 
 
-@login_required
+@viewer_required
 def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
-    night = get_game_night_for_user(request.user, group_id, night_id)
+    """The night's matches; also for a guest with a table pass for this night."""
+    night = get_game_night_for_viewer(request, group_id, night_id)
     return render(
         request,
         "companion/groups/night_detail.html",
-        {"group": night.group, "night": night, "matches": selectors.night_matches(night)},
+        {"group": night.group, "night": night, "matches": selectors.night_matches(night),
+         "viewer": viewer_of(request)},
     )
 
 
