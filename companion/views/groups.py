@@ -10,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,6 +31,7 @@ from companion.access import (
     viewer_required,
 )
 from companion.colours import PALETTE, colour_name, player_colours
+from companion.forms.accounts import SignupForm
 from companion.forms.groups import (
     GameNightForm,
     GroupCreateForm,
@@ -211,9 +215,9 @@ def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("group_list")
 
 
-@login_required
 def group_join(request: HttpRequest, token: str) -> HttpResponse:
-    """Confirm and join a group through an invite link."""
+    """Confirm and join a group through an invite link; a logged-out visitor sees which
+    group invites and who, and signs up and joins in one step (or logs in first)."""
     invite = (
         Invite.objects.select_related("group", "created_by")
         .filter(token=token, revoked_at__isnull=True)
@@ -225,6 +229,8 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "companion/groups/join_invalid.html",
                       {"expired": invite.expires_at}, status=410)
     group = invite.group
+    if not request.user.is_authenticated:
+        return _join_with_signup(request, invite)
     if Membership.objects.filter(group=group, user=request.user).exists():
         messages.info(request, _("You are already a member of “%(name)s”.") % {"name": group.name})
         return redirect("group_home", group_id=group.pk)
@@ -240,6 +246,31 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("group_home", group_id=group.pk)
     return render(request, "companion/groups/join.html",
                   {"invite": invite, "group": group, "form": form})
+
+
+def _join_with_signup(request: HttpRequest, invite: Invite) -> HttpResponse:
+    """The invite for a visitor without a session: a new account and the membership, in one
+    transaction (a refused join keeps no account behind)."""
+    group = invite.group
+    signup = SignupForm(request.POST or None)
+    form = JoinForm(request.POST or None, group=group, user=None)
+    if request.method == "POST" and all([signup.is_valid(), form.is_valid()]):
+        try:
+            with transaction.atomic():
+                user = signup.save()
+                services.group_join(invite=invite, user=user, player=form.cleaned_data["player"])
+        except IntegrityError:
+            # Someone took the name between the form's check and the insert.
+            signup.add_error("username",
+                             User._meta.get_field("username").error_messages["unique"])
+        except ValidationError as error:
+            form.add_error("player", error)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome to “%(name)s”!") % {"name": group.name})
+            return redirect("group_home", group_id=group.pk)
+    return render(request, "companion/groups/join.html",
+                  {"invite": invite, "group": group, "form": form, "signup": signup})
 
 
 # Roster ------------------------------------------------------------------------------
