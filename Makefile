@@ -18,10 +18,11 @@ PORT ?= 8000
 LOG := .run.log
 quiet = { $(1); } >>$(LOG) 2>&1 || { echo "Failed: $(2). The end of $(LOG):"; tail -n 30 $(LOG); exit 1; }
 
+# The pip that comes with Python 3.11 installs this project as it is (no upgrade: that
+# cost seconds of the first start and a download).
 $(PY):
-	@echo "First start: preparing Kartenrunde (about a minute; details in $(LOG))."
+	@echo "First start: preparing Kartenrunde (under a minute; details in $(LOG))."
 	@$(call quiet,$(PYTHON) -m venv $(VENV),creating $(VENV) with $(PYTHON))
-	@$(call quiet,$(PY) -m pip install --upgrade pip,updating pip in $(VENV))
 
 # Stamps: reinstall only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(PY)
