@@ -62,11 +62,12 @@ dev: prepare
 	DJANGO_DEBUG=1 $(PY) manage.py runserver "$(if $(filter file,$(origin HOST)),127.0.0.1,$(HOST)):$(PORT)"
 
 # Backups of everything (accounts with their passwords, groups, matches, logs):
-# `make backup` writes backups/kartenrunde-<date-time>.json.gz (or BACKUP=path);
+# `make backup` writes $(BACKUP_DIR)/kartenrunde-<date-time>.json.gz (or BACKUP=path);
 # `make restore BACKUP=path` loads one into a new, empty database (README "Backups").
+BACKUP_DIR ?= backups
 backup: $(VENV)/.installed
-	mkdir -p "$(dir $(or $(BACKUP),backups/))"
-	$(PY) manage.py backup "$(or $(BACKUP),backups/kartenrunde-$(shell date +%Y-%m-%d-%H%M%S).json.gz)"
+	mkdir -p "$(dir $(or $(BACKUP),$(BACKUP_DIR)/))"
+	$(PY) manage.py backup "$(or $(BACKUP),$(BACKUP_DIR)/kartenrunde-$(shell date +%Y-%m-%d-%H%M%S).json.gz)"
 
 restore: $(VENV)/.installed
 	$(if $(BACKUP),,$(error Name the backup to restore: make restore BACKUP=backups/....json.gz))
