@@ -119,6 +119,18 @@ def pass_revoke(request: HttpRequest, group_id: int, pass_id: int) -> HttpRespon
     return redirect("night_pass", group_id=group.pk, night_id=table_pass.game_night_id)
 
 
+def guest_passes(request: HttpRequest) -> list[tuple[TablePass, str]]:
+    """The working passes this browser joined, each with where it leads (the home page
+    lists them: a guest who left the sheet finds the way back). No query without any."""
+    joined = session_passes(request)
+    if not joined:
+        return []
+    found = TablePass.objects.filter(
+        pk__in=list(joined), revoked_at__isnull=True, expires_at__gt=timezone.now(),
+    ).select_related("group", "match", "game_night").order_by("-created_at")
+    return [(table_pass, _target(table_pass)) for table_pass in found]
+
+
 def _guest_names(table_pass: TablePass) -> list[str]:
     """The names a guest may pick: the match's players in seat order, or everyone who
     played in the night so far (by name)."""

@@ -199,7 +199,7 @@ def test_a_guests_deal_is_logged_via_the_table_pass(writing: TablePass, match: M
     change = MatchChange.objects.get(match=match)
     assert (change.created_by, change.created_by_guest) == (None, "Zoe")
     log = client.get(url("match_changes", match)).content.decode()
-    assert "via Tischpass (Zoe)" in log
+    assert "via table pass (Zoe)" in log
 
 
 def test_a_guests_undo_is_logged_via_the_table_pass(writing: TablePass, match: Match,
@@ -213,7 +213,7 @@ def test_a_guests_undo_is_logged_via_the_table_pass(writing: TablePass, match: M
     change.refresh_from_db()
     assert (change.undone_by, change.undone_by_guest) == (None, "Zoe")
     log = client.get(url("match_changes", match)).content.decode()
-    assert "by anna" in log and "via Tischpass (Zoe)" in log
+    assert "by anna" in log and "via table pass (Zoe)" in log
 
 
 def test_a_guest_who_may_write_finishes_a_complete_match(
@@ -555,3 +555,12 @@ def test_the_guest_service_records_the_name_not_an_account(match: Match) -> None
         seat.player_id: {"hand": [5, 3, 1][seat.number]} for seat in match.seats.all()})
     change = MatchChange.objects.get()
     assert (change.created_by_id, change.created_by_guest) == (None, "Zoe")
+
+
+def test_the_home_page_leads_a_guest_back_to_the_table(writing: TablePass, match: Match) -> None:
+    client = guest_with(writing)
+    html = client.get(reverse("home")).content.decode()
+    assert "At the table" in html
+    assert f'href="{url("match_sheet", match)}"' in html
+    revoked(writing)
+    assert "At the table" not in client.get(reverse("home")).content.decode()

@@ -5,8 +5,6 @@ the invite and joins. Copying the link works without the Clipboard API (plain HT
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
@@ -55,7 +53,7 @@ def test_an_invited_friend_signs_up_and_joins_as_a_roster_player(
     ben.fill("#id_username", "ben")
     ben.fill("#id_password1", PASSWORD)
     ben.fill("#id_password2", PASSWORD)
-    ben.check("label:has-text('Ben') >> xpath=preceding-sibling::input")
+    ben.get_by_label("Ben", exact=True).check()
     ben.click("#signup-join button[type=submit]")
     expect(ben.locator("h1")).to_have_text("Donnerstagsrunde")
     expect(ben.locator(".alert-success")).to_contain_text("Willkommen in „Donnerstagsrunde“!")
