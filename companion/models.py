@@ -24,6 +24,11 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_pass_nonce() -> str:
+    """The random half of a table pass's token (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
 class Game(models.TextChoices):
     DREI = "drei-sind-einer-zuviel", GAMES["drei-sind-einer-zuviel"].title
     X_NIMMT = "x-nimmt", GAMES["x-nimmt"].title
@@ -341,7 +346,7 @@ class TablePass(models.Model):
     game_night = models.ForeignKey(
         GameNight, on_delete=models.CASCADE, null=True, blank=True, related_name="table_passes"
     )
-    nonce = models.CharField(max_length=64)
+    nonce = models.CharField(max_length=64, default=new_pass_nonce)
     """A random value from ``secrets``, part of the signed token (a new pass, a new token)."""
     may_write = models.BooleanField(_("may enter deals"), default=False)
     created_by = models.ForeignKey(

@@ -1,7 +1,8 @@
 """Table passes ("Tischpass"): a link that lets the phones at the table in without an
 account, for one match or one game night only.
 
-The link carries a token: the pass's id and a random ``nonce`` (from ``secrets``),
+The link carries a token: the pass's id and a random ``nonce`` (from ``secrets``,
+``companion.models.new_pass_nonce``),
 signed with the site's secret key (``django.core.signing``, a salt of its own). A
 token that was changed, or signed with another key, is refused before the database
 is asked; one whose nonce is not the pass's is refused too. A pass works until the
@@ -12,7 +13,6 @@ until a member revokes it; what it opens is decided in ``companion.access``.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from typing import Literal
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -73,7 +73,7 @@ def pass_for_token(token: str) -> TablePass | None:
         TablePass.objects.select_related("group", "match", "game_night", "created_by")
         .filter(pk=int(pk)).first()
     )
-    if table_pass is None or not constant_time_compare(table_pass.nonce, nonce):
+    if table_pass is None or not nonce or not constant_time_compare(table_pass.nonce, nonce):
         return None
     return table_pass
 
@@ -89,7 +89,7 @@ def table_pass_create(
     with transaction.atomic():
         return TablePass.objects.create(
             group_id=group_id, match=match, game_night=game_night,
-            nonce=secrets.token_urlsafe(16), may_write=may_write,
+            may_write=may_write,
             created_by=created_by, expires_at=pass_expiry(),
         )
 
