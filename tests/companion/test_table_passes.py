@@ -564,3 +564,12 @@ def test_the_home_page_leads_a_guest_back_to_the_table(writing: TablePass, match
     assert f'href="{url("match_sheet", match)}"' in html
     revoked(writing)
     assert "At the table" not in client.get(reverse("home")).content.decode()
+
+
+def test_the_etag_of_a_guests_save_is_the_one_its_next_poll_answers_304_to(
+    writing: TablePass, match: Match
+) -> None:
+    client = guest_with(writing)
+    saved = client.post(url("deal_new", match), X_NIMMT_DEAL, **HX)
+    poll = client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=saved["ETag"], **HX)
+    assert poll.status_code == 304
