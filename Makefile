@@ -42,8 +42,15 @@ prepare: $(VENV)/.installed
 	@$(call quiet,$(PY) manage.py migrate --noinput && $(PY) manage.py createcachetable,preparing the database)
 	@echo "  ✓ database up to date"
 
-static: $(VENV)/.installed
+# The static files are collected (hashed names, Brotli and gzip) only when they changed:
+# the stamp lives in the collected folder, so deleting that folder collects them again.
+STATIC_ROOT := $(or $(DJANGO_STATIC_ROOT),staticfiles)
+STATIC_STAMP := $(STATIC_ROOT)/.collected
+static: $(STATIC_STAMP)
+$(STATIC_STAMP): $(shell find static -type f) $(VENV)/.installed
 	@$(call quiet,$(PY) manage.py collectstatic --noinput,collecting the static files)
+	@echo "  ✓ static files collected"
+	@touch $@
 
 # The production stack: gunicorn, WhiteNoise, DEBUG off (manage.py serve prints URL + QR
 # code, then becomes gunicorn: `exec` makes it the process make waits for, so Ctrl+C and
