@@ -21,7 +21,7 @@ quiet = { $(1); } >>$(LOG) 2>&1 || { echo "Failed: $(2). The end of $(LOG):"; ta
 # The pip that comes with Python 3.11 installs this project as it is (no upgrade: that
 # cost seconds of the first start and a download).
 $(PY):
-	@echo "First start: preparing Kartenrunde (under a minute; details in $(LOG))."
+	@echo "First start: preparing Kartenrunde (a minute or so; details in $(LOG))."
 	@$(call quiet,$(PYTHON) -m venv $(VENV),creating $(VENV) with $(PYTHON))
 
 # Stamps: reinstall only when pyproject.toml changes.
