@@ -3,48 +3,78 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE := companion.settings
+# pip says nothing about its own version; its output goes to the log below anyway.
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run dev prepare test check lint typecheck pytest test-postgres messages bench backup restore
+.PHONY: run demo dev prepare static test check lint typecheck pytest test-postgres messages bench backup restore
 
 # `make run` listens on every interface so the phones at the table can join;
 # HOST=127.0.0.1 keeps it to this computer, PORT= picks another port.
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
+# The preparing steps are quiet: one line each here, their whole output in $(LOG)
+# (and its last lines on the screen when a step fails).
+LOG := .run.log
+quiet = { $(1); } >>$(LOG) 2>&1 || { echo "Failed: $(2). The end of $(LOG):"; tail -n 30 $(LOG); exit 1; }
+
+# The pip that comes with Python 3.11 installs this project as it is (no upgrade: that
+# cost seconds of the first start and a download).
 $(PY):
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	@echo "First start: preparing Kartenrunde (a minute or so; details in $(LOG))."
+	@$(call quiet,$(PYTHON) -m venv $(VENV),creating $(VENV) with $(PYTHON))
 
 # Stamps: reinstall only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
-	touch $@
+	@$(call quiet,$(PY) -m pip install --quiet -e .,installing the packages)
+	@echo "  ✓ packages installed in $(VENV)"
+	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(VENV)/.installed $@
+	@$(call quiet,$(PY) -m pip install --quiet -e '.[dev]',installing the packages for development)
+	@echo "  ✓ packages for development installed in $(VENV)"
+	@touch $(VENV)/.installed $@
 
-# The database up to date (the cache table too), demo data in an empty one.
+# The database up to date (the cache table too). No account is made: sample data only
+# on request (`make demo`).
 prepare: $(VENV)/.installed
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py createcachetable
-	$(PY) manage.py seed_demo --if-empty
+	@echo "== $$(date '+%F %T') make $(MAKECMDGOALS)" >>$(LOG)
+	@$(call quiet,$(PY) manage.py migrate --noinput && $(PY) manage.py createcachetable,preparing the database)
+	@echo "  ✓ database up to date"
 
-# The production stack: gunicorn, WhiteNoise, DEBUG off (manage.py serve prints URL + QR code).
-run: prepare
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py serve --host "$(HOST)" --port "$(PORT)"
+# The static files are collected (hashed names, Brotli and gzip) only when they changed:
+# the stamp lives in the collected folder, so deleting that folder collects them again.
+STATIC_ROOT := $(or $(DJANGO_STATIC_ROOT),staticfiles)
+STATIC_STAMP := $(STATIC_ROOT)/.collected
+static: $(STATIC_STAMP)
+$(STATIC_STAMP): $(shell find static -type f) $(VENV)/.installed
+	@$(call quiet,$(PY) manage.py collectstatic --noinput,collecting the static files)
+	@echo "  ✓ static files collected"
+	@touch $@
+
+# The production stack: gunicorn, WhiteNoise, DEBUG off (manage.py serve prints URL + QR
+# code, then becomes gunicorn: `exec` makes it the process make waits for, so Ctrl+C and
+# ending make stop it, see companion/management/commands/serve.py).
+run: prepare static
+	@exec $(PY) manage.py serve --host "$(HOST)" --port "$(PORT)"
+
+# `make run` with sample data to look around: the account "demo" gets a new one-time
+# password, printed here (never a published one).
+demo: prepare static
+	@$(PY) manage.py seed_demo
+	@exec $(PY) manage.py serve --host "$(HOST)" --port "$(PORT)"
 
 # Development: runserver with DEBUG on and auto-reload, on this computer only by default.
 dev: prepare
 	DJANGO_DEBUG=1 $(PY) manage.py runserver "$(if $(filter file,$(origin HOST)),127.0.0.1,$(HOST)):$(PORT)"
 
 # Backups of everything (accounts with their passwords, groups, matches, logs):
-# `make backup` writes backups/kartenrunde-<date-time>.json.gz (or BACKUP=path);
+# `make backup` writes $(BACKUP_DIR)/kartenrunde-<date-time>.json.gz (or BACKUP=path);
 # `make restore BACKUP=path` loads one into a new, empty database (README "Backups").
+BACKUP_DIR ?= backups
 backup: $(VENV)/.installed
-	mkdir -p "$(dir $(or $(BACKUP),backups/))"
-	$(PY) manage.py backup "$(or $(BACKUP),backups/kartenrunde-$(shell date +%Y-%m-%d-%H%M%S).json.gz)"
+	mkdir -p "$(dir $(or $(BACKUP),$(BACKUP_DIR)/))"
+	$(PY) manage.py backup "$(or $(BACKUP),$(BACKUP_DIR)/kartenrunde-$(shell date +%Y-%m-%d-%H%M%S).json.gz)"
 
 restore: $(VENV)/.installed
 	$(if $(BACKUP),,$(error Name the backup to restore: make restore BACKUP=backups/....json.gz))

@@ -25,7 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from tests.deploy.visitor import Answer, Visitor  # noqa: E402
 
-DEMO = {"username": "demo", "password": "kartenrunde-demo"}
+# A password of this run only (a server with a well-known one would be open to the LAN);
+# against a running server (`--url`) the one `make demo` printed, in KARTENRUNDE_DEMO_PASSWORD.
+DEMO = {"username": "demo",
+        "password": os.environ.get("KARTENRUNDE_DEMO_PASSWORD") or secrets.token_urlsafe(12)}
 
 
 def _recreate_postgres(url: str) -> None:
@@ -61,7 +64,8 @@ def production_server(port: int, *, workers: int = 2, threads: int = 4) -> Itera
     }
     python = sys.executable
     for step in (["migrate", "--noinput", "-v", "0"], ["createcachetable"],
-                 ["seed_demo"], ["collectstatic", "--noinput", "-v", "0"]):
+                 ["seed_demo", "--password", DEMO["password"]],
+                 ["collectstatic", "--noinput", "-v", "0"]):
         subprocess.run([python, "manage.py", *step], cwd=ROOT, env=environment, check=True,
                        timeout=600, stdout=subprocess.DEVNULL)
     log = (work / "gunicorn.log").open("w")

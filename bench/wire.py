@@ -12,7 +12,8 @@ Goals: first visit of the sheet at most 120 KB, a repeat visit at most 15 KB.
     .venv/bin/python bench/wire.py               # starts its own gunicorn (bench/serving.py)
     .venv/bin/python bench/wire.py --url http://127.0.0.1:8000   # a running server, demo data
 
-With --url the demo account must exist; a match is started in its group.
+With --url the demo account must exist (`make demo`) and KARTENRUNDE_DEMO_PASSWORD hold the
+password it printed; a match is started in its group.
 """
 
 from __future__ import annotations

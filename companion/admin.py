@@ -62,6 +62,22 @@ class GroupAdmin(admin.ModelAdmin):
     inlines = [MembershipInline, PlayerInline, InviteInline]
 
 
+@admin.register(models.TablePass)
+class TablePassAdmin(admin.ModelAdmin):
+    """Table passes: what they open, until when; revoke one by setting "revoked"."""
+
+    list_display = ["group", "match", "game_night", "may_write", "created_by", "created_at",
+                    "expires_at", "revoked_at"]
+    list_select_related = ["group", "match", "game_night", "created_by"]
+    list_filter = ["may_write", ("revoked_at", admin.EmptyFieldListFilter), "group"]
+    search_fields = ["group__name", "created_by__username"]
+    raw_id_fields = ["match", "game_night"]
+    autocomplete_fields = ["group", "created_by"]
+    # The nonce is half of every link's token: never shown, never edited by hand.
+    exclude = ["nonce"]
+    readonly_fields = ["created_at"]
+
+
 @admin.register(models.Membership)
 class MembershipAdmin(admin.ModelAdmin):
     list_display = ["group", "user", "role", "joined_at"]

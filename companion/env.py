@@ -51,6 +51,23 @@ def as_list(name: str, default: tuple[str, ...] = ()) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def count(name: str, *, default: int = 0, maximum: int = 10) -> int:
+    """A whole number from 0 to ``maximum``; unset or blank is ``default``.
+
+    >>> os.environ["KARTENRUNDE_EXAMPLE"] = " 2 "
+    >>> count("KARTENRUNDE_EXAMPLE")
+    2
+    >>> count("KARTENRUNDE_UNSET_EXAMPLE", default=1)
+    1
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) > maximum:
+        raise ImproperlyConfigured(f"{name}={raw!r}: use a whole number from 0 to {maximum}.")
+    return int(raw)
+
+
 def admins(name: str) -> list[tuple[str, str]]:
     """``Name <address>, address2``: Django's ADMINS pairs of name and e-mail address.
 

@@ -37,19 +37,21 @@ class LoginThrottleBackend(AxesStandaloneBackend):
 def client_ip(request: HttpRequest) -> str | None:
     """The address a login attempt comes from.
 
-    REMOTE_ADDR, except behind the TLS-terminating proxy of the hosted profile
-    (``DJANGO_HTTPS=1``): there every request comes from the proxy, which adds
-    the client's address as the last entry of X-Forwarded-For. Earlier entries
-    are whatever the client sent and are never trusted.
+    REMOTE_ADDR, unless ``TRUSTED_PROXIES`` (``DJANGO_TRUSTED_PROXIES``) says that many
+    reverse proxies stand in front of the app: each appends the address it got the
+    request from to X-Forwarded-For, so the client's is the entry that many places from
+    the right. Entries further left are whatever the client sent and never count; a
+    header with fewer entries did not pass all the proxies, and REMOTE_ADDR counts.
     """
-    if settings.LOGIN_THROTTLE_BEHIND_PROXY:
+    proxies = settings.TRUSTED_PROXIES
+    if proxies:
         forwarded = [
             address.strip()
             for address in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
             if address.strip()
         ]
-        if forwarded:
-            return forwarded[-1]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
     return request.META.get("REMOTE_ADDR") or None
 
 

@@ -24,6 +24,11 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_pass_nonce() -> str:
+    """The random half of a table pass's token (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
 class Game(models.TextChoices):
     DREI = "drei-sind-einer-zuviel", GAMES["drei-sind-einer-zuviel"].title
     X_NIMMT = "x-nimmt", GAMES["x-nimmt"].title
@@ -300,6 +305,11 @@ class MatchChange(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="+",
     )
+    created_by_guest = models.CharField(max_length=40, blank=True)
+    """The name a guest gave with a table pass, when the change came through one
+    (``created_by`` is then empty): the log says "via Tischpass (name)"."""
+    undone_by_guest = models.CharField(max_length=40, blank=True)
+    """Likewise for the undo of this change."""
     # NULL, not "": changes without a key must not collide in the unique constraint.
     client_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     """The idempotency key a phone sent with a recorded deal (offline queue)."""
@@ -316,6 +326,54 @@ class MatchChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} deal {self.deal_number} of match {self.match_id}"
+
+
+class TablePass(models.Model):
+    """A "Tischpass": a link for the phones at the table, no account needed.
+
+    It opens one match, or every match of one game night, to whoever has the link:
+    to follow (read-only) or, with ``may_write``, to enter deals and use the live
+    board. The link's token is the pass's id and ``nonce`` signed with the site's
+    secret key (``companion.services.passes``): it grants nothing without both, and
+    nothing outside its match or night. It works until ``expires_at`` (the end of the
+    game night, at most 24 hours) or until it is revoked.
+    """
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="table_passes")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="table_passes"
+    )
+    game_night = models.ForeignKey(
+        GameNight, on_delete=models.CASCADE, null=True, blank=True, related_name="table_passes"
+    )
+    nonce = models.CharField(max_length=64, default=new_pass_nonce)
+    """A random value from ``secrets``, part of the signed token (a new pass, a new token)."""
+    may_write = models.BooleanField(_("may enter deals"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table pass")
+        verbose_name_plural = _("table passes")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # Exactly one of the two: a pass for a match or for a night, never both or none.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(match__isnull=False, game_night__isnull=True)
+                    | models.Q(match__isnull=True, game_night__isnull=False)
+                ),
+                name="table_pass_match_or_night",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table pass {self.pk} of group {self.group_id}"
 
 
 class GroupChange(models.Model):

@@ -162,8 +162,11 @@ AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # failures only: no record of every successful login
 AXES_LOCKOUT_CALLABLE = "companion.logins.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "companion.logins.client_ip"
-# Behind the HTTPS proxy the client's address is the last X-Forwarded-For entry.
-LOGIN_THROTTLE_BEHIND_PROXY = env.flag("DJANGO_HTTPS")
+# How many reverse proxies in front of the app add their entry to X-Forwarded-For: the
+# client's address is the entry that many places from the right (1: the one the proxy
+# added). 0 (the default): REMOTE_ADDR, whatever headers the client sends. Count only
+# proxies every request passes: the app server must not be reachable around them.
+TRUSTED_PROXIES = env.count("DJANGO_TRUSTED_PROXIES")
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

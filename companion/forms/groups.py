@@ -90,16 +90,18 @@ class JoinForm(forms.Form):
                                widget=forms.RadioSelect)
 
     def __init__(
-        self, *args: Any, group: Group, user: AbstractBaseUser, **kwargs: Any
+        self, *args: Any, group: Group, user: AbstractBaseUser | None, **kwargs: Any
     ) -> None:
+        """``user`` None: the account is made with the join (a visitor who signs up)."""
         super().__init__(*args, **kwargs)
-        username = user.get_username()
+        username = user.get_username() if user is not None else ""
         self.unlinked = {
             str(p.pk): p for p in Player.objects.filter(group=group, user__isnull=True)
         }
         choices: list[tuple[str, str]] = []
-        name_taken = Player.objects.filter(group=group, name__iexact=username).exists()
-        if not name_taken:
+        if user is None:
+            choices.append((NEW_PLAYER, _("A new player with my user name")))
+        elif not Player.objects.filter(group=group, name__iexact=username).exists():
             choices.append((NEW_PLAYER, _("A new player called “%(name)s”") % {"name": username}))
         choices += [(pk, p.name) for pk, p in self.unlinked.items()]
         choices.append(("", _("Nobody yet: I'll link myself later")))

@@ -384,6 +384,7 @@ def match_log(match: Match) -> list[MatchChange]:
         .only(
             "id", "kind", "deal_number", "created_at", "undone_at",
             "created_by__username", "undone_by__username",
+            "created_by_guest", "undone_by_guest",
         )
         .order_by("-id")
     )

@@ -28,6 +28,7 @@ from companion.services.sheet import (
     acting_user,
     check_open,
     deals_needed,
+    guest_name,
     lock_match,
     log_change,
     match_seats,
@@ -321,7 +322,8 @@ def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) 
             _put_deal(match, number, change.before, insert=True)
         change.undone_at = timezone.now()
         change.undone_by = acting_user(user)
-        change.save(update_fields=["undone_at", "undone_by"])
+        change.undone_by_guest = guest_name(user)
+        change.save(update_fields=["undone_at", "undone_by", "undone_by_guest"])
         refresh_seats(match=match)
     return change
 
@@ -351,6 +353,7 @@ def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) 
             _drop_deal(match, number)
         change.undone_at = None
         change.undone_by = None
-        change.save(update_fields=["undone_at", "undone_by"])
+        change.undone_by_guest = ""
+        change.save(update_fields=["undone_at", "undone_by", "undone_by_guest"])
         refresh_seats(match=match)
     return change

@@ -21,6 +21,7 @@ raises :class:`StaleData`. Nothing is saved in any of these cases.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -76,8 +77,20 @@ def score_entries(
     data = {seat.player_id: rules.entry_to_dict(parsed[seat.player.name]) for seat in seats}
     return data, {seat.player_id: scores[seat.player.name] for seat in seats}
 
+@dataclass(frozen=True, slots=True)
+class Guest:
+    """Who acts through a table pass: no account, only the name the guest gave. Passed as
+    a step's ``user``; the log keeps the name (``MatchChange.created_by_guest``)."""
+
+    name: str
+    is_authenticated = False
+
 def acting_user(user: Any) -> Any:
     return user if user is not None and user.is_authenticated else None
+
+def guest_name(user: Any) -> str:
+    """The guest's name when ``user`` is a :class:`Guest`, else ""."""
+    return user.name if isinstance(user, Guest) else ""
 
 def log_change(
     match: Match, kind: str, number: int | None, before: object, user: Any,
@@ -85,7 +98,8 @@ def log_change(
 ) -> MatchChange:
     return MatchChange.objects.create(
         match=match, kind=kind, deal_number=number, before=before, after=after,
-        created_by=acting_user(user), client_key=client_key or None,
+        created_by=acting_user(user), created_by_guest=guest_name(user),
+        client_key=client_key or None,
     )
 
 def touch(*, match: Match) -> None:

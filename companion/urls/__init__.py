@@ -9,6 +9,7 @@ urlpatterns = [
     path("", core.home, name="home"),
     # The sheet first: every phone at the table polls it every 2 seconds.
     path("", include("companion.urls.sheet")),
+    path("", include("companion.urls.passes")),
     path("", include("companion.urls.accounts")),
     path("", include("companion.urls.groups")),
     path("", include("companion.urls.rules")),

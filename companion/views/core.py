@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from companion.selectors.groups import groups_for_user, running_matches_for_user
+from companion.views.passes import guest_passes
 from scoring import GAMES
 
 
@@ -20,7 +21,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 def home(request: HttpRequest) -> HttpResponse:
     """Logged out: what Kartenrunde is, its five games, sign up. Logged in: your groups."""
-    context: dict[str, object] = {"games": list(GAMES.values())}
+    context: dict[str, object] = {"games": list(GAMES.values()),
+                                  "table_passes": guest_passes(request)}
     if request.user.is_authenticated:
         context["groups"] = list(groups_for_user(request.user))
         context["running"] = running_matches_for_user(request.user)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -21,7 +20,13 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
 from companion import notices
-from companion.access import get_match_for_user, get_seats_for_user
+from companion.access import (
+    acting,
+    get_match_for_viewer,
+    get_seats_for_viewer,
+    viewer_of,
+    viewer_required,
+)
 from companion.charts import progression_chart_parts
 from companion.engine_messages import message_for
 from companion.forms.sheet import DealForm, named
@@ -48,12 +53,12 @@ from companion.views.sheet import (
 from scoring import ScoringError
 
 
-@login_required
+@viewer_required
 def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Record the next deal (GET: the form, e.g. in another entry mode)."""
     # The seats come with the match: the form needs them, and the save uses them while
     # nothing changed since (one query for both).
-    seats = get_seats_for_user(request.user, group_id, match_id)
+    seats = get_seats_for_viewer(request, group_id, match_id, write=True)
     match = seats[0].match
     if request.method != "POST":
         sheet = sheet_for(match)
@@ -70,7 +75,7 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     number = form.cleaned_data.get("number") or match.deals.count() + 1
     try:
         recorded = services.deal_append(
-            match=match, number=number, entries=form.entries, user=request.user,
+            match=match, number=number, entries=form.entries, user=acting(request),
             client_key=form.cleaned_data.get("client_key") or None, seats=seats,
         )
     except services.AlreadyRecorded as repeat:
@@ -129,7 +134,8 @@ def _saved(
         "sheet": sheet, "match": match, "group": match.group, "editing": None,
         "form": None if fresh_on_page else form, "next_form": form is not None,
         "notice": notices.success(message), "saved": recorded.deal.number, "oob": True,
-        "can_delete": can_delete(match, request.user),
+        "viewer": viewer_of(request),
+        "can_delete": not viewer_of(request).is_guest and can_delete(match, request.user),
         "live_available": match.game in LIVE_GAMES,
         "progression": sheet.progression,
         # The chart's plot anew; its legend (and the markers it defines) stays on the page.
@@ -177,7 +183,7 @@ def _ask_before_empty(match: Match, form: DealForm) -> bool:
     return True
 
 @require_POST
-@login_required
+@viewer_required
 def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """What the deal being typed would score: each player's deal score, new total and
     place, computed by the engine from the form as it stands. Stores nothing.
@@ -185,7 +191,7 @@ def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
     htmx (while typing) gets the ``deal-preview`` partial; without JavaScript the
     "Preview" button shows the whole sheet with the form as typed and the preview.
     """
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     sheet = sheet_for(match)
     form = DealForm(request.POST, game=match.game, seats=sheet.seats)
     valid = form.is_valid()
@@ -224,10 +230,10 @@ def _edit_form(
 def _deal(match: Match, number: int) -> Deal:
     return get_object_or_404(match.deals.prefetch_related("scores"), number=number)
 
-@login_required
+@viewer_required
 def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     """Correct a recorded deal; refused when another phone changed it meanwhile."""
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     deal = _deal(match, number)
     sheet = sheet_for(match)
     if not sheet.is_open:
@@ -250,7 +256,7 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
     try:
         services.deal_edit(
             match=match, number=number, version=version, entries=form.entries,
-            user=request.user,
+            user=acting(request),
         )
     except services.StaleData as err:
         sheet = sheet_for(match)
@@ -269,9 +275,9 @@ def _version(request: HttpRequest) -> int:
     return number_from(request.POST, "version", minimum=0, maximum=MAX_POSITIVE, default=0)
 
 @require_POST
-@login_required
+@viewer_required
 def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     deal = _deal(match, number)
     if request.POST.get("confirm") != "yes":
         sheet = sheet_for(match)
@@ -282,7 +288,7 @@ def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int)
                        notice=notice, status=409)
     try:
         services.deal_delete(
-            match=match, number=number, version=_version(request), user=request.user
+            match=match, number=number, version=_version(request), user=acting(request)
         )
     except ValidationError as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)

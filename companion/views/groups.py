@@ -11,9 +11,12 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,8 +27,16 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
-from companion.access import get_game_night_for_user, get_group_for_user, get_player_for_user
+from companion.access import (
+    get_game_night_for_user,
+    get_game_night_for_viewer,
+    get_group_for_user,
+    get_player_for_user,
+    viewer_of,
+    viewer_required,
+)
 from companion.colours import PALETTE, colour_name, player_colours
+from companion.forms.accounts import SignupForm
 from companion.forms.groups import (
     GameNightForm,
     GroupCreateForm,
@@ -211,9 +222,9 @@ def group_leave(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("group_list")
 
 
-@login_required
 def group_join(request: HttpRequest, token: str) -> HttpResponse:
-    """Confirm and join a group through an invite link."""
+    """Confirm and join a group through an invite link; a logged-out visitor sees which
+    group invites and who, and signs up and joins in one step (or logs in first)."""
     invite = (
         Invite.objects.select_related("group", "created_by")
         .filter(token=token, revoked_at__isnull=True)
@@ -225,6 +236,8 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "companion/groups/join_invalid.html",
                       {"expired": invite.expires_at}, status=410)
     group = invite.group
+    if not request.user.is_authenticated:
+        return _join_with_signup(request, invite)
     if Membership.objects.filter(group=group, user=request.user).exists():
         messages.info(request, _("You are already a member of “%(name)s”.") % {"name": group.name})
         return redirect("group_home", group_id=group.pk)
@@ -240,6 +253,31 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("group_home", group_id=group.pk)
     return render(request, "companion/groups/join.html",
                   {"invite": invite, "group": group, "form": form})
+
+
+def _join_with_signup(request: HttpRequest, invite: Invite) -> HttpResponse:
+    """The invite for a visitor without a session: a new account and the membership, in one
+    transaction (a refused join keeps no account behind)."""
+    group = invite.group
+    signup = SignupForm(request.POST or None)
+    form = JoinForm(request.POST or None, group=group, user=None)
+    if request.method == "POST" and all([signup.is_valid(), form.is_valid()]):
+        try:
+            with transaction.atomic():
+                user = signup.save()
+                services.group_join(invite=invite, user=user, player=form.cleaned_data["player"])
+        except IntegrityError:
+            # Someone took the name between the form's check and the insert.
+            signup.add_error("username",
+                             User._meta.get_field("username").error_messages["unique"])
+        except ValidationError as error:
+            form.add_error("player", error)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome to “%(name)s”!") % {"name": group.name})
+            return redirect("group_home", group_id=group.pk)
+    return render(request, "companion/groups/join.html",
+                  {"invite": invite, "group": group, "form": form, "signup": signup})
 
 
 # Roster ------------------------------------------------------------------------------
@@ -395,11 +433,12 @@ def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
     return render(request, "companion/groups/night_form.html", {"group": group, "form": form})
 
 
-@login_required
+@viewer_required
 def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
     """The night: its tally (with the text and image card to share) and its matches, each
-    with what it did to the players' ratings."""
-    night = get_game_night_for_user(request.user, group_id, night_id)
+    with what it did to the players' ratings; also for a guest with a table pass for this
+    night."""
+    night = get_game_night_for_viewer(request, group_id, night_id)
     summary = night_summary(night)
     return render(request, "companion/groups/night_detail.html", {
         "group": night.group,
@@ -407,6 +446,7 @@ def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResp
         "summary": summary,
         "share_text": night_text(summary),
         "matches": night_matches(night),
+        "viewer": viewer_of(request),
     })
 
 

@@ -5,14 +5,13 @@ changed (:func:`companion.views.sheet.poll_etag`).
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
-from companion.access import get_match_for_user
+from companion.access import acting, get_match_for_viewer, viewer_of, viewer_required
 from companion.models import Match
 from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_board_for
@@ -22,11 +21,12 @@ from companion.views.sheet import error_text, poll_etag, sheet_changed, sheet_et
 from scoring import ScoringError
 
 
-@login_required
+@viewer_required
 @condition(etag_func=poll_etag)
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """Record while playing (a game with a live board: 3 sind einer zuviel!, Freaky)."""
-    match = get_match_for_user(request.user, group_id, match_id)
+    """Record while playing (a game with a live board: 3 sind einer zuviel!, Freaky); for
+    members and guests whose table pass may enter deals."""
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     if match.game not in LIVE_GAMES:
         raise Http404
     notice = ""
@@ -46,7 +46,7 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
         match.refresh_from_db()
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice, "question": question,
-               "closed": match.status != Match.Status.OPEN,
+               "closed": match.status != Match.Status.OPEN, "viewer": viewer_of(request),
                "etag": sheet_etag(request, match.revision)}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
     response = render(request, template, context, status=409 if notice else 200)
@@ -61,7 +61,7 @@ def _live_step(request: HttpRequest, match: Match) -> bool:
     action = request.POST.get("action", "")
     if action == "save":
         services.live_save(
-            match=match, revision=revision, user=request.user,
+            match=match, revision=revision, user=acting(request),
             confirm=request.POST.get("confirm") == "yes",
         )
         return True

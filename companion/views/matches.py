@@ -20,7 +20,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
+from companion.access import (
+    acting,
+    get_game_night_for_user,
+    get_group_for_user,
+    get_match_for_user,
+    get_match_for_viewer,
+    viewer_of,
+    viewer_required,
+)
 from companion.forms.sheet import MatchStartForm
 from companion.models import Match, Player, Seat
 from companion.parsing import MAX_ID, id_from, number_from
@@ -99,13 +107,13 @@ def _add_guest(
     return MatchStartForm(players=roster, initial=form.initial), player, ""
 
 @require_POST
-@login_required
+@viewer_required
 def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     try:
         change = deal_services.match_undo(
             match=match, change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
-            user=request.user,
+            user=acting(request),
         )
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
@@ -114,13 +122,13 @@ def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     })
 
 @require_POST
-@login_required
+@viewer_required
 def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     try:
         change = deal_services.match_redo(
             match=match, change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
-            user=request.user,
+            user=acting(request),
         )
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
@@ -129,11 +137,11 @@ def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     })
 
 @require_POST
-@login_required
+@viewer_required
 def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id, write=True)
     try:
-        services.match_finish(match=match, user=request.user)
+        services.match_finish(match=match, user=acting(request))
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     match.refresh_from_db()
@@ -202,10 +210,11 @@ def match_rematch(request: HttpRequest, group_id: int, match_id: int) -> HttpRes
         return HttpResponseClientRedirect(target)
     return redirect(target)
 
-@login_required
+@viewer_required
 def match_changes(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """The match's log ("Verlauf"): every change, who made it and when, undone ones marked."""
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id)
     return render(request, "companion/sheet/log.html", {
         "match": match, "group": match.group, "entries": match_log(match),
+        "viewer": viewer_of(request),
     })

@@ -17,7 +17,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -30,7 +29,7 @@ from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
 from companion import notices
-from companion.access import get_match_for_user
+from companion.access import get_match_for_viewer, poll_revision, viewer_of, viewer_required
 from companion.changes import wait_for_change
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
@@ -80,10 +79,12 @@ def _dispute_url(sheet: Sheet) -> str:
     return f"{reverse('rules_check', args=[sheet.match.game])}?{urlencode(_match_query(sheet))}"
 
 
-def sheet_etag(request: HttpRequest, revision: int) -> str:
-    """The ETag of the sheet (or live board) a user sees at ``revision``: the match's change
-    counter, moved on by every change; the language and the user, whose pages differ."""
-    return quote_etag(f"{revision}.{get_language()}.{request.user.pk}")
+def sheet_etag(request: HttpRequest, revision: int, viewer_key: str | None = None) -> str:
+    """The ETag of the sheet (or live board) a viewer sees at ``revision``: the match's
+    change counter, moved on by every change; the language and the viewer (the user, or
+    a table pass: ``companion.access.Viewer.key``), whose pages differ."""
+    key = viewer_key if viewer_key is not None else viewer_of(request).key
+    return quote_etag(f"{revision}.{get_language()}.{key}")
 
 
 POLL_WAIT = 15
@@ -91,19 +92,11 @@ POLL_WAIT = 15
 below the phones' request timeout (static/js/net.js)."""
 
 
-def _revision(request: HttpRequest, group_id: int, match_id: int) -> int | None:
-    """The match's revision, if the user may see the match."""
-    return (
-        Match.objects.filter(pk=match_id, group__pk=group_id, group__memberships__user=request.user)
-        .values_list("revision", flat=True).first()
-    )
-
-
 def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     """For ``condition``: the ETag of the sheet (or live board) an htmx poll would get, if
-    the user may see the match (otherwise none, and the view answers 404 as usual). Only a
-    poll that names the version it shows (``If-None-Match``) is asked: full pages are
-    never answered 304.
+    the viewer may see the match (otherwise none, and the view answers 404 as usual, or
+    the "pass ended" page). Only a poll that names the version it shows (``If-None-Match``)
+    is asked: full pages are never answered 304.
 
     A poll that may wait (``KR-Wait``) and shows the current version waits for the
     match's next change (:mod:`companion.changes`), so it answers as soon as another
@@ -111,21 +104,21 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     """
     if not request.htmx or "If-None-Match" not in request.headers:
         return None
-    revision = _revision(request, group_id, match_id)
-    if revision is None:
+    found = poll_revision(request, group_id, match_id)
+    if found is None:
         return None
-    etag = sheet_etag(request, revision)
+    etag = sheet_etag(request, *found)
     # Weakly compared, as condition() does (gzip makes the header's ETag a weak one).
     shown = [tag.removeprefix("W/") for tag in parse_etags(request.headers["If-None-Match"])]
     if request.headers.get("KR-Wait") and etag in shown:
-        latest = [revision]
+        latest = [found]
 
         def changed() -> bool:
-            latest[0] = _revision(request, group_id, match_id)
-            return latest[0] != revision
+            latest[0] = poll_revision(request, group_id, match_id)
+            return latest[0] != found
 
         if wait_for_change(match_id, changed, POLL_WAIT):
-            return None if latest[0] is None else sheet_etag(request, latest[0])
+            return None if latest[0] is None else sheet_etag(request, *latest[0])
     return etag
 
 
@@ -149,18 +142,19 @@ def sheet_context(
 ) -> dict[str, Any]:
     """What the sheet page and its partials show of ``sheet`` for this request."""
     match = sheet.match
-    if form is None and editing is None:
+    viewer = viewer_of(request)
+    if form is None and editing is None and not viewer.read_only:
         # After a saved deal the next one opens in the entry mode just used (card grid …).
         form = new_deal_form(sheet, mode=request.GET.get("mode") or request.POST.get("mode"))
     if isinstance(notice, str) and notice:
         notice = notices.warning(notice)
     return {
         "sheet": sheet, "match": match, "group": match.group, "form": form,
-        "editing": editing, "notice": notice, "saved": saved,
-        "can_delete": can_delete(match, request.user),
+        "editing": editing, "notice": notice, "saved": saved, "viewer": viewer,
+        "can_delete": not viewer.is_guest and can_delete(match, request.user),
         "rematch": (rematch_plan(match, sheet.seats, sheet.last_scores)
-                    if sheet.is_finished else None),
-        "live_available": match.game in LIVE_GAMES,
+                    if sheet.is_finished and not viewer.is_guest else None),
+        "live_available": match.game in LIVE_GAMES and not viewer.read_only,
         "tools": _tools(sheet),
         "dispute_url": _dispute_url(sheet) if sheet.is_open else "",
         "progression": sheet.progression,
@@ -232,14 +226,14 @@ def with_scores(sheet: Sheet, number: int, message: str) -> str:
     return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
-@login_required
+@viewer_required
 @condition(etag_func=poll_etag)
 def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """The score sheet; a poll of an unchanged sheet gets 304 (:func:`poll_etag`).
 
     A table helper may hand values over in the URL (``?s0-yellow=3``): they are put into
     the next deal's form (:func:`_prefilled`)."""
-    match = get_match_for_user(request.user, group_id, match_id)
+    match = get_match_for_viewer(request, group_id, match_id)
     saved = request.session.pop("saved_deal", None) if not request.htmx else None
     number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None
     sheet = sheet_for(match)
@@ -255,7 +249,7 @@ def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Not
     are left out and named in the notice. The engine checks the whole deal on save.
     """
     keys = [key for key in request.GET if SEAT_FIELD.match(key) or key == "went_out"]
-    if not keys:
+    if not keys or viewer_of(request).read_only:
         return None, ""
     if not sheet.can_record:
         return None, _("The values from the link were not taken over: this match takes "

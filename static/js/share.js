@@ -1,82 +1,50 @@
-/* Sharing a game night's tally (templates/companion/groups/night_detail.html).
-   "Share as text" opens the phone's share sheet (Web Share API) and copies the text where
-   there is none; "Share as picture" shares the image card as a file where the browser can
-   (navigator.canShare({files})). Copying works on plain HTTP too, where browsers offer
-   neither navigator.share nor navigator.clipboard: the text area is selected and copied
-   with document.execCommand("copy"). Without JavaScript the text area and the picture's
-   link do the same by hand; the buttons stay hidden. */
+/* Copy and share for links meant for another phone (invite links, table passes).
+   Copy: the Clipboard API in a secure context (HTTPS, localhost); on plain HTTP, which
+   `make run` serves on the LAN, the field is selected and document.execCommand("copy")
+   copies it; where even that fails the button says the text is selected, ready for the
+   phone's own "copy". Share: the Web Share API where the browser has it (only in a
+   secure context); otherwise its button stays hidden. */
 (function () {
-  "use strict";
+  function legacyCopy() {
+    try { return document.execCommand("copy"); } catch (err) { return false; }
+  }
+
+  function copy(input) {
+    input.focus();
+    input.select();
+    input.setSelectionRange(0, input.value.length);
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(input.value).then(
+        function () { return true; },
+        function () { return legacyCopy(); });
+    }
+    return Promise.resolve(legacyCopy());
+  }
 
   function setup(root) {
-    var textArea = root.querySelector(".share-text");
-    var status = root.querySelector("[data-share-status]");
-    var imageLink = root.querySelector("[data-image-link]");
-    var title = root.dataset.title || document.title;
-
-    function say(message) { status.textContent = message; }
-
-    function selectText() {
-      textArea.focus();
-      textArea.select();
-      textArea.setSelectionRange(0, textArea.value.length);
-    }
-
-    // The old way, for plain HTTP: copy what is selected. Says what happened either way.
-    function copyBySelection() {
-      selectText();
-      var copied = false;
-      try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
-      say(copied ? root.dataset.copied : root.dataset.selected);
-    }
-
-    function copy() {
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(textArea.value).then(
-          function () { say(root.dataset.copied); },
-          copyBySelection
-        );
-      } else {
-        copyBySelection();
-      }
-    }
-
-    function aborted(error) { return error && error.name === "AbortError"; }
-
-    var shareText = root.querySelector("[data-share-text]");
-    shareText.hidden = false;
-    shareText.addEventListener("click", function () {
-      if (!navigator.share) { copy(); return; }
-      navigator.share({ title: title, text: textArea.value }).catch(function (error) {
-        if (!aborted(error)) { copy(); }  // refused (not a user's cancel): copy instead
-      });
-    });
-
-    var copyButton = root.querySelector("[data-copy]");
-    copyButton.hidden = false;
-    copyButton.addEventListener("click", copy);
-
-    var shareImage = root.querySelector("[data-share-image]");
-    var probe = typeof File === "function" && new File([""], "card.png", { type: "image/png" });
-    if (!navigator.share || !navigator.canShare || !probe || !navigator.canShare({ files: [probe] })) {
-      return;  // no sharing of files here: the picture's link remains
-    }
-    shareImage.hidden = false;
-    shareImage.addEventListener("click", function () {
-      fetch(imageLink.href, { credentials: "same-origin" })
-        .then(function (response) {
-          if (!response.ok) { throw new Error(String(response.status)); }
-          return response.blob();
-        })
-        .then(function (blob) {
-          var file = new File([blob], imageLink.dataset.fileName, { type: "image/png" });
-          return navigator.share({ title: title, files: [file] });
-        })
-        .catch(function (error) {
-          if (!aborted(error)) { say(root.dataset.imageFailed); }
+    root.querySelectorAll("[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.onclick = function () {
+        var input = document.querySelector(button.dataset.copy);
+        copy(input).then(function (done) {
+          button.textContent = done ? button.dataset.copied : button.dataset.selected;
         });
+      };
+    });
+    if (!navigator.share) { return; }
+    root.querySelectorAll("[data-share]").forEach(function (button) {
+      button.hidden = false;
+      button.onclick = function () {
+        var input = document.querySelector(button.dataset.share);
+        navigator.share({ title: button.dataset.title || document.title, url: input.value })
+          .catch(function (err) {
+            // Closing the share sheet is a choice, not a failure; anything else is shown.
+            if (err && err.name !== "AbortError") { button.textContent = button.dataset.failed; }
+          });
+      };
     });
   }
 
-  document.querySelectorAll("[data-share]").forEach(setup);
+  document.addEventListener("DOMContentLoaded", function () { setup(document); });
+  document.addEventListener("htmx:afterSwap", function (event) { setup(event.target); });
 })();

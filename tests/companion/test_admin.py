@@ -24,6 +24,7 @@ from companion.models import (
     Seat,
     SeatResult,
 )
+from companion.services.passes import table_pass_create
 from companion.services.results import match_counted, match_results_update
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +44,7 @@ def admin_client_with_data(client: Client, group: Group, anna: User) -> Client:
         DealScore.objects.create(deal=deal, player=player, data={"hand": 3}, score=3)
     MatchChange.objects.create(match=match, kind="record", deal_number=1, created_by=anna)
     Invite.objects.create(group=group, created_by=anna)
+    table_pass_create(created_by=anna, may_write=True, match=match)
     GroupChange.objects.create(group=group, kind="join", detail={"user": "anna"}, created_by=anna)
     client.force_login(User.objects.create_superuser("root", password="root-pass-123"))
     return client

@@ -60,8 +60,8 @@ def test_every_group_url_is_404_for_an_outsider(
 def test_every_group_url_sends_a_logged_out_visitor_to_log_in(
     client: Client, group: Group, invite: Invite
 ) -> None:
-    urls = [*_urls(group, invite), ("get", "/groups/"), ("get", "/groups/new/"),
-            ("get", f"/join/{invite.token}/")]
+    # (The invite link itself is for logged-out visitors too: see "Joining" below.)
+    urls = [*_urls(group, invite), ("get", "/groups/"), ("get", "/groups/new/")]
     for method, url in urls:
         response = getattr(client, method)(url)
         assert response.status_code == 302, (method, url)
@@ -307,6 +307,70 @@ def test_a_member_following_the_link_just_goes_to_the_group(
     assert response.status_code == 302
     assert response.url == f"/g/{group.pk}/"
     assert Membership.objects.filter(group=group).count() == 1
+
+
+def test_a_logged_out_visitor_sees_which_group_invites_and_who(
+    client: Client, invite: Invite
+) -> None:
+    response = client.get(f"/join/{invite.token}/", HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Join “Donnerstagsrunde”?" in html
+    assert "anna invited you." in html
+    assert 'name="password2"' in html and 'name="player"' in html
+    assert f'href="/accounts/login/?next=/join/{invite.token}/"' in html
+
+
+def test_a_logged_out_visitor_signs_up_and_joins_in_one_step(
+    client: Client, invite: Invite, group: Group
+) -> None:
+    cem = group.players.get(name="Cem")
+    response = client.post(f"/join/{invite.token}/", {
+        "username": "cem", "password1": "Doppelkopf-und-Skat-9",
+        "password2": "Doppelkopf-und-Skat-9", "player": str(cem.pk),
+    })
+    assert response.status_code == 302
+    assert response.url == f"/g/{group.pk}/"
+    cem.refresh_from_db()
+    assert cem.user is not None and cem.user.username == "cem"
+    assert Membership.objects.filter(group=group, user=cem.user).exists()
+    assert client.get(f"/g/{group.pk}/").status_code == 200  # logged in
+
+
+def test_a_refused_join_keeps_no_account_behind(
+    client: Client, invite: Invite, group: Group
+) -> None:
+    anna_player = group.players.get(name="Anna")  # linked to Anna's account
+    response = client.post(f"/join/{invite.token}/", {
+        "username": "mallory", "password1": "Doppelkopf-und-Skat-9",
+        "password2": "Doppelkopf-und-Skat-9", "player": str(anna_player.pk),
+    })
+    assert response.status_code == 200
+    assert not User.objects.filter(username="mallory").exists()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_sign_up_with_mismatched_passwords_shows_both_forms_again(
+    client: Client, invite: Invite
+) -> None:
+    response = client.post(f"/join/{invite.token}/", {
+        "username": "dora", "password1": "Doppelkopf-und-Skat-9", "password2": "other",
+        "player": "new",
+    }, HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "The two password fields didn’t match." in html
+    assert 'value="dora"' in html
+    assert not User.objects.filter(username="dora").exists()
+
+
+def test_a_revoked_invite_gives_a_logged_out_visitor_the_clear_page(
+    client: Client, invite: Invite
+) -> None:
+    services.invite_revoke(invite=invite)
+    response = client.get(f"/join/{invite.token}/")
+    assert response.status_code == 404
+    assert "Dieser Einladungslink funktioniert nicht" in response.content.decode()
 
 
 def test_joining_twice_changes_nothing(group: Group, invite: Invite, ben: User) -> None:

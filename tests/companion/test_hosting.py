@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -30,8 +31,19 @@ ROOT = Path(__file__).resolve().parents[2]
 A_KEY = "k" * 20 + "0123456789abcdefghijklmnopqrstuvwxyz"  # 56 characters, 37 different
 HOSTING = {
     "DJANGO_DEBUG": "0", "DJANGO_HTTPS": "1", "DJANGO_SECRET_KEY": A_KEY,
-    "DJANGO_ALLOWED_HOSTS": "example.org",
+    "DJANGO_ALLOWED_HOSTS": "example.org", "DJANGO_TRUSTED_PROXIES": "1",
 }
+DEPLOY = ROOT / "deploy"
+
+
+def recipe_settings() -> dict[str, str]:
+    """deploy/kartenrunde.env as systemd reads it: KEY=value lines, # comments."""
+    pairs = {}
+    for line in (DEPLOY / "kartenrunde.env").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            pairs[name.strip()] = value.strip()
+    return pairs
 
 
 def run(code: str, **variables: str) -> subprocess.CompletedProcess[str]:
@@ -222,6 +234,60 @@ def test_the_hosting_profile_passes_check_deploy() -> None:
 
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_the_recipes_settings_pass_check_deploy(tmp_path: Path) -> None:
+    recipe = recipe_settings()
+    # Only the state folder's key file is this test's; the rest is the recipe as it stands.
+    result = manage("check", "--deploy", "--fail-level", "WARNING",
+                    **{**recipe, "DJANGO_SECRET_KEY_FILE": str(tmp_path / "secret_key")})
+
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+    assert "DJANGO_SECRET_KEY" not in recipe  # no secret in the file: generated on the server
+    assert recipe["HOST"] == "127.0.0.1"  # gunicorn is reached through the proxy only
+    assert recipe["DJANGO_TRUSTED_PROXIES"] == "1"
+
+
+def test_the_recipes_host_name_is_the_one_caddy_serves() -> None:
+    host = recipe_settings()["DJANGO_ALLOWED_HOSTS"]
+    caddyfile = (DEPLOY / "Caddyfile").read_text(encoding="utf-8")
+    assert f"\n{host} {{\n\treverse_proxy 127.0.0.1:{recipe_settings()['PORT']}\n}}" in caddyfile
+    assert recipe_settings()["DJANGO_CSRF_TRUSTED_ORIGINS"] == f"https://{host}"
+
+
+def test_behind_https_without_a_trusted_proxy_check_deploy_warns() -> None:
+    result = manage("check", "--deploy", "--fail-level", "WARNING",
+                    **{**HOSTING, "DJANGO_TRUSTED_PROXIES": "0"})
+
+    assert result.returncode == 1
+    assert "kartenrunde.W001" in result.stderr
+
+
+@pytest.mark.parametrize("unit", ["kartenrunde.service", "kartenrunde-backup.service",
+                                  "kartenrunde-backup.timer"])
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="needs systemd-analyze")
+def test_the_recipes_systemd_units_are_valid(unit: str, tmp_path: Path) -> None:
+    """``systemd-analyze verify`` with the paths of the server replaced by this checkout's:
+    every program the units start exists and every line is one systemd knows."""
+    app = tmp_path / "srv" / "app"
+    app.parent.mkdir()
+    app.symlink_to(ROOT)
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "kartenrunde.env").write_text("", encoding="utf-8")
+    for name in ("kartenrunde.service", "kartenrunde-backup.service",
+                 "kartenrunde-backup.timer"):
+        text = (DEPLOY / name).read_text(encoding="utf-8")
+        text = text.replace("/srv/kartenrunde/app", str(app)).replace(
+            "/etc/kartenrunde/kartenrunde.env", str(tmp_path / "etc" / "kartenrunde.env"))
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(tmp_path / unit)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    problems = [line for line in result.stderr.splitlines()
+                if "kartenrunde" in line and "Special user" not in line]
+    assert result.returncode == 0 and not problems, result.stderr
 
 
 def test_without_https_check_deploy_names_what_is_missing() -> None:

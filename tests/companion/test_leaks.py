@@ -242,6 +242,11 @@ PAGES: dict[str, Page] = {
     "live board partial (the poll's answer)": Page(get(
         lambda w: match_url("match_live", w.open["freaky"]), **HX), layout=False),
     "change log": Page(get(lambda w: match_url("match_changes", w.complete["dreizehn"]))),
+    "table pass of a match": Page(get(lambda w: match_url("match_pass", w.open["x-nimmt"]))),
+    "table pass of a match (htmx)": Page(get(
+        lambda w: match_url("match_pass", w.open["x-nimmt"]), **HX), layout=False),
+    "table pass of a game night": Page(get(
+        lambda w: group_url("night_pass", w, night_id=w.night.pk))),
     "new match": Page(get(lambda w: group_url("match_new", w))),
     "group list": Page(get(lambda w: reverse("group_list"))),
     "group home": Page(get(lambda w: group_url("group_home", w))),

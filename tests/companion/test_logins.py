@@ -107,16 +107,52 @@ def test_the_test_clients_login_still_works(client: Client, zoe: User) -> None:
     assert client.login(username="zoe", password=PASSWORD)
 
 
-@pytest.mark.parametrize(("behind_proxy", "expected"), [
-    (False, "203.0.113.5"),
-    (True, "198.51.100.9"),
+@pytest.mark.parametrize(("proxies", "forwarded", "expected"), [
+    (0, "10.9.9.9, 198.51.100.9", "203.0.113.5"),  # no proxy trusted: the header is ignored
+    (1, "10.9.9.9, 198.51.100.9", "198.51.100.9"),  # the entry the one proxy added
+    (2, "10.9.9.9, 198.51.100.9, 192.0.2.1", "198.51.100.9"),  # two proxies: second from right
+    (2, "198.51.100.9", "203.0.113.5"),  # fewer entries than proxies: not through them all
+    (1, "", "203.0.113.5"),
 ])
-def test_the_address_is_the_proxys_last_forwarded_entry_only_behind_the_https_proxy(
-    settings: Any, behind_proxy: bool, expected: str
+def test_the_address_is_the_entry_the_trusted_proxies_added(
+    settings: Any, proxies: int, forwarded: str, expected: str
 ) -> None:
-    settings.LOGIN_THROTTLE_BEHIND_PROXY = behind_proxy
+    settings.TRUSTED_PROXIES = proxies
     request = RequestFactory().post(
-        "/accounts/login/", REMOTE_ADDR="203.0.113.5",
-        HTTP_X_FORWARDED_FOR="10.9.9.9, 198.51.100.9",
+        "/accounts/login/", REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=forwarded,
     )
     assert client_ip(request) == expected
+
+
+def test_thirty_wrong_passwords_with_a_fresh_forwarded_address_each_are_paused(
+    client: Client, zoe: User, settings: Any
+) -> None:
+    """gunicorn reached directly (or the default setting): a client that makes up a new
+    X-Forwarded-For for every try is still one address, and paused after ten."""
+    settings.TRUSTED_PROXIES = 0
+    statuses = [
+        client.post("/accounts/login/", {"username": "zoe", "password": "wrong"},
+                    REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").status_code
+        for n in range(30)
+    ]
+    assert statuses == [200] * 9 + [429] * 21
+    right = client.post("/accounts/login/", {"username": "zoe", "password": PASSWORD},
+                        REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR="198.51.100.99")
+    assert right.status_code == 429
+
+
+def test_behind_one_proxy_entries_a_client_puts_in_front_change_nothing(
+    client: Client, zoe: User, settings: Any
+) -> None:
+    settings.TRUSTED_PROXIES = 1
+    statuses = [
+        client.post("/accounts/login/", {"username": "zoe", "password": "wrong"},
+                    REMOTE_ADDR="127.0.0.1",  # the proxy
+                    HTTP_X_FORWARDED_FOR=f"10.0.0.{n}, 203.0.113.5").status_code
+        for n in range(12)
+    ]
+    assert statuses == [200] * 9 + [429] * 3
+    # Another client behind the same proxy is not paused.
+    other = client.post("/accounts/login/", {"username": "zoe", "password": PASSWORD},
+                        REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.77")
+    assert other.status_code == 302

@@ -116,9 +116,9 @@ def test_the_text_to_share_is_the_tally_in_a_text_area_to_copy(
         text = night_text(night_summary(evening))
     assert text.startswith("Spieleabend am 5. März 2026, bei Anna\n")
     assert f'readonly>{html.escape(text)}</textarea>' in body
-    assert 'src="/static/js/share.js"' in body
+    assert 'src="/static/js/tally-share.js"' in body
     # The buttons that need JavaScript start hidden: without it the text area is the way.
-    assert "data-share-text hidden" in body and "data-copy hidden" in body
+    assert "data-share-text hidden" in body and "data-tally-copy hidden" in body
     assert f'href="/g/{evening.group_id}/nights/{evening.pk}/card.png"' in body
 
 
@@ -167,7 +167,7 @@ def test_an_empty_night_offers_to_start_a_match_and_nothing_to_share(
 
     body = _body(anna_client, _url(night))
 
-    assert "data-share" not in body and "night-tally" not in body
+    assert "data-tally-share" not in body and "night-tally" not in body
     assert f'href="/g/{group.pk}/matches/new/?night={night.pk}"' in body
 
 

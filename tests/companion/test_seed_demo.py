@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -20,11 +21,14 @@ def seed(*args: str) -> str:
     return out.getvalue()
 
 
+PRINTED = re.compile(r"log in as 'demo' with (?:the new )?password '([a-z2-9-]{19})'")
+
+
 @pytest.mark.django_db
 def test_it_creates_the_demo_login_with_finished_matches_of_every_game() -> None:
     output = seed("--if-empty")
-    assert "log in as 'demo' with password 'kartenrunde-demo'" in output
-    user = authenticate(username="demo", password="kartenrunde-demo")
+    password = PRINTED.search(output).group(1)  # type: ignore[union-attr]
+    user = authenticate(username="demo", password=password)
     assert user is not None
     group = Group.objects.get(memberships__user=user)
     matches = Match.objects.filter(group=group)
@@ -69,5 +73,28 @@ def test_if_empty_does_nothing_when_any_account_exists() -> None:
 def test_running_it_twice_adds_nothing_the_second_time() -> None:
     seed()
     counts = (Match.objects.count(), Seat.objects.count(), DealScore.objects.count())
-    assert "exists already" in seed()
+    assert "the new password" in seed()
     assert (Match.objects.count(), Seat.objects.count(), DealScore.objects.count()) == counts
+
+
+@pytest.mark.django_db
+def test_the_demo_password_is_never_a_published_one_and_new_each_time() -> None:
+    first = PRINTED.search(seed()).group(1)  # type: ignore[union-attr]
+    second = PRINTED.search(seed()).group(1)  # type: ignore[union-attr]
+    assert first != second
+    assert authenticate(username="demo", password="kartenrunde-demo") is None
+    assert authenticate(username="demo", password=first) is None
+    assert authenticate(username="demo", password=second) is not None
+    assert Group.objects.count() == 1  # asked again: the data stays
+
+
+@pytest.mark.django_db
+def test_an_account_with_the_formerly_published_password_gets_a_new_one() -> None:
+    from companion.management.commands.seed_demo import retire_published_password
+
+    seed("--password", "kartenrunde-demo")
+    password = retire_published_password()
+    assert password is not None
+    assert authenticate(username="demo", password="kartenrunde-demo") is None
+    assert authenticate(username="demo", password=password) is not None
+    assert retire_published_password() is None

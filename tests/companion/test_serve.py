@@ -4,9 +4,16 @@ and the QR codes in the app name an address the phones can reach."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import re
+import shutil
+import signal
+import socket
 import subprocess
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +40,14 @@ IP_OUTPUT = """\
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """What ``serve`` would exec (nothing is started); the environment it sets is undone."""
+def started(monkeypatch: pytest.MonkeyPatch, db: None) -> list[list[str]]:
+    """What ``serve`` would exec (nothing is started, and this process is not tied to its
+    parent); the environment it sets is undone."""
     for name in ("DJANGO_ALLOWED_HOSTS", "DJANGO_CSRF_TRUSTED_ORIGINS", "KARTENRUNDE_LAN_URLS"):
         monkeypatch.delenv(name, raising=False)
     execs: list[list[str]] = []
     monkeypatch.setattr(serve.os, "execv", lambda path, args: execs.append(list(args)))
+    monkeypatch.setattr(serve, "stop_with_parent", lambda: None)
     monkeypatch.setattr(serve.socket, "gethostname", lambda: "spieltisch")
     return execs
 
@@ -209,3 +218,110 @@ def test_someone_logged_out_who_scans_the_sheet_logs_in_and_lands_on_it(
     assert answer["Location"] == f"/accounts/login/?next={path}"
     assert logged_in.status_code == 302
     assert logged_in["Location"] == path
+
+
+# ------------------------------------------------------------------ who can do what
+
+
+def test_serve_says_what_the_others_on_the_network_can_do(
+    started: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_ip(monkeypatch)
+    out = io.StringIO()
+    call_command("serve", host="0.0.0.0", port=8126, stdout=out)
+    printed = out.getvalue()
+    assert "Who can do what: everyone on this network can open these addresses" in printed
+    assert "No accounts yet: sign up on the page to start a group" in printed
+    assert "kartenrunde-demo" not in printed
+
+
+def test_serve_gives_a_demo_account_with_the_published_password_a_new_one(
+    started: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.contrib.auth import authenticate
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("demo", password="kartenrunde-demo")
+    out = io.StringIO()
+    call_command("serve", host="127.0.0.1", port=8127, stdout=out)
+    password = re.search(r"its new password is '([a-z2-9-]+)'", out.getvalue()).group(1)  # type: ignore[union-attr]
+    assert authenticate(username="demo", password="kartenrunde-demo") is None
+    assert authenticate(username="demo", password=password) is not None
+    assert "No accounts yet" not in out.getvalue()
+
+
+# ------------------------------------------------------------------ make run, for real
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _answers(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Database, static files, key and log of the `make run`s below (the static files are
+    collected once and reused)."""
+    return tmp_path_factory.mktemp("make-run")
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+@pytest.mark.parametrize("ending", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_ending_make_run_stops_the_server_and_its_output_fits_on_one_screen(
+    run_folder: Path, ending: signal.Signals
+) -> None:
+    port = _free_port()
+    environment = {
+        **{k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL"))},
+        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
+        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
+    }
+    make = subprocess.Popen(
+        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
+         f"LOG={run_folder / 'run.log'}"],
+        cwd=project.BASE_DIR, env=environment, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not _answers(port):
+            assert make.poll() is None, make.stdout.read() if make.stdout else ""
+            assert time.monotonic() < deadline, "make run did not answer within 120 s"
+            time.sleep(0.5)
+
+        make.send_signal(ending)  # make only: gunicorn must follow by itself
+        make.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while _listening(port):
+            assert time.monotonic() < deadline, "gunicorn outlived make run"
+            time.sleep(0.2)
+        output = make.stdout.read() if make.stdout else ""
+        lines = output.splitlines()
+        assert "Kartenrunde is starting." in output
+        assert "No accounts yet" in output
+        assert "Applying" not in output and "Warning" not in output
+        assert len(lines) <= 40, output
+        with pytest.raises(ProcessLookupError):  # nothing of it is left
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                os.killpg(make.pid, 0)
+                time.sleep(0.2)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(make.pid, signal.SIGKILL)  # what this test started, should it fail

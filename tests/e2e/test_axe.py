@@ -14,6 +14,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser
 
+from companion.services import groups as group_services
+from companion.services import passes as pass_services
 from tests.e2e.scenes import Evening, evening, log_in
 from tests.e2e.test_reach import main_pages, other_pages
 
@@ -40,11 +42,23 @@ def violations(page: Any) -> list[str]:
 LOGGED_OUT = ("/accounts/login/", "/accounts/signup/", "/", "/rules/x-nimmt/")
 
 
+def visitor_pages(scene: Evening) -> list[str]:
+    """Logged out too: an invite link, a table pass's link, and the sheet and the game
+    night as the pass's guest sees them (the pass is joined before the sheet)."""
+    invite = group_services.invite_create(group=scene.group, created_by=scene.user)
+    match = scene.running["x-nimmt"]
+    table_pass = pass_services.table_pass_create(
+        created_by=scene.user, may_write=True, game_night=match.game_night)
+    return [f"/join/{invite.token}/", f"/t/{pass_services.pass_token(table_pass)}/",
+            scene.sheet(match), f"/g/{scene.group.pk}/nights/{match.game_night_id}/"]
+
+
 def more_pages(scene: Evening) -> list[str]:
     """Pages beyond test_reach's lists: a sheet's changes, a deal to correct, forms, search."""
     group = f"/g/{scene.group.pk}/"
     sheet = scene.sheet(scene.running["x-nimmt"])
     return [sheet + "changes/", sheet + "deals/1/", scene.sheet(scene.finished) + "changes/",
+            sheet + "pass/", group + f"nights/{scene.running['x-nimmt'].game_night_id}/pass/",
             group + "nights/new/", group + f"nights/{scene.finished.game_night_id}/edit/",
             "/accounts/password/", "/groups/import/", "/rules/search/?q=Reihe"]
 
@@ -63,13 +77,19 @@ def test_axe_finds_no_violations_on_the_pages(
                                   extra_http_headers={"Accept-Language": language})
     page = context.new_page()
     found: dict[str, list[str]] = {}
-    paths = [*LOGGED_OUT, *main_pages(scene), *other_pages(scene), *more_pages(scene)]
+    visitor = visitor_pages(scene)
+    logged_out = [*LOGGED_OUT, *visitor]
+    paths = [*logged_out, *main_pages(scene), *other_pages(scene), *more_pages(scene)]
     for number, path in enumerate(paths):
-        if number == len(LOGGED_OUT):
+        if number == len(logged_out):
             log_in(page, live_server.url, scene.user)
+        if number == len(LOGGED_OUT) + 2:  # the guest joins the table pass, then the sheet
+            page.locator('input[name="typed"]').fill("Zoe")
+            page.locator("main form button[type=submit]").click()
+            page.wait_for_load_state()
         response = page.goto(live_server.url + path)
         assert response is not None and response.status == 200, path
-        where = f"{path} (logged out)" if number < len(LOGGED_OUT) else path
+        where = f"{path} (logged out)" if number < len(logged_out) else path
         assert page.evaluate("document.documentElement.lang") == language
         assert page.evaluate("document.documentElement.dataset.bsTheme") == scheme
         if lines := violations(page):

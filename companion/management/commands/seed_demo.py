@@ -3,12 +3,18 @@
 Every deal is a complete random legal game played through the engine's game
 model (``random_game``), recorded through the same services the score sheet
 uses, so every total, place and winner is the engine's.
+
+The account's password is never a published one: a new random one each time the
+command runs (printed once, for the one who asked: ``make demo``), or ``--password``.
+A server started with `make run` listens on the whole Wi-Fi, where a well-known
+password would let anyone in as the owner of the demo group.
 """
 
 from __future__ import annotations
 
 import datetime
 import random
+import secrets
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -21,7 +27,9 @@ from companion.services import deals, matches
 from scoring.common import rules_for
 
 USERNAME = "demo"
-PASSWORD = "kartenrunde-demo"
+PUBLISHED_PASSWORD = "kartenrunde-demo"
+"""What the README once printed for everyone: an account that still has it gets a new one
+(:func:`retire_published_password`)."""
 GROUP_NAME = "Demo-Gruppe"
 PLAYERS = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fritzi")
 
@@ -35,35 +43,65 @@ NIGHTS: tuple[tuple[int, str, tuple[tuple[str, int], ...]], ...] = (
 )
 
 
+def one_time_password() -> str:
+    """A password to type once from the terminal: four groups of four letters and digits."""
+    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i to mix up
+    return "-".join("".join(secrets.choice(alphabet) for _ in range(4)) for _ in range(4))
+
+
+def retire_published_password() -> str | None:
+    """The demo account with the formerly published password gets a new one-time password
+    (returned); None when there is no such account."""
+    user = User.objects.filter(username=USERNAME).first()
+    if user is None or not user.check_password(PUBLISHED_PASSWORD):
+        return None
+    password = one_time_password()
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return password
+
+
 class Command(BaseCommand):
-    help = "Create the demo account (demo / kartenrunde-demo) with finished matches of every game."
+    help = ("Create the demo account 'demo' with finished matches of every game, with a new "
+            "one-time password (printed).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--if-empty", action="store_true",
-            help="Do nothing when any account exists (for `make run`).",
+            help="Do nothing when any account exists.",
         )
         parser.add_argument("--seed", type=int, default=2026, help="Random seed of the games.")
+        parser.add_argument(
+            "--password", default="",
+            help="The demo account's password (default: a new random one, printed).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["if_empty"] and User.objects.exists():
             self.stdout.write("Accounts exist: no demo data added.")
             return
-        if User.objects.filter(username=USERNAME).exists():
-            self.stdout.write(f"The account {USERNAME!r} exists already: no demo data added.")
+        password = options["password"] or one_time_password()
+        user = User.objects.filter(username=USERNAME).first()
+        if user is not None:
+            # Asked again: the data stays, the password is new (the old one was shown once).
+            user.set_password(password)
+            user.save(update_fields=["password"])
+            self.stdout.write(self.style.SUCCESS(
+                f"Demo data: log in as {USERNAME!r} with the new password {password!r}."
+            ))
             return
         rng = random.Random(options["seed"])
         with transaction.atomic():
-            matches = seed(rng)
+            count = seed(rng, password=password)
         self.stdout.write(self.style.SUCCESS(
-            f"Demo data ready: log in as {USERNAME!r} with password {PASSWORD!r} "
-            f"({matches} matches)."
+            f"Demo data ready ({count} matches): log in as {USERNAME!r} with password "
+            f"{password!r}. It is shown only now; `make demo` again gives a new one."
         ))
 
 
-def seed(rng: random.Random) -> int:
+def seed(rng: random.Random, *, password: str) -> int:
     """Create the demo account, group, nights and matches; returns the number of matches."""
-    user = User.objects.create_user(USERNAME, password=PASSWORD)
+    user = User.objects.create_user(USERNAME, password=password)
     group = Group.objects.create(name=GROUP_NAME, owner=user)
     Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
     roster = [

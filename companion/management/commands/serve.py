@@ -1,16 +1,21 @@
 """``manage.py serve``: the production server for `make run`, reachable from the table's phones.
 
 It finds the machine's addresses on the local network (``companion.lan``, no
-packet sent), prints for each the URL and a QR code to scan, lets the app
-accept those hosts (ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS and the links of
-``companion.sharing``, through the environment gunicorn inherits) and then
-becomes gunicorn (``gunicorn.conf.py``: threads, logging, timeouts).
+packet sent), prints the URLs and a QR code of the first one to scan, says who on
+the network can do what, lets the app accept those hosts (ALLOWED_HOSTS,
+CSRF_TRUSTED_ORIGINS and the links of ``companion.sharing``, through the environment
+gunicorn inherits) and then becomes gunicorn (``gunicorn.conf.py``: threads, logging,
+timeouts) in the same process. On Linux gunicorn is also told to stop when the
+process that started it ends (`make run` killed by its process id): no server is
+left behind holding the port.
 """
 
 from __future__ import annotations
 
+import ctypes
 import io
 import os
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -18,14 +23,34 @@ from typing import Any
 
 import segno
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from companion import lan
+from companion.management.commands.seed_demo import retire_published_password
 
 
 def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def stop_with_parent() -> None:
+    """Linux: this process (gunicorn, after ``exec``) gets SIGTERM when its parent ends, also
+    when the parent is killed. `make run` stays the parent (its recipe ``exec``s this
+    command), so ending make ends gunicorn; Ctrl+C reaches both anyway. The flag outlives
+    ``exec``; elsewhere nothing is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        return
+    if os.getppid() != parent:  # the parent ended before the flag was set
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 class Command(BaseCommand):
@@ -61,6 +86,7 @@ class Command(BaseCommand):
         config = str(settings.BASE_DIR / "gunicorn.conf.py")
         sys.stdout.flush()
         sys.stderr.flush()
+        stop_with_parent()
         os.execv(sys.executable, [
             sys.executable, "-m", "gunicorn", "--config", config, "--bind", bind,
             "companion.wsgi:application",
@@ -110,6 +136,7 @@ class Command(BaseCommand):
     def announce(
         self, host: str, port: int, urls: list[str], names: list[str], *, qr: bool
     ) -> None:
+        """What the terminal shows: one screen (the QR code of the first address only)."""
         write = self.stdout.write
         local = f"http://127.0.0.1:{port}/" if lan.is_wildcard(host) or lan.is_loopback(host) \
             else None
@@ -123,10 +150,9 @@ class Command(BaseCommand):
         elif not urls:
             write("No network address found: connect this computer to the Wi-Fi "
                   "the phones use, then start again.")
-        for url in urls:
-            write("")
+        for index, url in enumerate(urls):
             write(self.style.SUCCESS(f"Phones in the same Wi-Fi: {url}"))
-            if qr:
+            if qr and index == 0:
                 write("Scan this code with the phone's camera:")
                 code = io.StringIO()
                 segno.make(url, error="m").terminal(out=code, compact=True)
@@ -134,5 +160,23 @@ class Command(BaseCommand):
         for name in names[-1:]:
             write(f"Also by name, where the network supports it: http://{name}:{port}/")
         write("")
+        if not lan.is_loopback(host):
+            write("Who can do what: everyone on this network can open these addresses, read "
+                  "the rules and sign up. A group's matches are shown only to its members and "
+                  "to phones with a table pass (\"Join at the table\" on a score sheet: no "
+                  "account, one match or game night, until the night ends).")
+        self.announce_accounts()
         write("Stop the server with Ctrl+C.")
         write("")
+
+    def announce_accounts(self) -> None:
+        """No accounts yet, or a demo account still with the once published password."""
+        retired = retire_published_password()
+        if retired is not None:
+            self.stdout.write(self.style.WARNING(
+                f"The account 'demo' had the password once printed in the README: its new "
+                f"password is {retired!r}."
+            ))
+        if not User.objects.exists():
+            self.stdout.write("No accounts yet: sign up on the page to start a group "
+                              "(`make demo` adds sample data to look at).")
