@@ -38,6 +38,9 @@ def test_the_catalogue_is_compiled_and_has_the_glossarys_words() -> None:
     assert translations["group"] == "Gruppe"
     assert translations["seat"] == "Sitz"
     assert translations["Table mode"] == "Tischansicht"
+    assert translations["Score sheet"] == "Spielzettel"
+    assert translations["Ratings"] == "Spielstärke"
+    assert translations["Rules question?"] == "Regelfrage?"
 
 
 def test_no_german_text_calls_a_group_a_runde() -> None:
