@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export DJANGO_SETTINGS_MODULE := companion.settings
 
-.PHONY: run dev prepare test check lint typecheck pytest test-postgres messages bench backup restore
+.PHONY: run dev prepare test check lint typecheck pytest test-postgres messages css bench backup restore
 
 # `make run` listens on every interface so the phones at the table can join;
 # HOST=127.0.0.1 keeps it to this computer, PORT= picks another port.
@@ -68,6 +68,11 @@ messages: $(VENV)/.installed-dev
 	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv
 
+# Bootstrap cut down to what the pages use (static/vendor/bootstrap/README.txt): run after
+# changing templates, scripts or HTML-building Python, and commit bootstrap.app.css.
+css: $(VENV)/.installed-dev
+	$(PY) manage.py build_css
+
 bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
 	$(PY) bench/rules_search.py
@@ -75,4 +80,5 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/ratings.py
 	$(PY) bench/web.py
 	$(PY) bench/wire.py
+	$(PY) bench/home.py
 	$(PY) bench/load.py  # PostgreSQL with BENCH_DATABASE_URL=postgres://... (dropped and created)
