@@ -1,13 +1,14 @@
 """Home pages benchmark: "/" and the group home with 5, 50 and 700 running matches.
 
 Fills a temporary SQLite database (the project's database is not touched) with a
-group of 6 players whose matches are all running, four per game night (one deal
-recorded each), in steps up to each count, and prints per page and count: the
+group of 6 players whose matches are all running (one deal recorded each), all in one
+game night as the score sheet's "New match" puts a day's matches (or ``--per-night``
+per night), in steps up to each count, and prints per page and count: the
 server's CPU milliseconds per request (median of the rounds, the process's CPU time
 around Django's test client), the answer's size in KB and its SQL queries. Aim
 (issue 18): the same at any count, at most 15 ms and 30 KB.
 
-    .venv/bin/python bench/home.py [--counts 5 50 700] [--rounds 15]
+    .venv/bin/python bench/home.py [--counts 5 50 700] [--rounds 15] [--per-night 4]
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def _group() -> tuple[object, object]:
     return user, group
 
 
-def _add_running(group: object, user: object, count: int) -> None:
-    """``count`` more running matches (four per new game night), one deal each."""
+def _add_running(group: object, user: object, count: int, per_night: int) -> None:
+    """``count`` more running matches, one deal each, ``per_night`` per new game night
+    (0: all in one)."""
     import datetime as dt
 
     from django.db import transaction
@@ -50,12 +52,18 @@ def _add_running(group: object, user: object, count: int) -> None:
     slugs = list(GAMES)
     start = Match.objects.filter(group=group).count()
     with transaction.atomic():
-        nights = GameNight.objects.bulk_create(
-            GameNight(group=group, date=dt.date(2024, 1, 1) + dt.timedelta(days=(start + i) // 4))
-            for i in range(0, count, 4)
-        )
+        if per_night:
+            nights = GameNight.objects.bulk_create(
+                GameNight(group=group,
+                          date=dt.date(2024, 1, 1) + dt.timedelta(days=(start + i) // per_night))
+                for i in range(0, count, per_night)
+            )
+        else:
+            nights = [GameNight.objects.get_or_create(group=group, date=dt.date(2024, 1, 1))[0]]
+            per_night = count
         matches = Match.objects.bulk_create(
-            Match(group=group, game_night=nights[i // 4], game=slugs[(start + i) % len(slugs)],
+            Match(group=group, game_night=nights[i // per_night],
+                  game=slugs[(start + i) % len(slugs)],
                   status=Match.Status.OPEN, created_by=user,
                   created_at=dt.datetime(2024, 1, 1, 19, tzinfo=dt.UTC)
                   + dt.timedelta(minutes=start + i))
@@ -101,6 +109,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--counts", type=int, nargs="+", default=[5, 50, 700])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--per-night", type=int, default=0,
+                        help="matches per game night (0, the default: all in one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kartenrunde-bench-") as tmp:
         configure(Path(tmp) / "bench.sqlite3", Path(tmp) / "static")
@@ -109,14 +119,16 @@ def main() -> None:
         rows = []
         made = 0
         for count in sorted(args.counts):
-            _add_running(group, user, count - made)
+            _add_running(group, user, count - made, args.per_night)
             made = count
             for name, url in pages.items():
                 rows.append((name, count, *_measure(url, user, args.rounds)))
         print(f"\n{'page':<12} {'running':>7} {'cpu ms':>7} {'KB':>7} {'queries':>8}")
         for name, count, cpu, kb, queries in sorted(rows, key=lambda row: (row[0], row[1])):
             print(f"{name:<12} {count:>7} {cpu:>7.1f} {kb:>7.1f} {queries:>8}")
-        print(f"\nmedians of {args.rounds} requests after 3 warm-up ones; load average "
+        layout = f"{args.per_night} per game night" if args.per_night else "in one game night"
+        print(f"\nrunning matches {layout}; medians of {args.rounds} requests after 3 warm-up "
+              "ones; load average "
               f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; Python "
               f"{sys.version.split()[0]}")
 

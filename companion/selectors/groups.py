@@ -25,7 +25,8 @@ from companion.models import (
 from scoring import ScoringError
 from scoring.common import rules_for
 
-RECENT_NIGHTS = 5
+RECENT_NIGHTS = 3
+"""How many game nights (the newest) the group home shows."""
 NIGHT_MATCHES_SHOWN = 5
 """How many of a night's matches (the newest) the group home shows under it."""
 RUNNING_SHOWN = 5
@@ -129,8 +130,11 @@ def _running_rows(found: Iterable[Match]) -> list[RunningMatch]:
 
 
 def _shortlist(matches: QuerySet[Match], limit: int) -> Shortlist[RunningMatch]:
-    # One more than shown tells whether there are others, without counting them all.
-    found = _running_rows(_running(matches)[: limit + 1])
+    # The newest ones are picked first (a subquery), so the deals are counted for those
+    # only; one more than shown tells whether there are others, without counting them.
+    newest = (matches.filter(status=Match.Status.OPEN).order_by("-created_at", "-id")
+              .values("pk")[: limit + 1])
+    found = _running_rows(_running(Match.objects.filter(pk__in=newest)))
     return Shortlist(found[:limit], more=len(found) > limit)
 
 
