@@ -1,8 +1,11 @@
 /* Service worker of Kartenrunde (served by companion.views.app at /sw.js, scope "/").
-   Static files: from the cache, refreshed in the background (stale-while-revalidate; hashed
-   names change with their content). Pages: from the network, stored; offline, the stored
-   copy (a score sheet opened before opens without the network), else a short offline page.
-   htmx requests, polls and posts are never answered from the cache. */
+   Static files: from the cache; a hashed name (collectstatic's manifest storage) never
+   changes its content, any other is refreshed in the background (stale-while-revalidate).
+   Pages: from the network, stored; offline, the stored copy (a score sheet opened before
+   opens without the network), else a short offline page. Online a page is no slower with
+   the worker: navigation preload asks the network while the worker starts, and the worker
+   answers with that response. htmx requests, polls and posts are never answered from the
+   cache. */
 "use strict";
 const STATIC = "kartenrunde-static-{{ version }}";  // a new name with every new set of files
 const PAGES = "kartenrunde-pages";
@@ -15,9 +18,13 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(caches.keys().then((names) => Promise.all(names
-    .filter((name) => name.startsWith("kartenrunde-static") && name !== STATIC)
-    .map((name) => caches.delete(name)))).then(() => self.clients.claim()));
+  const preload = self.registration.navigationPreload;
+  event.waitUntil(Promise.all([
+    preload ? preload.enable() : null,
+    caches.keys().then((names) => Promise.all(names
+      .filter((name) => name.startsWith("kartenrunde-static") && name !== STATIC)
+      .map((name) => caches.delete(name)))),
+  ]).then(() => self.clients.claim()));
 });
 
 // A page that loaded before this worker took over names its files: store them too.
@@ -28,8 +35,11 @@ self.addEventListener("message", (event) => {
     .catch(() => null).then(() => event.ports[0] && event.ports[0].postMessage("stored")));
 });
 
+const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;  // name.0123456789ab.css: content fixed
+
 function fromCacheThenRefresh(request) {
   return caches.open(STATIC).then((cache) => cache.match(request).then((stored) => {
+    if (stored && HASHED.test(new URL(request.url).pathname)) { return stored; }
     const fresh = fetch(request).then((response) => {
       if (response.ok) { cache.put(request, response.clone()); }
       return response;
@@ -42,15 +52,19 @@ function fromCacheThenRefresh(request) {
   }));
 }
 
-function pageFromNetwork(request) {
-  return fetch(request).then((response) => {
-    if (response.ok && !response.redirected && response.type === "basic") {
-      const copy = response.clone();
-      caches.open(PAGES).then((cache) => cache.put(request, copy));
-    }
-    return response;
-  }).catch(() => caches.open(PAGES).then((cache) => cache.match(request, { ignoreVary: true })).then((stored) =>
-    stored || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } })));
+// The page as the network answers it: the navigation preload's response where the browser
+// made one (started while this worker was starting), else a request of its own.
+function pageFromNetwork(event) {
+  const request = event.request;
+  return Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(request))
+    .then((response) => {
+      if (response.ok && !response.redirected && response.type === "basic") {
+        const copy = response.clone();
+        event.waitUntil(caches.open(PAGES).then((cache) => cache.put(request, copy)));
+      }
+      return response;
+    }).catch(() => caches.open(PAGES).then((cache) => cache.match(request, { ignoreVary: true })).then((stored) =>
+      stored || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } })));
 }
 
 self.addEventListener("fetch", (event) => {
@@ -60,6 +74,6 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith(STATIC_PREFIX)) {
     event.respondWith(fromCacheThenRefresh(request));
   } else if (request.mode === "navigate") {
-    event.respondWith(pageFromNetwork(request));
+    event.respondWith(pageFromNetwork(event));
   }
 });
