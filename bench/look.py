@@ -48,6 +48,9 @@ def pages(scene: object) -> list[tuple[str, str, str]]:
         ("roster", group + "roster/", ""),
         ("roster, a row open", group + "roster/", OPEN_ROSTER_ROW),
         ("group settings", group + "settings/", ""),
+        ("group changes", group + "changes/", ""),
+        ("running matches", "/running/", ""),
+        ("running matches of the group", group + "running/", ""),
         ("new match", group + "matches/new/", ""),
     ]
     found += [(f"sheet {game}", sheet(running[game]), "") for game in GAMES]

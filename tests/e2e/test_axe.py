@@ -46,7 +46,8 @@ def more_pages(scene: Evening) -> list[str]:
     sheet = scene.sheet(scene.running["x-nimmt"])
     return [sheet + "changes/", sheet + "deals/1/", scene.sheet(scene.finished) + "changes/",
             group + "nights/new/", group + f"nights/{scene.finished.game_night_id}/edit/",
-            "/accounts/password/", "/groups/import/", "/rules/search/?q=Reihe"]
+            "/accounts/password/", "/groups/import/", "/rules/search/?q=Reihe",
+            "/running/", group + "running/", group + "changes/"]
 
 
 @pytest.fixture
