@@ -16,7 +16,11 @@ worker still running, as when tapping from page to page). Prints medians (and
 quartiles) over the runs of TTFB (the navigation's responseStart), first paint and
 first contentful paint, in milliseconds from the start of the navigation.
 
-    .venv/bin/python bench/service_worker.py [--runs 12] [--port 8640]
+With ``--compare DIR`` (another checkout of the project, e.g. ``git worktree add`` or
+``git archive`` of an older commit), a second server runs that code beside this one and
+the runs alternate between the two as well, so both see the same machine load.
+
+    .venv/bin/python bench/service_worker.py [--runs 12] [--port 8640] [--compare DIR]
 """
 
 from __future__ import annotations
@@ -29,12 +33,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from serving import Visitor, demo_pages, production_server
+from serving import ROOT, Visitor, demo_pages, production_server
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 METRICS = """async () => {
@@ -154,34 +158,50 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=12)
     parser.add_argument("--port", type=int, default=8640)
+    parser.add_argument("--compare", type=Path, help="another checkout to measure beside this")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     load_before = os.getloadavg()
-    with production_server(args.port) as direct, throttled(
-        args.port + 1, args.port, rtt_ms=60, down_mbit=9, up_mbit=3
-    ) as base:
-        phone = Visitor()
-        sheet = demo_pages(direct, phone)["score sheet"]
-        cookies = [{"name": c.name, "value": c.value or "", "url": base} for c in phone.cookies]
-        results: dict[str, list[dict[str, dict[str, float]]]] = {"allow": [], "block": []}
+    roots = {"this": ROOT, **({"compared": args.compare.resolve()} if args.compare else {})}
+    results: dict[tuple[str, str], list[dict[str, dict[str, float]]]] = {}
+    with ExitStack() as stack:
+        sites: dict[str, tuple[str, str, list[dict[str, str]]]] = {}
+        for number, (label, root) in enumerate(roots.items()):
+            port = args.port + 2 * number
+            direct = stack.enter_context(production_server(port, root=root))
+            base = stack.enter_context(
+                throttled(port + 1, port, rtt_ms=60, down_mbit=9, up_mbit=3))
+            phone = Visitor()
+            sheet = demo_pages(direct, phone)["score sheet"]
+            cookies = [{"name": c.name, "value": c.value or "", "url": base}
+                       for c in phone.cookies]
+            sites[label] = (base, sheet, cookies)
+        variants = [(label, workers) for label in sites for workers in ("allow", "block")]
+        results = {variant: [] for variant in variants}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
-            run(browser, base, sheet, cookies, workers="allow")  # warm up server and disk
+            for base, sheet, cookies in sites.values():  # warm up servers and disk
+                run(browser, base, sheet, cookies, workers="allow")
             for number in range(args.runs):
-                order = ("allow", "block") if number % 2 == 0 else ("block", "allow")
-                for workers in order:
-                    results[workers].append(run(browser, base, sheet, cookies, workers=workers))
+                shift = number % len(variants)
+                for label, workers in variants[shift:] + variants[:shift]:
+                    base, sheet, cookies = sites[label]
+                    results[label, workers].append(
+                        run(browser, base, sheet, cookies, workers=workers))
             browser.close()
-    print(f"\nrepeat visit of {sheet} over a 4G proxy (60 ms RTT, 9/3 Mbit/s), CPU 4× slower;"
-          f" medians (quartiles) of {args.runs} runs, ms from navigation start")
-    print(f"{'visit':<6} {'service worker':<15} {'TTFB':>18} {'first paint':>18} {'FCP':>18}")
-    for visit_kind in ("cold", "warm"):
-        for workers in ("allow", "block"):
-            rows = [r[visit_kind] for r in results[workers]]
-            print(f"{visit_kind:<6} {workers:<15} "
-                  + " ".join(f"{_quartiles([r[m] for r in rows]):>18}"
-                             for m in ("ttfb", "fp", "fcp")))
+    print(f"\nrepeat visit of a score sheet over a 4G proxy (60 ms RTT, 9/3 Mbit/s), CPU 4× "
+          f"slower; medians (quartiles) of {args.runs} runs, ms from navigation start")
+    print(f"{'code':<9} {'visit':<6} {'worker':<7} {'TTFB':>18} {'first paint':>18} {'FCP':>18}")
+    for label in sites:
+        for visit_kind in ("cold", "warm"):
+            for workers in ("allow", "block"):
+                rows = [r[visit_kind] for r in results[label, workers]]
+                print(f"{label:<9} {visit_kind:<6} {workers:<7} "
+                      + " ".join(f"{_quartiles([r[m] for r in rows]):>18}"
+                                 for m in ("ttfb", "fp", "fcp")))
+    if args.compare:
+        print(f"compared: {args.compare}")
     print(f"\ncold: the service worker stopped before the visit; warm: right after the cold one."
           f"\nload average before {' '.join(f'{x:.2f}' for x in load_before)}, after "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
