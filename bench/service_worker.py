@@ -46,7 +46,10 @@ METRICS = """async () => {
   const paint = Object.fromEntries(performance.getEntriesByType("paint")
     .map(entry => [entry.name, entry.startTime]));
   return {ttfb: nav.responseStart, fp: paint["first-paint"],
-          fcp: paint["first-contentful-paint"], worker: nav.workerStart > 0};
+          fcp: paint["first-contentful-paint"], worker: nav.workerStart > 0,
+          styled: getComputedStyle(document.querySelector("nav")).position === "sticky",
+          routed: performance.getEntriesByType("resource")
+            .filter(entry => entry.workerMatchedSourceType === "cache").length};
 }"""
 
 
@@ -146,6 +149,7 @@ def run(browser: object, base: str, path: str, cookies: list[dict[str, str]], *,
     context.close()
     if workers == "allow":
         assert cold["worker"] and warm["worker"], "the service worker did not answer"
+    assert cold["styled"] and warm["styled"], "the page lost Bootstrap's styles"
     return {"cold": cold, "warm": warm}
 
 
@@ -202,6 +206,10 @@ def main() -> None:
                                  for m in ("ttfb", "fp", "fcp")))
     if args.compare:
         print(f"compared: {args.compare}")
+    for label in sites:
+        routed = [r[kind]["routed"] for r in results[label, "allow"] for kind in ("cold", "warm")]
+        print(f"{label}: files answered by static routing from the cache per visit "
+              f"(service worker allowed): {statistics.median(routed):.0f}")
     print(f"\ncold: the service worker stopped before the visit; warm: right after the cold one."
           f"\nload average before {' '.join(f'{x:.2f}' for x in load_before)}, after "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
