@@ -49,7 +49,9 @@ METRICS = """async () => {
           fcp: paint["first-contentful-paint"], worker: nav.workerStart > 0,
           styled: getComputedStyle(document.querySelector("nav")).position === "sticky",
           routed: performance.getEntriesByType("resource")
-            .filter(entry => entry.workerMatchedSourceType === "cache").length};
+            .filter(entry => entry.workerMatchedSourceType === "cache").length,
+          bypassed: performance.getEntriesByType("resource")
+            .filter(entry => entry.workerMatchedSourceType === "network").length};
 }"""
 
 
@@ -207,9 +209,10 @@ def main() -> None:
     if args.compare:
         print(f"compared: {args.compare}")
     for label in sites:
-        routed = [r[kind]["routed"] for r in results[label, "allow"] for kind in ("cold", "warm")]
-        print(f"{label}: files answered by static routing from the cache per visit "
-              f"(service worker allowed): {statistics.median(routed):.0f}")
+        allowed = [r[kind] for r in results[label, "allow"] for kind in ("cold", "warm")]
+        print(f"{label}, service worker allowed, per visit (static routing): "
+              f"{statistics.median(r['routed'] for r in allowed):.0f} files from its cache, "
+              f"{statistics.median(r['bypassed'] for r in allowed):.0f} requests past it")
     print(f"\ncold: the service worker stopped before the visit; warm: right after the cold one."
           f"\nload average before {' '.join(f'{x:.2f}' for x in load_before)}, after "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -14,18 +14,31 @@ const SHELL = {{ shell|safe }};
 const OFFLINE_PAGE = {{ offline_page|safe }};
 const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;  // name.0123456789ab.css: content fixed
 
+function addRoute(event, rule) {
+  try {
+    Promise.resolve(event.addRoutes(rule)).catch(() => null);
+  } catch (error) { /* a browser without these conditions: the fetch handler decides */ }
+}
+
 self.addEventListener("install", (event) => {
   // The layout's files, stored just below, are answered from this cache by the browser
   // itself where it can (static routing, Chrome 123+): no worker start, no fetch event
   // for each. Only hashed names (their content never changes) and only these files
   // (stored before this worker works); every other file goes through the fetch handler.
   if (event.addRoutes && SHELL.length && SHELL.every((url) => HASHED.test(url))) {
-    try {
-      Promise.resolve(event.addRoutes({
-        condition: { or: SHELL.map((url) => ({ urlPattern: new URLPattern({ pathname: url }) })) },
-        source: { cacheName: STATIC },
-      })).catch(() => null);
-    } catch (error) { /* a browser without these conditions: the fetch handler answers */ }
+    addRoute(event, {
+      condition: { or: SHELL.map((url) => ({ urlPattern: new URLPattern({ pathname: url }) })) },
+      source: { cacheName: STATIC },
+    });
+  }
+  // What the fetch handler never answers (htmx requests, the sheet's polls, posts, the
+  // manifest) goes to the network without starting or waking the worker.
+  if (event.addRoutes) {
+    addRoute(event, {
+      condition: { not: { or: [{ requestMode: "navigate" },
+        { urlPattern: new URLPattern({ pathname: STATIC_PREFIX + "*" }) }] } },
+      source: "network",
+    });
   }
   event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
 });
