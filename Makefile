@@ -6,7 +6,7 @@ export DJANGO_SETTINGS_MODULE := companion.settings
 # pip says nothing about its own version; its output goes to the log below anyway.
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run demo dev prepare static test check lint typecheck pytest test-postgres messages bench backup restore
+.PHONY: run demo dev prepare static test check lint typecheck pytest test-postgres messages css bench backup restore
 
 # `make run` listens on every interface so the phones at the table can join;
 # HOST=127.0.0.1 keeps it to this computer, PORT= picks another port.
@@ -98,10 +98,16 @@ messages: $(VENV)/.installed-dev
 	$(PY) manage.py makemessages -l de -l en --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv
 
+# Bootstrap cut down to what the pages use (static/vendor/bootstrap/README.txt): run after
+# changing templates, scripts or HTML-building Python, and commit bootstrap.app.css.
+css: $(VENV)/.installed-dev
+	$(PY) manage.py build_css
+
 bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
 	$(PY) bench/rules_search.py
 	$(PY) bench/history.py
 	$(PY) bench/ratings.py
 	$(PY) bench/wire.py
+	$(PY) bench/home.py
 	$(PY) bench/load.py  # PostgreSQL with BENCH_DATABASE_URL=postgres://... (dropped and created)

@@ -47,8 +47,10 @@ def _recreate_postgres(url: str) -> None:
 
 
 @contextmanager
-def production_server(port: int, *, workers: int = 2, threads: int = 4) -> Iterator[str]:
-    """The base URL of a fresh production server on 127.0.0.1:``port``."""
+def production_server(port: int, *, workers: int = 2, threads: int = 4,
+                      root: Path = ROOT) -> Iterator[str]:
+    """The base URL of a fresh production server on 127.0.0.1:``port`` (of the project in
+    ``root``: another checkout to compare with)."""
     work = Path(tempfile.mkdtemp(prefix="kartenrunde-bench-"))
     database = os.environ.get("BENCH_DATABASE_URL", "")
     if database:
@@ -66,13 +68,13 @@ def production_server(port: int, *, workers: int = 2, threads: int = 4) -> Itera
     for step in (["migrate", "--noinput", "-v", "0"], ["createcachetable"],
                  ["seed_demo", "--password", DEMO["password"]],
                  ["collectstatic", "--noinput", "-v", "0"]):
-        subprocess.run([python, "manage.py", *step], cwd=ROOT, env=environment, check=True,
+        subprocess.run([python, "manage.py", *step], cwd=root, env=environment, check=True,
                        timeout=600, stdout=subprocess.DEVNULL)
     log = (work / "gunicorn.log").open("w")
     server = subprocess.Popen(
         [python, "-m", "gunicorn", "--config", "gunicorn.conf.py",
          "--bind", f"127.0.0.1:{port}"],
-        cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,
+        cwd=root, env=environment, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:

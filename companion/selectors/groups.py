@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, QuerySet
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
@@ -21,7 +24,25 @@ from companion.models import (
 from scoring import ScoringError
 from scoring.common import rules_for
 
-RECENT_NIGHTS = 5
+RECENT_NIGHTS = 3
+"""How many game nights (the newest) the group home shows."""
+NIGHT_MATCHES_SHOWN = 5
+"""How many of a night's matches (the newest) the group home shows under it."""
+RUNNING_SHOWN = 5
+"""How many running matches (the newest) the start page and the group home show."""
+RUNNING_PER_PAGE = 20
+"""Running matches per page of the full list (and per "Show more")."""
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Shortlist(Generic[T]):
+    """The first few of a list for a page that must not grow with it: ``more`` says
+    whether there are others (a "Show more" link leads to all of them, page by page)."""
+
+    items: list[T]
+    more: bool
 
 
 def groups_for_user(user: AbstractBaseUser) -> QuerySet[Group]:
@@ -64,9 +85,10 @@ class RunningMatch:
         return [seat.player.name for seat in self.leaders]
 
 
-def _running(matches: QuerySet[Match]) -> list[RunningMatch]:
-    """The running matches of ``matches``, newest first (two queries, however many)."""
-    found = (
+def _running(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """The running ones of ``matches``, newest first, with what "Weiterspielen" shows
+    (two queries for any slice: the matches with their deal count, their seats)."""
+    return (
         matches.filter(status=Match.Status.OPEN)
         .select_related("group", "game_night")
         .annotate(deal_count=Count("deals"))
@@ -75,6 +97,9 @@ def _running(matches: QuerySet[Match]) -> list[RunningMatch]:
         )
         .order_by("-created_at", "-id")
     )
+
+
+def _running_rows(found: Iterable[Match]) -> list[RunningMatch]:
     running = []
     for match in found:
         seats = sorted(match.seat_list, key=lambda seat: seat.number)
@@ -91,14 +116,42 @@ def _running(matches: QuerySet[Match]) -> list[RunningMatch]:
     return running
 
 
-def running_matches(group: Group) -> list[RunningMatch]:
-    """The group's running matches, newest first, with their seats, progress and leaders."""
-    return _running(Match.objects.filter(group=group))
+def _shortlist(matches: QuerySet[Match], limit: int) -> Shortlist[RunningMatch]:
+    # The newest ones are picked first (a subquery), so the deals are counted for those
+    # only; one more than shown tells whether there are others, without counting them.
+    newest = (matches.filter(status=Match.Status.OPEN).order_by("-created_at", "-id")
+              .values("pk")[: limit + 1])
+    found = _running_rows(_running(Match.objects.filter(pk__in=newest)))
+    return Shortlist(found[:limit], more=len(found) > limit)
 
 
-def running_matches_for_user(user: AbstractBaseUser) -> list[RunningMatch]:
-    """The running matches of all the user's groups, newest first (for the start page)."""
-    return _running(Match.objects.filter(group__memberships__user=user))
+def _page(matches: QuerySet[Match], page: int | str | None) -> Page[RunningMatch]:
+    found = Paginator(_running(matches), RUNNING_PER_PAGE).get_page(page)
+    found.object_list = _running_rows(found.object_list)
+    return found  # type: ignore[return-value]
+
+
+def running_matches(group: Group, *, limit: int = RUNNING_SHOWN) -> Shortlist[RunningMatch]:
+    """The group's newest running matches, with their seats, progress and leaders."""
+    return _shortlist(Match.objects.filter(group=group), limit)
+
+
+def running_matches_for_user(
+    user: AbstractBaseUser, *, limit: int = RUNNING_SHOWN
+) -> Shortlist[RunningMatch]:
+    """The newest running matches of all the user's groups (for the start page)."""
+    return _shortlist(Match.objects.filter(group__memberships__user=user), limit)
+
+
+def running_page(group: Group, page: int | str | None) -> Page[RunningMatch]:
+    """One page of all the group's running matches, newest first (an invalid page number
+    gives the nearest page)."""
+    return _page(Match.objects.filter(group=group), page)
+
+
+def running_page_for_user(user: AbstractBaseUser, page: int | str | None) -> Page[RunningMatch]:
+    """One page of the running matches of all the user's groups, newest first."""
+    return _page(Match.objects.filter(group__memberships__user=user), page)
 
 
 def roster(group: Group) -> list[Player]:
@@ -147,8 +200,10 @@ class LogLine:
     text: str
 
 
-LOG_LINES = 30
+LOG_SHOWN = 10
 """How many of the newest group changes the settings page shows."""
+LOG_PER_PAGE = 30
+"""Group changes per page of the full log (and per "Show more")."""
 
 
 def _log_text(change: GroupChange) -> str:
@@ -183,12 +238,7 @@ def _log_text(change: GroupChange) -> str:
     return str(actions.get(say("action"), change.get_kind_display()))
 
 
-def group_log(group: Group, limit: int = LOG_LINES) -> list[LogLine]:
-    """The newest changes of the group (renames, joins, removals, links), newest first."""
-    changes = (
-        GroupChange.objects.filter(group=group).select_related("created_by")
-        .order_by("-created_at", "-id")[:limit]
-    )
+def _log_lines(changes: Iterable[GroupChange]) -> list[LogLine]:
     return [
         LogLine(
             change=change,
@@ -197,3 +247,21 @@ def group_log(group: Group, limit: int = LOG_LINES) -> list[LogLine]:
         )
         for change in changes
     ]
+
+
+def _changes(group: Group) -> QuerySet[GroupChange]:
+    return (GroupChange.objects.filter(group=group).select_related("created_by")
+            .order_by("-created_at", "-id"))
+
+
+def group_log(group: Group, limit: int = LOG_SHOWN) -> Shortlist[LogLine]:
+    """The newest changes of the group (renames, joins, removals, links), newest first."""
+    lines = _log_lines(_changes(group)[: limit + 1])
+    return Shortlist(lines[:limit], more=len(lines) > limit)
+
+
+def group_log_page(group: Group, page: int | str | None) -> Page[LogLine]:
+    """One page of all the group's changes, newest first."""
+    found = Paginator(_changes(group), LOG_PER_PAGE).get_page(page)
+    found.object_list = _log_lines(found.object_list)
+    return found  # type: ignore[return-value]

@@ -20,7 +20,8 @@ from fractions import Fraction
 from typing import Any, TypedDict
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from companion.games import game_app
 from companion.models import (
@@ -88,6 +89,8 @@ class NightRow(TypedDict):
     place: str
     matches: list[MatchRow]
     """In the order they were started."""
+    more: bool
+    """The night has earlier matches than those in ``matches`` (a list of a few per night)."""
 
 
 def _history_matches(
@@ -107,12 +110,15 @@ class NightList:
     """A group's game nights, newest first, lazily: ``len()`` counts them, a slice fetches
     those nights with their matches and seats as :class:`NightRow` (three queries).
 
-    Works with Django's ``Paginator`` and with plain slicing (``history[:5]``).
+    Works with Django's ``Paginator`` and with plain slicing (``history[:5]``). With
+    ``per_night``, a night holds its newest ``per_night`` matches only (and ``more``).
     """
 
-    def __init__(self, nights: QuerySet[GameNight], matches: QuerySet[Match]) -> None:
+    def __init__(self, nights: QuerySet[GameNight], matches: QuerySet[Match],
+                 per_night: int | None = None) -> None:
         self._nights = nights
         self._matches = matches
+        self._per_night = per_night
 
     def count(self) -> int:
         return self._nights.count()
@@ -127,18 +133,36 @@ class NightList:
         if not isinstance(index, slice):
             raise TypeError("NightList supports slices only")
         rows: list[NightRow] = [
-            {"pk": pk, "date": date, "place": place, "matches": []}
+            {"pk": pk, "date": date, "place": place, "matches": [], "more": False}
             for pk, date, place in self._nights.values_list("pk", "date", "place")[index]
         ]
         if not rows:
             return rows
         by_night = {row["pk"]: row for row in rows}
         matches: dict[int, MatchRow] = {}
-        for pk, night, game, status in (
-            self._matches.filter(game_night__in=by_night)
-            .order_by("created_at", "id")
-            .values_list("pk", "game_night_id", "game", "status")
-        ):
+        found = self._matches.filter(game_night__in=by_night)
+        if self._per_night is not None:
+            # Each night's newest few and one more (which says there are others), however
+            # many matches a night has: a window numbers them per night.
+            found = found.annotate(newest=Window(
+                RowNumber(), partition_by=F("game_night"),
+                order_by=(F("created_at").desc(), F("id").desc()),
+            )).filter(newest__lte=self._per_night + 1)
+        listed = list(found.order_by("created_at", "id")
+                      .values_list("pk", "game_night_id", "game", "status"))
+        if self._per_night is not None:
+            counts: dict[int, int] = defaultdict(int)
+            for _pk, night, _game, _status in listed:
+                counts[night] += 1
+            full = {night for night, count in counts.items() if count > self._per_night}
+            kept = []
+            for row in listed:
+                if row[1] in full and not by_night[row[1]]["more"]:
+                    by_night[row[1]]["more"] = True  # the oldest: it only tells of the others
+                    continue
+                kept.append(row)
+            listed = kept
+        for pk, night, game, status in listed:
             match: MatchRow = {
                 "pk": pk, "game": game, "title": GAMES[game].title,
                 "running": status == Match.Status.OPEN,
@@ -169,14 +193,16 @@ def group_history(
     player: Player | None = None,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    matches_per_night: int | None = None,
 ) -> NightList:
     """The group's game nights, newest first, for the history list.
 
     Each night (a :class:`NightRow`) holds its matches (filtered by ``game``
     and ``player``) with their seats, winners and final scores. With a game or
     player filter, nights without such a match are left out. ``since``/``until``
-    bound the night's date (both inclusive). Fetching a slice of it costs three
-    queries (nights, matches, seats), whatever its size.
+    bound the night's date (both inclusive). ``matches_per_night`` keeps each night's
+    newest few (a night's ``more`` tells of the others). Fetching a slice of it costs
+    three queries (nights, matches, seats), whatever its size.
     """
     matches = _history_matches(group, game=game, player=player)
     # A night's matches are of the night's group (match_start refuses any other night), so
@@ -190,7 +216,7 @@ def group_history(
         nights = nights.filter(date__lte=until)
     if game or player is not None:
         nights = nights.filter(Exists(matches.filter(game_night=OuterRef("pk"))))
-    return NightList(nights.order_by("-date", "-id"), by_night)
+    return NightList(nights.order_by("-date", "-id"), by_night, matches_per_night)
 
 
 def history_page(

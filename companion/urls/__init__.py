@@ -7,6 +7,7 @@ from companion.views import core
 
 urlpatterns = [
     path("", core.home, name="home"),
+    path("running/", core.running, name="running"),
     # The sheet first: every phone at the table polls it every 2 seconds.
     path("", include("companion.urls.sheet")),
     path("", include("companion.urls.passes")),

@@ -25,7 +25,7 @@ THEME = {"light": {"theme": "#f8f9fa", "background": "#ffffff"},
 """Bootstrap's top bar and page colours in its light and dark modes."""
 
 SHELL = [
-    "vendor/bootstrap/bootstrap.min.css", "css/app.css", "css/net.css",
+    "vendor/bootstrap/bootstrap.app.css", "css/app.css", "css/net.css",
     "django_htmx/htmx-2.min.js", "js/net.js", "js/sheet.js", "js/sync.js", "js/queue.js",
     "js/wakelock.js", "icons/icon-192.png",
 ]

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from companion.selectors.groups import groups_for_user, running_matches_for_user
+from companion.selectors.groups import (
+    groups_for_user,
+    running_matches_for_user,
+    running_page_for_user,
+)
 from companion.views.passes import guest_passes
 from scoring import GAMES
 
@@ -27,3 +32,13 @@ def home(request: HttpRequest) -> HttpResponse:
         context["groups"] = list(groups_for_user(request.user))
         context["running"] = running_matches_for_user(request.user)
     return render(request, "companion/home.html", context)
+
+
+@login_required
+def running(request: HttpRequest) -> HttpResponse:
+    """The running matches of all the user's groups, a page at a time ("Show more")."""
+    template = "companion/groups/running.html"
+    return render(request, f"{template}#page" if request.htmx else template, {
+        "page_obj": running_page_for_user(request.user, request.GET.get("page")),
+        "show_group": True,
+    })

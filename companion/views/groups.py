@@ -97,15 +97,28 @@ def group_create(request: HttpRequest) -> HttpResponse:
 def group_home(request: HttpRequest, group_id: int) -> HttpResponse:
     """The group's start page: running matches, "Neue Partie", recent game nights."""
     group = get_group_for_user(request.user, group_id)
+    # Each list shows its newest few, so the page costs the same however much is running.
     return render(
         request,
         "companion/groups/home.html",
         {
             "group": group,
             "running": selectors.running_matches(group),
-            "nights": group_history(group)[: selectors.RECENT_NIGHTS],
+            "nights": group_history(
+                group, matches_per_night=selectors.NIGHT_MATCHES_SHOWN
+            )[: selectors.RECENT_NIGHTS],
         },
     )
+
+
+@login_required
+def group_running(request: HttpRequest, group_id: int) -> HttpResponse:
+    """All the group's running matches, a page at a time ("Show more" adds the next)."""
+    group = get_group_for_user(request.user, group_id)
+    template = "companion/groups/running.html"
+    return render(request, f"{template}#page" if request.htmx else template, {
+        "group": group, "page_obj": selectors.running_page(group, request.GET.get("page")),
+    })
 
 
 def _settings_context(request: HttpRequest, group: Group, **extra: object) -> dict[str, object]:
@@ -124,6 +137,16 @@ def _settings_context(request: HttpRequest, group: Group, **extra: object) -> di
         "now": timezone.now(),
         **extra,
     }
+
+
+@login_required
+def group_changes(request: HttpRequest, group_id: int) -> HttpResponse:
+    """The group's whole log, a page at a time ("Show more" adds the next)."""
+    group = get_group_for_user(request.user, group_id)
+    template = "companion/groups/changes.html"
+    return render(request, f"{template}#page" if request.htmx else template, {
+        "group": group, "page_obj": selectors.group_log_page(group, request.GET.get("page")),
+    })
 
 
 @login_required

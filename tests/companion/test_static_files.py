@@ -50,11 +50,11 @@ def test_collectstatic_hashes_every_file_and_writes_brotli_and_gzip_copies(
     collected: Path,
 ) -> None:
     manifest = json.loads((collected / "staticfiles.json").read_text())["paths"]
-    css = manifest["vendor/bootstrap/bootstrap.min.css"]
+    css = manifest["vendor/bootstrap/bootstrap.app.css"]
 
-    assert re.fullmatch(r"vendor/bootstrap/bootstrap\.min\.[0-9a-f]{12}\.css", css)
-    assert (collected / f"{css}.br").stat().st_size < 30_000
-    assert (collected / f"{css}.gz").stat().st_size < 40_000
+    assert re.fullmatch(r"vendor/bootstrap/bootstrap\.app\.[0-9a-f]{12}\.css", css)
+    assert (collected / f"{css}.br").stat().st_size < 12_000  # the whole of Bootstrap: 22.7 KB
+    assert (collected / f"{css}.gz").stat().st_size < 15_000
     assert {"css/app.css", "icons/favicon.svg", "icons/favicon-32.png",
             "js/net.js"} <= manifest.keys()
 
@@ -74,16 +74,16 @@ def test_pages_link_hashed_files_that_are_sent_compressed_and_cached_for_a_year(
         WHITENOISE_USE_FINDERS=False, WHITENOISE_AUTOREFRESH=False,
     ):
         page = Client().get("/rules/")
-        css = re.search(r'href="(/static/vendor/bootstrap/bootstrap\.min\.[0-9a-f]{12}\.css)"',
+        css = re.search(r'href="(/static/vendor/bootstrap/bootstrap\.app\.[0-9a-f]{12}\.css)"',
                         page.text)
         assert css
         brotli = Client().get(css.group(1), HTTP_ACCEPT_ENCODING="gzip, br")
         gzip = Client().get(css.group(1), HTTP_ACCEPT_ENCODING="gzip")
-        plain_name = Client().get("/static/vendor/bootstrap/bootstrap.min.css")
+        plain_name = Client().get("/static/vendor/bootstrap/bootstrap.app.css")
 
     assert brotli["Content-Encoding"] == "br"
     assert brotli["Cache-Control"] == "max-age=315360000, public, immutable"
-    assert int(brotli["Content-Length"]) < 30_000
+    assert int(brotli["Content-Length"]) < 12_000
     assert gzip["Content-Encoding"] == "gzip"
     assert plain_name["Cache-Control"] == "max-age=60, public"  # may change: not cached long
 

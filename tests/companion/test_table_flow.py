@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from companion.models import Deal, Group, Match, Membership, Player
 from companion.selectors import sheet as sheet_reads
+from companion.selectors.groups import RUNNING_SHOWN
 from companion.selectors.history import game_stats
 from companion.selectors.sheet import rematch_plan, sheet_for
 from companion.services import deals as deal_services
@@ -347,7 +348,7 @@ def test_the_running_matches_cost_the_same_queries_for_1_and_10_matches(
             record(start(group, players, "x-nimmt"), players, {"hand": 1}, {}, {})
         with CaptureQueriesContext(connection) as queries:
             html = anna_client.get(target).content.decode()
-        assert html.count("running-match py-2") == total
+        assert html.count("running-match py-2") == min(total, RUNNING_SHOWN)  # the newest few
         counts.append(len(queries))
     assert counts[0] == counts[1]
 

@@ -125,7 +125,7 @@ def test_each_server_sends_hashed_static_files_compressed_and_cached_for_a_year(
 ) -> None:
     base: str = request.getfixturevalue(server)
     page = phone.get(f"{base}/rules/")
-    hashed = r'href="(/static/vendor/bootstrap/bootstrap\.min\.[0-9a-f]{12}\.css)"'
+    hashed = r'href="(/static/vendor/bootstrap/bootstrap\.app\.[0-9a-f]{12}\.css)"'
     css = re.search(hashed, page.text)
     assert css, "the page links Bootstrap under its hashed name"
 

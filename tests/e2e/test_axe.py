@@ -60,7 +60,8 @@ def more_pages(scene: Evening) -> list[str]:
     return [sheet + "changes/", sheet + "deals/1/", scene.sheet(scene.finished) + "changes/",
             sheet + "pass/", group + f"nights/{scene.running['x-nimmt'].game_night_id}/pass/",
             group + "nights/new/", group + f"nights/{scene.finished.game_night_id}/edit/",
-            "/accounts/password/", "/groups/import/", "/rules/search/?q=Reihe"]
+            "/accounts/password/", "/groups/import/", "/rules/search/?q=Reihe",
+            "/running/", group + "running/", group + "changes/"]
 
 
 @pytest.fixture
