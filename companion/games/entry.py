@@ -157,6 +157,18 @@ class EntryFormat(ABC):
         """
         return dict(values)
 
+    def describe(self, data: Mapping[str, Any]) -> str:
+        """One player's stored entry in words, for the match's log: every field that is
+        not 0 or empty with its label ("Hornochsen in hand 5, Hornochsen in the X-stack
+        2"), "0" when nothing was recorded."""
+        mode = self.mode_for([data])
+        labels = {name: field.label for name, field in self.player_fields(mode).items()}
+        parts = [
+            f"{labels[name]} {value}" for name, value in self.initial(data, mode).items()
+            if name in labels and value not in (0, "0", "", None)
+        ]
+        return ", ".join(parts) or "0"
+
     def field_for_error(self, err: ScoringError, mode: str) -> str | None:
         colour = err.params.get("colour")
         if isinstance(colour, str) and colour in self.player_fields(mode):

@@ -140,7 +140,7 @@ def members(group: Group) -> list[Membership]:
         .prefetch_related(
             Prefetch(
                 "user__players",
-                queryset=Player.objects.filter(group=group).order_by("name"),
+                queryset=Player.objects.filter(group=group).order_by(Lower("name"), "id"),
                 to_attr="group_players",
             )
         )
@@ -201,16 +201,27 @@ def _log_text(change: GroupChange) -> str:
     return str(actions.get(say("action"), change.get_kind_display()))
 
 
+def roster_names(group_id: int) -> dict[int, str]:
+    """The roster name of each member who plays on the group's roster, by user id: a member
+    is shown by that name (their user name only where they have none)."""
+    return dict(
+        Player.objects.filter(group_id=group_id, user__isnull=False)
+        .order_by("-id").values_list("user_id", "name")
+    )
+
+
 def group_log(group: Group, limit: int = LOG_LINES) -> list[LogLine]:
     """The newest changes of the group (renames, joins, removals, links), newest first."""
     changes = (
         GroupChange.objects.filter(group=group).select_related("created_by")
         .order_by("-created_at", "-id")[:limit]
     )
+    names = roster_names(group.pk)
     return [
         LogLine(
             change=change,
-            who=change.created_by.get_username() if change.created_by else _("A former member"),
+            who=(names.get(change.created_by.pk, change.created_by.get_username())
+                 if change.created_by else _("A former member")),
             text=_log_text(change),
         )
         for change in changes

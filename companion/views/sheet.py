@@ -74,8 +74,13 @@ def _tools(sheet: Sheet) -> list[dict[str, Any]]:
 
 
 def _dispute_url(sheet: Sheet) -> str:
-    """The game's legality check with the match's players and variant filled in."""
-    return f"{reverse('rules_check', args=[sheet.match.game])}?{urlencode(_match_query(sheet))}"
+    """The game's legality check with the match's players and variant filled in, and a way
+    back to this sheet."""
+    query = urlencode({
+        **_match_query(sheet),
+        "back": reverse("match_sheet", args=[sheet.match.group_id, sheet.match.pk]),
+    })
+    return f"{reverse('rules_check', args=[sheet.match.game])}?{query}"
 
 
 def sheet_etag(request: HttpRequest, revision: int) -> str:

@@ -4,7 +4,9 @@ grid, the 3 sind einer zuviel! count form, and the table helpers that belong to 
 from __future__ import annotations
 
 import re
+from html import unescape as html_unescape
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.db import connection
@@ -455,10 +457,37 @@ def test_the_sheet_opens_the_helper_and_the_check_with_the_matchs_players_and_va
     assert (f'href="/tools/targets/?players=Anna%2CBen%2CCem&amp;variant=first-card'
             f'&amp;back={back}"') in html
     assert ('id="dispute" href="/rules/dreizehn/check/?players=Anna%2CBen%2CCem'
-            '&amp;variant=first-card"') in html
+            f'&amp;variant=first-card&amp;back={back}"') in html
     check = anna_client.get("/rules/dreizehn/check/?players=Anna%2CBen%2CCem"
                             "&variant=first-card").content.decode()
     assert re.search(r'type="checkbox" name="play-variant"[^>]* checked>', check)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["drei-sind-einer-zuviel", "x-nimmt", "freaky", "elf-nimmt",
+                                  "dreizehn"])
+def test_a_check_opened_from_the_sheet_leads_back_to_it_and_keeps_the_way_while_checking(
+    anna_client: Client, group: Group, players: list[Player], game: str
+) -> None:
+    match = start(group, players, game)
+    sheet_url = url("match_sheet", match)
+    html = anna_client.get(sheet_url, **EN).content.decode()
+    dispute = html_unescape(re.search(r'id="dispute" href="([^"]+)"', html)[1])  # type: ignore[index]
+    check = anna_client.get(dispute, **EN).content.decode()
+    assert f'id="back-to-sheet" href="{sheet_url}"' in check
+    # Every check's form posts with the way back, so the answer's page has it too.
+    actions = re.findall(r'<form method="post" action="([^"]+)"', check)
+    assert actions and all(f"back={quote(sheet_url, safe='')}" in a for a in actions)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("back", ["//evil.example/g/1/matches/1/", "https://evil.example/",
+                                  "/rules/", "/g/1/matches/1/../../../accounts/", "x"])
+def test_a_check_page_leads_back_only_to_a_score_sheet_of_this_site(
+    anna_client: Client, back: str
+) -> None:
+    check = anna_client.get("/rules/freaky/check/", {"back": back}, **EN).content.decode()
+    assert 'id="back-to-sheet"' not in check
 
 
 @pytest.mark.django_db

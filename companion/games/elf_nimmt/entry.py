@@ -78,6 +78,10 @@ class ElfNimmtFormat(EntryFormat):
             converted["hand"] = str(elf_nimmt.entry_from_dict({"hand_cards": numbers}).hornochsen())
         return converted
 
+    def describe(self, data: Mapping[str, Any]) -> str:
+        text = super().describe(data)
+        return f"{text} ({_('went out')})" if data.get("went_out") else text
+
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         """Card numbers when they were recorded and no count stands without its cards."""
         some_cards = any(d.get("hand_cards") is not None for d in datas)
