@@ -363,6 +363,26 @@ def rematch_plan(
     )
 
 
+def recorded_as(match: Match, number: int, entries: Mapping[int, Mapping[str, Any]],
+                seats: Sequence[Seat]) -> bool:
+    """Whether deal ``number`` is on the sheet with exactly ``entries`` (per player id, as a
+    deal form gives them), compared as the engine stores them."""
+    deal = match.deals.filter(number=number).prefetch_related("scores").first()
+    if deal is None:
+        return False
+    rules = rules_for(match.game)
+    try:
+        typed = {
+            seat.player_id: rules.entry_to_dict(rules.entry_from_dict(entries[seat.player_id]))
+            for seat in seats
+        }
+    except (KeyError, ScoringError):
+        return False
+    stored = {score.player_id: score.data for score in deal.scores.all()}
+    # Through JSON as the stored data went (tuples become lists).
+    return {pid: json.loads(json.dumps(data)) for pid, data in typed.items()} == stored
+
+
 # ------------------------------------------------------------------- the match's log
 
 

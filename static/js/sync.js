@@ -139,7 +139,7 @@
     if (html.indexOf('id="deal-form"') >= 0) {
       event.detail.serverResponse = html.replace('id="deal-form"', 'id="deal-form" data-hx-preserve="true"');
     } else if (form.dataset.dirty === "1" && isNewDeal(form) && K.queue) {
-      K.queue.keep(form, K.t("recordedElsewhere", { number: numberOf(form) }));  // no form any more: nothing typed is lost
+      K.queue.keep(form);  // no form any more: what was typed is compared with the sheet, not lost
     }
   });
 
