@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers, quote_etag
@@ -29,7 +29,7 @@ from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
 from companion import notices
-from companion.access import get_match_for_user
+from companion.access import get_group_for_user, get_match_for_user
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
@@ -205,14 +205,31 @@ def with_scores(sheet: Sheet, number: int, message: str) -> str:
     return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
+def gone(request: HttpRequest, group_id: int, match_id: int, *, target: str) -> HttpResponse:
+    """A poll (htmx) of a match of the user's group that no longer exists: 410 with the
+    ``target`` element (``sheet``, ``board``) saying it was deleted on another phone, and
+    the way on. Anything else about a match the user cannot see stays 404."""
+    if not request.htmx or Match.objects.filter(pk=match_id).exists():
+        raise Http404
+    group = get_group_for_user(request.user, group_id)  # 404 unless a member
+    response = render(request, "companion/sheet/_gone.html",
+                      {"group": group, "gone_id": target}, status=410)
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
 @login_required
 @condition(etag_func=poll_etag)
 def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """The score sheet; a poll of an unchanged sheet gets 304 (:func:`poll_etag`).
+    """The score sheet; a poll of an unchanged sheet gets 304 (:func:`poll_etag`), a poll
+    of a deleted one 410 (:func:`gone`).
 
     A table helper may hand values over in the URL (``?s0-yellow=3``): they are put into
     the next deal's form (:func:`_prefilled`)."""
-    match = get_match_for_user(request.user, group_id, match_id)
+    try:
+        match = get_match_for_user(request.user, group_id, match_id)
+    except Http404:
+        return gone(request, group_id, match_id, target="sheet")
     saved = request.session.pop("saved_deal", None) if not request.htmx else None
     number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None
     sheet = sheet_for(match)

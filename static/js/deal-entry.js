@@ -5,7 +5,8 @@
    - Values taken over from a table helper leave the address once they are in the form.
    - The score preview (.deal-preview-box) is a look-ahead, not a change: offline it is not sent,
      and a failed preview never reaches the error toasts or the offline queue (net.js, queue.js),
-     which would otherwise take the deal form for a deal to be saved. */
+     which would otherwise take the deal form for a deal to be saved. Its "server cannot be
+     reached" lasts only until the server answers again: then the preview is asked anew. */
 (function () {
   "use strict";
 
@@ -58,8 +59,21 @@
       hint.className = "small text-body-secondary mb-0";
       hint.textContent = box.dataset.unreachable;
       box.appendChild(hint);
+      box.dataset.stale = "1";
     }
   }
+  function askAgain() {
+    if (navigator.onLine === false) { return; }
+    document.querySelectorAll(".deal-preview-box[data-stale]").forEach(function (box) {
+      delete box.dataset.stale;
+      htmx.trigger(box, "kr:retry");
+    });
+  }
+  window.addEventListener("online", askAgain);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;  // any answer of the server (a poll's 304 too): it is reachable
+    if (xhr && xhr.status > 0 && !isPreview(event)) { askAgain(); }
+  });
   window.addEventListener("htmx:confirm", function (event) {
     if (!isPreview(event) || navigator.onLine !== false) { return; }
     event.preventDefault();

@@ -124,6 +124,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var elt = K.source(event);
     if (!/^(sheet|board)-poll$/.test(elt.id) || !event.detail.shouldSwap) { return; }
+    if (event.detail.xhr && event.detail.xhr.status === 410) { return; }  // deleted on another phone: say so
     if (elt.dataset.changes !== String(changes)) {  // a save answered meanwhile: its sheet is newer
       event.detail.shouldSwap = false;
       return;

@@ -163,3 +163,32 @@ def test_a_kept_form_is_not_saved_even_where_its_deal_number_is_free_again(
         "mode": "counts", "number": 1, "kept": "1", "s0-collected": "20"}, **HX)
     assert response.status_code == 409
     assert not Deal.objects.filter(match=freaky_done).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["match_sheet", "match_live"])
+def test_a_poll_of_a_match_deleted_on_another_phone_says_so_and_leads_on(
+    anna_client: Client, group: Group, players: list[Player], anna: Any, page: str
+) -> None:
+    match = match_services.match_start(group=group, game="freaky", players=players, user=anna)
+    address = url(page, match)
+    match_services.match_delete(match=match, user=anna)
+    response = anna_client.get(address, **HX, HTTP_IF_NONE_MATCH='"3.en.1"')
+    assert response.status_code == 410
+    html = response.content.decode()
+    assert "This match was deleted on another phone." in html
+    assert f'href="/g/{group.pk}/"' in html and f'href="/g/{group.pk}/matches/new/"' in html
+    assert "-poll" not in html  # nothing polls a match that is gone
+    # The page itself, and anybody outside the group, still get 404.
+    assert anna_client.get(address).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_poll_of_a_match_someone_cannot_see_stays_404(
+    outsider_client: Client, group: Group, players: list[Player], anna: Any
+) -> None:
+    match = match_services.match_start(group=group, game="freaky", players=players, user=anna)
+    address = url("match_sheet", match)
+    assert outsider_client.get(address, **HX).status_code == 404
+    match_services.match_delete(match=match, user=anna)
+    assert outsider_client.get(address, **HX).status_code == 404
