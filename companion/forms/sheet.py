@@ -407,6 +407,13 @@ class DealForm(forms.Form):
                 ))
         return panels
 
+    @property
+    def hornochsen_values(self) -> list[int]:
+        """The Hornochsen a number card can carry (for the grid's shared descriptions)."""
+        from scoring.number_cards import CARDS, STANDARD_DECK
+
+        return sorted({STANDARD_DECK.of(card) for card in CARDS})
+
     def grid_piles(self) -> list[tuple[str, Any]]:
         """The piles a player ticks cards for (field name, label)."""
         return [(name, self.player_field_labels[name]) for name in self.player_field_names]

@@ -10,22 +10,22 @@
 (function () {
   "use strict";
 
+  /* A card is a checkbox inside its label (.gc) in a .cards-1-100 grid. */
   function sync(form, value) {
-    var boxes = form.querySelectorAll('.grid-box[value="' + value + '"]');
+    var boxes = form.querySelectorAll('.cards-1-100 input[value="' + value + '"]');
     var owner = null;
     boxes.forEach(function (box) { if (box.checked) { owner = box; } });
     boxes.forEach(function (box) {
       var other = owner !== null && box !== owner && !box.checked;
       box.disabled = other;
-      if (box.nextElementSibling) { box.nextElementSibling.classList.toggle("taken", other); }
+      box.parentElement.classList.toggle("taken", other);
     });
   }
 
   function lock(root) {
     if (!root.querySelectorAll) { return; }
-    root.querySelectorAll(".grid-card.taken").forEach(function (label) {
-      var box = label.previousElementSibling;
-      if (box && !box.checked) { box.disabled = true; }
+    root.querySelectorAll(".gc.taken > input").forEach(function (box) {
+      if (!box.checked) { box.disabled = true; }
     });
   }
   if (window.htmx) { window.htmx.onLoad(lock); }
@@ -40,7 +40,7 @@
 
   document.addEventListener("change", function (event) {
     var box = event.target;
-    if (!box.classList || !box.classList.contains("grid-box") || !box.form) { return; }
+    if (!box.closest || !box.closest(".cards-1-100") || !box.form) { return; }
     sync(box.form, box.value);
   });
 

@@ -47,7 +47,7 @@
       if (!value || (value === "0" && el.type !== "radio")) { return; }
       var block = el.closest(".player-block, .compact-row, fieldset");
       var who = text(block && block.querySelector("legend, .fw-bold"));
-      var label = text(el.id && form.querySelector('label[for="' + el.id + '"]'));
+      var label = text(el.id && form.querySelector('label[for="' + el.id + '"]')) || (el.type === "checkbox" && el.closest("label") ? text(el.closest("label")) : "");
       if (who && label.indexOf(who + ":") === 0) { label = label.slice(who.length + 1).trim(); }
       var part = el.type === "radio" || el.type === "checkbox" ? label : (label ? label + " " : "") + value;
       if (!(who in byName)) { byName[who] = []; lines.push(who); }

@@ -32,6 +32,12 @@
      saved before it is not marked any more, as when the whole sheet is shown anew. */
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail && event.detail.target;
+    if (target && target.id === "deal-form") {
+      /* The deal form a save replaces or deletes: its card grid (800 cards) goes first, in
+         one step; htmx would clean up every card one by one (an event each). */
+      target.querySelectorAll(".cards-1-100").forEach(function (grid) { grid.textContent = ""; });
+      return;
+    }
     if (!target || !target.matches || !target.matches(".sheet-table tbody")) { return; }
     target.querySelectorAll(".saved-row").forEach(function (row) {
       row.classList.remove("table-success", "saved-row");

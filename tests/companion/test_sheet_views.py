@@ -101,7 +101,7 @@ def test_saving_a_deal_with_htmx_answers_with_the_changed_parts_of_the_sheet(
     match = start(group, players, "x-nimmt")
     response = anna_client.post(url("deal_new", match), {
         "mode": "counts", "number": 1, "s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3",
-        "s2-hand": "1",
+        "s2-x_stack": "1",
     }, **HX)
     html = response.content.decode()
     assert response.status_code == 200
@@ -114,7 +114,7 @@ def test_saving_a_deal_with_htmx_answers_with_the_changed_parts_of_the_sheet(
     }
     assert '<section class="card mb-2" id="standings" hx-swap-oob="true"' in html
     assert "<html" not in html
-    assert [s.total for s in match.seats.order_by("number")] == [23, 3, 1]
+    assert [s.total for s in match.seats.order_by("number")] == [23, 3, 2]
     assert 'id="deal-1"' in html
     assert "Deal 2" in html or "Durchgang 2" in html
     assert '<b>Anna</b><span>23</span></li>' in html
@@ -284,7 +284,7 @@ def test_the_sheet_offers_to_finish_a_complete_match_and_shows_the_winner(
 ) -> None:
     client.force_login(anna)
     match = start(group, players, "x-nimmt")
-    record(match, players, {"hand": 5}, {"hand": 1}, {"hand": 2})
+    record(match, players, {"hand": 5}, {"hand": 1}, {"x_stack": 1})
     page = client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "finish the match" not in page
     record(match, players, {"hand": 5}, {"hand": 1}, {"hand": 0})

@@ -375,7 +375,7 @@ def test_home_and_group_home_offer_to_continue_a_running_match(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "x-nimmt")
-    record(match, players, {"hand": 5}, {"hand": 2}, {"hand": 2})
+    record(match, players, {"hand": 5}, {"hand": 2}, {"x_stack": 1})
     for page in ("/", reverse("group_home", args=[group.pk])):
         html = anna_client.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
         assert f'href="{url("match_sheet", match)}"' in html
@@ -599,7 +599,7 @@ def test_tied_players_are_listed_ignoring_case(group: Group) -> None:
     eva = Player.objects.create(group=group, name="Eva")
     dora = Player.objects.create(group=group, name="dora")
     match = start(group, [eva, dora], "x-nimmt")
-    record(match, [eva, dora], {"hand": 1}, {"hand": 1})
+    record(match, [eva, dora], {"x_stack": 1}, {"hand": 2})
     assert [s.seat.player.name for s in sheet_for(match).standings] == ["dora", "Eva"]
 
 

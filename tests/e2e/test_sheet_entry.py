@@ -75,7 +75,7 @@ def test_an_x_nimmt_deal_on_the_card_grid(live_server: Any, page: Page) -> None:
     expect(form.locator(".grid-panel.gp-0.gk-hand_cards")).to_be_visible()
 
     def card(seat: int, pile: str, number: int) -> Locator:
-        return form.locator(f'label[for="id_s{seat}-{pile}-{number}"]')
+        return form.locator(f'label.gc:has(> input[name="s{seat}-{pile}"][value="{number}"])')
 
     def pick(who: str | None, pile: str | None, seat: int, field: str, numbers: list[int]) -> None:
         if who:
@@ -91,7 +91,7 @@ def test_an_x_nimmt_deal_on_the_card_grid(live_server: Any, page: Page) -> None:
     pick(None, "Cards in hand", 1, "hand_cards", [3, 15, 66])
     # Ben's 66 is greyed out and locked on the others' grids.
     expect(card(2, "hand_cards", 66)).to_have_class(re.compile(r"\btaken\b"))
-    expect(form.locator("#id_s2-hand_cards-66")).to_be_disabled()
+    expect(form.locator('input[name="s2-hand_cards"][value="66"]')).to_be_disabled()
     pick("Cem", None, 2, "hand_cards", [8, 55])
     pick("Dora", None, 3, "hand_cards", [21, 34, 70, 81])
     pick(None, "Cards in the X-stack", 3, "x_stack_cards", [5, 33])
@@ -226,12 +226,12 @@ def test_the_card_grid_works_without_javascript(live_server: Any, browser: Any) 
         form = page.locator("#deal-form")
         form.get_by_role("button", name="Card grid").click()
         form.locator("fieldset", has_text="Went out").get_by_text("Ben", exact=True).click()
-        form.locator('label[for="id_s0-hand_cards-55"]').click()
-        form.locator('label[for="id_s0-hand_cards-10"]').click()
+        form.locator('label.gc:has(> input[name="s0-hand_cards"][value="55"])').click()
+        form.locator('label.gc:has(> input[name="s0-hand_cards"][value="10"])').click()
         form.locator(".grid-players").get_by_text("Cem", exact=True).click()
         expect(form.locator(".grid-panel.gp-2")).to_be_visible()
         expect(form.locator(".grid-panel.gp-0")).to_be_hidden()
-        form.locator('label[for="id_s2-hand_cards-1"]').click()
+        form.locator('label.gc:has(> input[name="s2-hand_cards"][value="1"])').click()
         form.get_by_role("button", name="Save deal").click()
         expect(page.locator("#deal-1")).to_be_visible()
         assert scores(match) == {"Anna": 10, "Ben": 0, "Cem": 1}
