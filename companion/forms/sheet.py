@@ -193,6 +193,54 @@ class ColourRow:
     cells: tuple[ColourCell, ...]
 
 
+@dataclass(frozen=True)
+class Chip:
+    """One number button of a field in the chips layout."""
+
+    value: int
+    label: str
+    checked: bool
+
+
+@dataclass(frozen=True)
+class ChipRow:
+    """One field of a player in the chips layout: a button per count it can have."""
+
+    name: str
+    label: Any
+    swatch: str
+    field: BoundField
+    chips: tuple[Chip, ...]
+    deck: int | None
+    """What the deck holds of it at most (across players), or None (no such limit)."""
+    auto: bool = False
+    """The field the chips layout fills in when the counts make it certain."""
+
+
+@dataclass
+class ChipPanel:
+    """One player's part of the chips layout."""
+
+    seat: Seat
+    rows: list[ChipRow]
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def named_errors(self) -> list[str]:
+        name = self.seat.player.name
+        return [named(error, name) for error in self.errors]
+
+
+def _as_count(value: object) -> int | None:
+    """A field's value as the count it shows (None: nothing readable)."""
+    if value in (None, ""):
+        return 0
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
 def named(message: object, name: str | None) -> str:
     """``message`` starting with the player's ``name`` once (engine messages often name them)."""
     text = str(message)
@@ -367,8 +415,38 @@ class DealForm(forms.Form):
 
     @property
     def layout(self) -> str:
-        """``grid`` (the card grid), ``colours`` (a row per colour) or ``blocks``."""
-        return "grid" if self.mode_key == "grid" else self.format.layout
+        """``grid`` (the card grid), ``colours`` (a row per colour), ``chips`` (a panel per
+        player with a number button per count) or ``blocks``."""
+        return "grid" if self.mode_key == "grid" else self.format.layout_for(self.mode_key)
+
+    def chip_panels(self) -> list[ChipPanel]:
+        """The chips layout: per player a row per field, a button per count it can have.
+
+        A count the buttons do not offer (typed in another mode) gets a button of its own,
+        so that nothing typed is lost; the engine says what is wrong with it."""
+        panels = []
+        for seat in self.seats:
+            rows = []
+            for name in self.player_field_names:
+                bound = self[self.name_for(seat, name)]
+                current = _as_count(bound.value())
+                highest = self.format.chips.get(name)
+                if highest is not None:
+                    options = [(n, str(n)) for n in range(highest + 1)]
+                else:
+                    options = [(int(value), str(label))
+                               for value, label in getattr(bound.field, "choices", ())]
+                if current is not None and current not in {value for value, _ in options}:
+                    options.append((current, str(current)))
+                rows.append(ChipRow(
+                    name=name, label=self.player_field_labels[name],
+                    swatch=self.format.colours.get(name, ""), field=bound, deck=highest,
+                    chips=tuple(Chip(value, label, value == current) for value, label in options),
+                    auto=name == self.format.auto_bonus,
+                ))
+            panels.append(ChipPanel(seat=seat, rows=rows,
+                                    errors=self.seat_errors.get(seat.number, [])))
+        return panels
 
     def colour_rows(self) -> list[ColourRow]:
         """The count form by colour: each colour's field for every player."""

@@ -126,6 +126,20 @@ class EntryFormat(ABC):
     (a row per field, a column per player: a compact count form)."""
     count_hint: Any = ""
     """What exactly to count, said above the fields."""
+    chips: Mapping[str, int] = {}
+    """In the ``chips`` layout (a panel per player, a row of number buttons per field: one
+    tap per count), the highest count each field offers: what the deck holds of it at
+    most. The chips of a field across all players are shown struck through above what the
+    others leave of it (a hint; the engine checks)."""
+    auto_bonus: str = ""
+    """A field the chips layout fills in when the counts make it certain (3 sind einer
+    zuviel!: the interim bonus card of a player who ends with every colour open); empty:
+    none."""
+
+    def layout_for(self, mode: str) -> str:
+        """The layout of entry ``mode`` (``blocks``, ``colours``, ``chips``; the card grid's
+        is ``grid``)."""
+        return self.layout
 
     @abstractmethod
     def player_fields(self, mode: str) -> dict[str, forms.Field]:

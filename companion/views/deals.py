@@ -42,6 +42,8 @@ from companion.views.sheet import (
     back_to_sheet,
     error_text,
     new_deal_form,
+    preferred_mode,
+    remember_mode,
     render_sheet,
     sheet_changed,
     sheet_etag,
@@ -58,7 +60,7 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     match = seats[0].match
     if request.method != "POST":
         sheet = sheet_for(match)
-        form = new_deal_form(sheet, mode=request.GET.get("mode"))
+        form = new_deal_form(sheet, mode=preferred_mode(request, match.game))
         return render_sheet(request, sheet, form=form, partial="deal-form" if form else "sheet")
     if request.POST.get("switch_mode"):
         sheet = sheet_for(match)
@@ -108,8 +110,11 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     if not request.htmx:
         messages.success(request, message)
         request.session["saved_deal"] = [match.pk, number]
-        return back_to_sheet(match)
-    return _saved(request, match, recorded, message)
+        response = back_to_sheet(match)
+    else:
+        response = _saved(request, match, recorded, message)
+    remember_mode(request, response, match.game, form.mode_key)
+    return response
 
 def _same_entries(number: int) -> str:
     return _("Deal %(number)s was saved on another phone with exactly these entries: "

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from companion import notices
 from companion.access import get_game_night_for_user, get_group_for_user, get_match_for_user
 from companion.forms.sheet import MatchStartForm
 from companion.models import Match, Player, Seat
@@ -143,6 +144,10 @@ def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     match.refresh_from_db()
+    if request.htmx:
+        # The sheet, finished, with a way to undo it right where the winners are named.
+        return render_sheet(request, sheet_for(match),
+                            notice=notices.success(_("Match finished.")), finished_now=True)
     return sheet_changed(request, match, _("Match finished."))
 
 @require_POST

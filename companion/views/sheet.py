@@ -16,6 +16,7 @@ import uuid
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -102,6 +103,30 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     return None if revision is None else sheet_etag(request, revision)
 
 
+MODE_COOKIE = "kr-mode-{game}"
+"""The entry mode this phone last saved a deal of the game in (a cookie: per phone, not
+per account, and no write to the database)."""
+
+
+def preferred_mode(request: HttpRequest, game: str) -> str | None:
+    """The entry mode of the next deal's form: the one asked for (``?mode=``, the mode a
+    save was made in), else the one this phone last saved a deal of ``game`` in (a grid
+    user's next match opens on the grid, without a tap); None: the game's first mode."""
+    return (request.GET.get("mode") or request.POST.get("mode")
+            or request.COOKIES.get(MODE_COOKIE.format(game=game)) or None)
+
+
+def remember_mode(request: HttpRequest, response: HttpResponse, game: str, mode: str) -> None:
+    """After a deal saved in entry ``mode``: the phone keeps it for the game's next form."""
+    name = MODE_COOKIE.format(game=game)
+    if mode == game_app(game).entry.modes[0].key:
+        if name in request.COOKIES:
+            response.delete_cookie(name, samesite="Lax")
+    elif request.COOKIES.get(name) != mode:
+        response.set_cookie(name, mode, max_age=365 * 24 * 3600, samesite="Lax", httponly=True,
+                            secure=settings.SESSION_COOKIE_SECURE)
+
+
 def new_deal_form(
     sheet: Sheet, *, mode: str | None = None, data: Any = None, key: str | None = None
 ) -> DealForm | None:
@@ -119,17 +144,20 @@ def new_deal_form(
 def sheet_context(
     request: HttpRequest, sheet: Sheet, *, form: DealForm | None = None,
     editing: Any = None, notice: str | Notice = "", saved: int | None = None,
+    finished_now: bool = False,
 ) -> dict[str, Any]:
     """What the sheet page and its partials show of ``sheet`` for this request."""
     match = sheet.match
     if form is None and editing is None:
         # After a saved deal the next one opens in the entry mode just used (card grid …).
-        form = new_deal_form(sheet, mode=request.GET.get("mode") or request.POST.get("mode"))
+        form = new_deal_form(sheet, mode=preferred_mode(request, match.game))
     if isinstance(notice, str) and notice:
         notice = notices.warning(notice)
     return {
         "sheet": sheet, "match": match, "group": match.group, "form": form,
         "editing": editing, "notice": notice, "saved": saved,
+        # Finished by this very request: the winners' box offers to undo it.
+        "finished_now": finished_now and sheet.is_finished,
         "can_delete": can_delete(match, request.user),
         "rematch": (rematch_plan(match, sheet.seats, sheet.last_scores)
                     if sheet.is_finished else None),
@@ -147,11 +175,11 @@ def sheet_context(
 def render_sheet(
     request: HttpRequest, sheet: Sheet, *, form: DealForm | None = None,
     editing: Any = None, notice: str | Notice = "", partial: str = "sheet",
-    status: int = 200, saved: int | None = None,
+    status: int = 200, saved: int | None = None, finished_now: bool = False,
 ) -> HttpResponse:
     """The sheet page, or for htmx its ``partial`` (the whole ``#sheet`` by default)."""
     context = sheet_context(request, sheet, form=form, editing=editing, notice=notice,
-                            saved=saved)
+                            saved=saved, finished_now=finished_now)
     if not request.htmx:
         response = render(request, PAGE, context, status=status)
         patch_vary_headers(response, ["HX-Request"])
@@ -250,7 +278,7 @@ def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Not
     if not sheet.can_record:
         return None, _("The values from the link were not taken over: this match takes "
                        "no further deal.")
-    blank = new_deal_form(sheet, mode=request.GET.get("mode"))
+    blank = new_deal_form(sheet, mode=preferred_mode(request, sheet.match.game))
     if blank is None:
         return None, ""
     initial: dict[str, Any] = {"number": sheet.next_number}

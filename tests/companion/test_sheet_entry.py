@@ -84,18 +84,24 @@ def test_the_german_preview_heads_its_place_column_platz(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("game", "labels"), [
+@pytest.mark.parametrize(("game", "labels", "chips"), [
     ("drei-sind-einer-zuviel", [f"Anna: {colour}" for colour in (
-        "Orange", "Flieder", "Hellblau", "Rot", "Türkis", "Magenta", "Olivgrün")]),
-    ("dreizehn", ["Anna Gelb − + Grün − + Blau − + rote 4er − +"]),
+        "Orange", "Flieder", "Hellblau", "Rot", "Türkis", "Magenta", "Olivgrün")],
+     [f"Anna: {colour}" for colour in (
+         "Orange", "Flieder", "Hellblau", "Rot", "Türkis", "Magenta", "Olivgrün")]),
+    ("dreizehn", ["Anna Gelb − + Grün − + Blau − + rote 4er − +"],
+     [f"Anna: {colour}" for colour in ("Gelb", "Grün", "Blau", "rote 4er")]),
 ])
 def test_the_german_deal_form_names_the_colours_as_nouns(
-    anna_client: Client, group: Group, players: list[Player], game: str, labels: list[str]
+    anna_client: Client, group: Group, players: list[Player], game: str, labels: list[str],
+    chips: list[str],
 ) -> None:
     match = start(group, players, game)
-    page = text(anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="de")
-                .content.decode())
+    page = text(anna_client.get(url("match_sheet", match) + "?mode=counts",
+                                HTTP_ACCEPT_LANGUAGE="de").content.decode())
     assert [label for label in labels if label not in page] == []
+    html = anna_client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert [label for label in chips if f'aria-label="{label}"' not in html] == []
 
 
 @pytest.mark.django_db
@@ -432,7 +438,7 @@ def test_the_3_sind_count_form_is_a_row_per_colour_and_says_what_to_count(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "drei-sind-einer-zuviel")
-    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    html = anna_client.get(url("match_sheet", match) + "?mode=counts", **EN).content.decode()
     assert ("Each player counts the cards they took, per colour: all cards of the colour, "
             "the open ones and the face-down ones (flipped triples) together. "
             "Grey cards do not count.") in html
@@ -445,6 +451,67 @@ def test_the_3_sind_count_form_is_a_row_per_colour_and_says_what_to_count(
         "Card colour", "Anna", "Ben", "Cem"]
     assert text(rows[4]).startswith("red")
     assert re.findall(r'name="(s\d-rot)"', rows[4]) == ["s0-rot", "s1-rot", "s2-rot"]
+
+
+@pytest.mark.django_db
+def test_a_3_sind_deal_opens_per_player_with_a_button_per_count(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "drei-sind-einer-zuviel")
+    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    assert 'aria-pressed="true">Per player</button>' in html
+    panels = re.findall(r'<fieldset class="chip-panel mb-2" data-seat="(\d)">\s*'
+                        r'<legend class="chip-player">(\w+)</legend>', html)
+    assert panels == [("0", "Anna"), ("1", "Ben"), ("2", "Cem")]
+    # A button per count the deck allows (0 to 12 of a colour), 0 where nothing is tapped.
+    assert re.findall(r'name="s1-tuerkis" value="(\d+)"', html) == [str(n) for n in range(13)]
+    assert '<input type="radio" name="s1-tuerkis" value="0" checked>' in html
+    assert 'data-field="tuerkis" data-deck="12"' in html
+    # The interim scoring card: none, 10, 7, 5 or 3; filled in by the page where certain.
+    assert re.findall(r'name="s2-interim_bonus" value="(\d+)"', html) == [
+        "0", "10", "7", "5", "3"]
+    assert 'data-auto-bonus="interim_bonus"' in html
+
+
+@pytest.mark.django_db
+def test_a_deal_tapped_per_player_is_saved_as_if_typed(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "drei-sind-einer-zuviel")
+    response = anna_client.post(url("deal_new", match), {
+        "mode": "players", "number": 1, "s0-orange": "2", "s0-rot": "4", "s1-magenta": "5",
+        "s1-interim_bonus": "0", "s2-orange": "0",
+    }, **EN)
+    assert response.status_code == 302
+    # Anna: orange 2 open → 5, red 4 → 3 face down (−3) + 1 open → 1: 3; Ben 5 → −3 + 5.
+    assert [s.total for s in match.seats.order_by("number")] == [3, 2, 0]
+
+
+@pytest.mark.django_db
+def test_a_count_the_buttons_do_not_offer_keeps_a_button_of_its_own(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "drei-sind-einer-zuviel")
+    response = anna_client.post(url("deal_new", match), {
+        "mode": "counts", "switch_mode": "players", "number": 1, "s0-orange": "13"},
+        HTTP_HX_REQUEST="true", **EN)
+    html = response.content.decode()
+    assert '<input type="radio" name="s0-orange" value="13" checked><span>13</span>' in html
+    saved = anna_client.post(url("deal_new", match), {
+        "mode": "players", "number": 1, "s0-orange": "13"}, HTTP_HX_REQUEST="true", **EN)
+    assert saved.status_code == 422
+    assert "took 13 cards of orange, but there are only 12" in saved.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_13_deal_opens_per_player_with_a_button_per_count(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "dreizehn")
+    html = anna_client.get(url("match_sheet", match), **EN).content.decode()
+    assert re.findall(r'name="s0-yellow" value="(\d+)"', html) == [str(n) for n in range(15)]
+    assert re.findall(r'name="s0-red" value="(\d+)"', html) == [str(n) for n in range(9)]
+    assert "data-auto-bonus" not in html
 
 
 # ---------------------------------------------------------- helpers of the match
@@ -601,3 +668,23 @@ def test_the_card_grid_is_light_enough_to_save_from_quickly(
     grid = html[html.index('class="grid-panels"'):]
     assert grid.count("<") - grid.count("</") <= 2 * 800 + 100  # elements, not per card more
     assert len(html.encode()) < 110_000  # was 190 kB
+
+
+@pytest.mark.django_db
+def test_the_next_match_opens_in_the_entry_mode_this_phone_last_saved_in(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    first = start(group, players, "x-nimmt")
+    saved = grid_post(anna_client, first, {
+        "mode": "grid", "number": 1, "s0-hand_cards": ["3"], "s1-x_stack_cards": ["11"]})
+    assert saved.cookies["kr-mode-x-nimmt"].value == "grid"
+    second = start(group, players, "x-nimmt")
+    html = anna_client.get(url("match_sheet", second), **EN).content.decode()
+    assert '<input type="hidden" name="mode" value="grid"' in html
+    assert "kr-mode-elf-nimmt" not in anna_client.cookies  # per game
+    # Saved by counts (the game's first mode) again: the phone forgets the grid.
+    back = anna_client.post(url("deal_new", second), {
+        "mode": "counts", "number": 1, "s0-hand": "3", "s1-x_stack": "2"}, **EN)
+    assert back.cookies["kr-mode-x-nimmt"].value == ""
+    html = anna_client.get(url("match_sheet", second), **EN).content.decode()
+    assert '<input type="hidden" name="mode" value="counts"' in html

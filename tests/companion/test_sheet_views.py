@@ -549,3 +549,28 @@ def test_the_sheet_charts_the_running_totals_deal_by_deal(
     # The data table behind the chart: after deal 3 every player has 3 × 2 minus points.
     row = '<tr><th scope="row">3</th><td>6</td><td>6</td>'  # right-aligned by .totals-table
     assert row in html
+
+
+@pytest.mark.django_db
+def test_the_last_deal_saved_offers_to_finish_in_the_forms_place_and_finishing_undoes(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    answer = anna_client.post(url("deal_new", match), {
+        "mode": "counts", "number": 1, "s0-collected": "12", "s1-collected": "4",
+    }, HTTP_ACCEPT_LANGUAGE="en", **HX).content.decode()
+    offer = answer[answer.index('<div hx-swap-oob="outerHTML:#deal-form">'):]
+    assert "All deals recorded: finish the match" in offer
+    assert "Finishing can be undone: the match can be reopened to correct it." in offer
+    finished = anna_client.post(url("match_finish", match), HTTP_ACCEPT_LANGUAGE="en", **HX)
+    html = finished.content.decode()
+    assert "Match finished." in html
+    undo = re.search(r'<form method="post" action="([^"]+)"[^>]*id="undo-finish">', html)
+    assert undo is not None and undo[1] == url("match_reopen", match)
+    assert "↶ Undo finishing" in html
+    anna_client.post(undo[1], **HX)
+    match.refresh_from_db()
+    assert match.status == Match.Status.OPEN
+    # Only right after finishing: a sheet loaded later offers "Reopen to correct" below.
+    match_services.match_finish(match=match)
+    assert 'id="undo-finish"' not in anna_client.get(url("match_sheet", match)).content.decode()
