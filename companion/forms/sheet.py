@@ -319,6 +319,9 @@ class DealForm(forms.Form):
         """Set by the preview view: each player's score and new total if saved as typed."""
         self.preview_hint = ""
         """Set by the preview view: why there is no preview yet (the first problem)."""
+        self.unlikely = ""
+        """After validation: why the deal looks unlikely for the game (a hint, not an
+        error: ``EntryFormat.unlikely``)."""
         self.prefilled = False
         """Values were handed over in the URL (a table helper's result)."""
         self.kept: list[tuple[str, str]] = (
@@ -579,6 +582,8 @@ class DealForm(forms.Form):
                 rules.validate_deal(parsed)
             except ScoringError as err:
                 self._engine_error(err)
+            else:
+                self.unlikely = self.format.unlikely(entries)
         self.entries = entries
         return cleaned
 

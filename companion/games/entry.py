@@ -171,6 +171,12 @@ class EntryFormat(ABC):
         """
         return dict(values)
 
+    def unlikely(self, entries: Mapping[int, Mapping[str, Any]]) -> str:
+        """Why a deal the engine accepts looks unlikely for the game (a hint shown with the
+        preview, never a refusal), or "" when nothing does. ``entries``: the engine's
+        entry dicts per player id."""
+        return ""
+
     def describe(self, data: Mapping[str, Any]) -> str:
         """One player's stored entry in words, for the match's log: every field that is
         not 0 or empty with its label ("Hornochsen in hand 5, Hornochsen in the X-stack

@@ -688,3 +688,23 @@ def test_the_next_match_opens_in_the_entry_mode_this_phone_last_saved_in(
     assert back.cookies["kr-mode-x-nimmt"].value == ""
     html = anna_client.get(url("match_sheet", second), **EN).content.decode()
     assert '<input type="hidden" name="mode" value="counts"' in html
+
+
+@pytest.mark.django_db
+def test_an_unlikely_3_sind_deal_gets_a_hint_with_the_preview_and_is_saved_all_the_same(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "drei-sind-einer-zuviel")
+    few = {"mode": "players", "number": 1, "s0-orange": "2", "s1-rot": "4", "s2-magenta": "5"}
+    preview = anna_client.post(url("deal_preview", match), few, **HX, **EN).content.decode()
+    # 3 players play 54 cards: at least 3 + 54 − 9 − 3 = 45 coloured ones are taken.
+    assert ("Only 11 coloured cards taken in all, but in a complete game of 3 players at least "
+            "45 are") in preview
+    assert 'id="deal-preview"' in preview  # the scores are previewed all the same
+    saved = anna_client.post(url("deal_new", match), few, **EN)
+    assert saved.status_code == 302 and match.deals.count() == 1
+    plenty = {"mode": "players", "number": 1, **{
+        f"s{seat}-{colour}": "3" for seat in range(3)
+        for colour in ("orange", "flieder", "hellblau", "rot", "tuerkis")}}
+    preview = anna_client.post(url("deal_preview", match), plenty, **HX, **EN).content.decode()
+    assert "deal-unlikely" not in preview  # 45 cards: as a complete game takes at least

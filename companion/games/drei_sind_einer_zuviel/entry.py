@@ -13,7 +13,12 @@ from companion.engine_messages import COLOUR_WORDS
 from companion.games.drei_sind_einer_zuviel.colours import SWATCHES
 from companion.games.entry import EntryFormat, Mode, count_field
 from companion.models import Seat
-from scoring.drei_sind_einer_zuviel import CARDS_PER_COLOUR, COLOURS, INTERIM_BONUSES
+from scoring.drei_sind_einer_zuviel import (
+    CARDS_PER_COLOUR,
+    COLOURS,
+    INTERIM_BONUSES,
+    fewest_coloured_taken,
+)
 
 
 class DreiFormat(EntryFormat):
@@ -64,6 +69,18 @@ class DreiFormat(EntryFormat):
 
     def layout_for(self, mode: str) -> str:
         return "chips" if mode == "players" else "colours"
+
+    def unlikely(self, entries: Mapping[int, Mapping[str, Any]]) -> str:
+        players = len(entries)
+        taken = sum(sum(dict(data.get("taken") or {}).values()) for data in entries.values())
+        fewest = fewest_coloured_taken(players)
+        if not 0 < taken < fewest:  # nothing at all: the form asks before saving zeros
+            return ""
+        return _(
+            "Only %(taken)s coloured cards taken in all, but in a complete game of "
+            "%(players)s players at least %(fewest)s are: every player plays 18 cards, and "
+            "at the end the rows hold at most 9. Is every colour of every player counted?"
+        ) % {"taken": taken, "players": players, "fewest": fewest}
 
 
 FORMAT = DreiFormat()
