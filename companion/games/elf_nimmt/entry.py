@@ -80,7 +80,8 @@ class ElfNimmtFormat(EntryFormat):
 
     def describe(self, data: Mapping[str, Any]) -> str:
         text = super().describe(data)
-        return f"{text} ({_('went out')})" if data.get("went_out") else text
+        went_out = _("went out")  # not inside the f-string: makemessages would miss it
+        return f"{text} ({went_out})" if data.get("went_out") else text
 
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         """Card numbers when they were recorded and no count stands without its cards."""
