@@ -120,7 +120,8 @@
 
   function refusal(html, item, status) {
     if (item.kind === "deal" && status === 409) {
-      var said = text(new DOMParser().parseFromString(html, "text/html").getElementById("notice"));
+      // A kept form: the server's words (they say whether the match takes another deal).
+      var said = item.kept ? text(new DOMParser().parseFromString(html, "text/html").getElementById("notice")) : "";
       return said || K.t("recordedElsewhere", { number: item.number });
     }
     if (status === 403 || status === 404) { return K.t(status === 403 ? "forbidden" : "notFound"); }
