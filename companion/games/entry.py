@@ -30,6 +30,14 @@ CARDS = {
 }
 
 
+def _blank(value: object) -> bool:
+    return value in (0, "0", "", None)
+
+
+def _shown(value: object) -> str:
+    return "0" if _blank(value) else str(value)
+
+
 FIRST_CARD, LAST_CARD = 1, 100
 """The number cards of X nimmt! and 11 nimmt! (``scoring.number_cards.CARDS``)."""
 
@@ -185,9 +193,30 @@ class EntryFormat(ABC):
         labels = {name: field.label for name, field in self.player_fields(mode).items()}
         parts = [
             f"{labels[name]} {value}" for name, value in self.initial(data, mode).items()
-            if name in labels and value not in (0, "0", "", None)
+            if name in labels and not _blank(value)
         ]
         return ", ".join(parts) or "0"
+
+    def describe_change(
+        self, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+    ) -> str:
+        """What a change did to one player's entry, in words: the fields that changed,
+        each before → after ("Hornochsen in the X-stack 2 → 5"); a whole entry where the
+        deal came or went ("— → Hornochsen in hand 3"); "" where nothing changed."""
+        if before is None or after is None:
+            return (f"{self.describe(before) if before is not None else '—'} → "
+                    f"{self.describe(after) if after is not None else '—'}")
+        mode = self.mode_for([before, after])
+        labels = {name: field.label for name, field in self.player_fields(mode).items()}
+        old, new = self.initial(before, mode), self.initial(after, mode)
+        return ", ".join(
+            f"{label} {_shown(old.get(name))} → {_shown(new.get(name))}"
+            for name, label in labels.items() if _shown(old.get(name)) != _shown(new.get(name))
+        ) + self.describe_deal_change(before, after)
+
+    def describe_deal_change(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+        """What :meth:`describe_change` adds for a change of the deal's own fields."""
+        return ""
 
     def field_for_error(self, err: ScoringError, mode: str) -> str | None:
         colour = err.params.get("colour")

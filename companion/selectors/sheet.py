@@ -391,9 +391,8 @@ class LogLine:
     """One player's part of a logged change of a deal: the entry and score before and after."""
 
     name: str
-    before: str
-    """The entry in words (``EntryFormat.describe``); empty where the deal did not exist."""
-    after: str
+    entry: str
+    """What changed in the entry, in words (``EntryFormat.describe_change``)."""
     score_before: int | None
     """The engine's score of the deal before; None where there was no deal (or the engine
     cannot read what is stored)."""
@@ -435,7 +434,7 @@ def _log_lines(
     before, after = change.before or {}, change.after or {}
     if not before and not after:
         return ()
-    describe = game_app(match.game).entry.describe
+    entry_format = game_app(match.game).entry
     names = {str(seat.player_id): seat.player.name for seat in seats}
     scores_before = _snapshot_scores(match, before, names)
     scores_after = _snapshot_scores(match, after, names)
@@ -445,11 +444,11 @@ def _log_lines(
             continue
         line = LogLine(
             name=names.get(key, "?"),
-            before=describe(before[key]) if key in before else "",
-            after=describe(after[key]) if key in after else "",
+            entry=entry_format.describe_change(before.get(key) if before else None,
+                                               after.get(key) if after else None),
             score_before=scores_before.get(key), score_after=scores_after.get(key),
         )
-        if (line.before, line.score_before) != (line.after, line.score_after):
+        if line.entry or line.score_before != line.score_after:
             lines.append(line)
     return tuple(lines)
 

@@ -132,10 +132,10 @@ def _kept(request: HttpRequest, match: Match, form: DealForm, number: int) -> Ht
     sheet = sheet_for(match)
     if form.is_empty or recorded_as(match, number, form.entries, sheet.seats):
         return render_sheet(request, sheet, notice=notices.success(_same_entries(number)))
-    notice = _("Deal %(number)s was recorded on another phone meanwhile. "
-               "Here is the current sheet.") % {"number": number}
+    notice = _("Deal %(number)s was recorded on another phone meanwhile: these entries were "
+               "not saved.") % {"number": number}
     if not sheet.can_record:
-        notice += " " + _("The match takes no further deal: what you typed was not saved.")
+        notice += " " + _("The match takes no further deal.")
     return render_sheet(request, sheet, notice=notice, status=409)
 
 

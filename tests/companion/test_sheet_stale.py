@@ -149,7 +149,8 @@ def test_a_kept_form_is_compared_with_the_sheet_and_never_saved(
     assert response.status_code == status
     html = response.content.decode()
     if status == 409:
-        assert "The match takes no further deal: what you typed was not saved." in html
+        assert ("Deal 1 was recorded on another phone meanwhile: these entries were not saved. "
+                "The match takes no further deal.") in html
         assert "data-recording" not in html  # the queue offers no "as the next deal"
     assert DealScore.objects.filter(deal__match=freaky_done).count() == 3
 

@@ -227,9 +227,8 @@ def test_the_log_shows_each_players_entry_and_score_before_and_after_a_correctio
         players[2].pk: {}})
     log = _log_text(anna_client, match)
     assert log[0].startswith("Deal 1 edited")
-    # Only Anna's entry changed: 3 + 2 × 2 = 7 became 3 + 2 × 5 = 13.
-    assert ("Anna Hornochsen in hand 3, Hornochsen in the X-stack 2 → "
-            "Hornochsen in hand 3, Hornochsen in the X-stack 5 7 → 13") in log[0]
+    # Only Anna's X-stack changed: 3 + 2 × 2 = 7 became 3 + 2 × 5 = 13.
+    assert "Anna Hornochsen in the X-stack 2 → 5 7 → 13" in log[0]
     assert "Ben" not in log[0]
 
 

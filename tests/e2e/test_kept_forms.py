@@ -84,7 +84,7 @@ def test_other_entries_are_kept_but_a_complete_match_offers_no_next_deal(
     card = page.locator(".queue-row")
     expect(card).to_have_count(1)
     expect(card).to_contain_text("Anna: Cards collected 20")
-    expect(card).to_contain_text("The match takes no further deal")
+    expect(card).to_contain_text("these entries were not saved. The match takes no further deal.")
     expect(card.get_by_role("button", name="Enter as the next deal")).to_have_count(0)
     card.get_by_role("button", name="Discard").click()
     expect(page.locator(".queue-row")).to_have_count(0)
