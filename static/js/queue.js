@@ -260,8 +260,9 @@
       });
     }
     var sheet = document.getElementById("sheet");
-    // A deal only goes in as the next one while this sheet takes another deal.
-    if (item.kind !== "deal" || (sheet && sheet.dataset.recording !== undefined)) {
+    // A deal only goes in as the next one while the sheet takes another deal (a page without
+    // the sheet, the live board, cannot tell: the server says so if it does not).
+    if (item.kind !== "deal" || !sheet || sheet.dataset.recording !== undefined) {
       el("button", "btn btn-sm btn-primary", K.t(item.kind === "deal" ? "asNext" : "retry"), actions)
         .addEventListener("click", function () {
           var items = load().filter(function (i) { return i.id !== item.id; });
