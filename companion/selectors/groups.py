@@ -202,8 +202,8 @@ def _log_text(change: GroupChange) -> str:
 
 
 def roster_names(group_id: int) -> dict[int, str]:
-    """The roster name of each member who plays on the group's roster, by user id: a member
-    is shown by that name (their user name only where they have none)."""
+    """The roster name of each member who plays on the group's roster, by user id: the
+    match's log shows a member by that name (their user name only where they have none)."""
     return dict(
         Player.objects.filter(group_id=group_id, user__isnull=False)
         .order_by("-id").values_list("user_id", "name")
@@ -216,12 +216,11 @@ def group_log(group: Group, limit: int = LOG_LINES) -> list[LogLine]:
         GroupChange.objects.filter(group=group).select_related("created_by")
         .order_by("-created_at", "-id")[:limit]
     )
-    names = roster_names(group.pk)
+    # By account name: this log is about accounts (joins, links to players, removals).
     return [
         LogLine(
             change=change,
-            who=(names.get(change.created_by.pk, change.created_by.get_username())
-                 if change.created_by else _("A former member")),
+            who=change.created_by.get_username() if change.created_by else _("A former member"),
             text=_log_text(change),
         )
         for change in changes
