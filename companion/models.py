@@ -50,7 +50,7 @@ class Group(models.Model):
     class Meta:
         verbose_name = _("group")
         verbose_name_plural = _("groups")
-        ordering = ["name", "id"]
+        ordering = [Lower("name"), "id"]
 
     def __str__(self) -> str:
         return self.name
@@ -117,7 +117,7 @@ class Player(models.Model):
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        ordering = ["name", "id"]
+        ordering = [Lower("name"), "id"]  # "anna" between "Ada" and "Ben", not after "Zora"
         constraints = [
             models.UniqueConstraint(
                 "group", Lower("name"), name="unique_player_name_ci",
@@ -273,8 +273,9 @@ class DealScore(models.Model):
 class MatchChange(models.Model):
     """The match's log: every change of a deal (undoable) and of the match's state.
 
-    An undone change is marked (``undone_at``), never deleted, so the history
-    of a match can be replayed and an undo can be redone.
+    Nothing is ever deleted from it. An undo and a redo are entries of their own
+    (who, when, the deal before and after); the change they act on is marked as
+    undone (``undone_at``) while it is undone, so undo and redo know their targets.
     """
 
     class Kind(models.TextChoices):
@@ -284,9 +285,13 @@ class MatchChange(models.Model):
         FINISH = "finish", _("finished")
         REOPEN = "reopen", _("reopened")
         ABANDON = "abandon", _("abandoned")
+        UNDO = "undo", _("undone")
+        REDO = "redo", _("redone")
 
     DEAL_KINDS = (Kind.RECORD, Kind.EDIT, Kind.DELETE)
     """The changes of a deal: the ones undo and redo work on."""
+    STEP_KINDS = (Kind.UNDO, Kind.REDO)
+    """Undo and redo, logged with the deal they changed (not themselves undoable)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -60,6 +60,7 @@ __all__ = [
     "entry_from_open_face_down",
     "entry_to_dict",
     "explain_deal",
+    "fewest_coloured_taken",
     "final_bonus",
     "final_scores",
     "legal_actions",
@@ -538,6 +539,21 @@ def max_cards_taken(players: int) -> int:
     """
     GAMES[SLUG].check_players(players)
     return SETUP_CARDS + PLAYS_PER_PLAYER * players - 1
+
+
+def fewest_coloured_taken(players: int) -> int:
+    """Fewest coloured cards all players together take in a complete game.
+
+    Three setup cards plus 18 played per player reach the table; at the end each of the
+    three rows holds at most three number cards, and three cards are grey. Fewer
+    recorded is not refused (a game may have been cut short), only unlikely.
+
+    >>> fewest_coloured_taken(2), fewest_coloured_taken(4)
+    (27, 63)
+    """
+    GAMES[SLUG].check_players(players)
+    return (SETUP_CARDS + PLAYS_PER_PLAYER * players - len(START_CARDS) * ROW_LIMIT
+            - len(GREY_CARDS))
 
 
 def validate_deal(entries: Mapping[str, Entry]) -> None:

@@ -255,8 +255,10 @@ def _check_taken(taken: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, 
         counts[player] = {
             colour: _count(player, colour, per_colour.get(colour, 0)) for colour in CARD_COLOURS
         }
+    taken_in_all = 0
     for colour in CARD_COLOURS:
         total = sum(per_colour[colour] for per_colour in counts.values())
+        taken_in_all += total
         if colour == RED and total > RED_COUNT:
             raise error(
                 "red_exceeded",
@@ -270,6 +272,13 @@ def _check_taken(taken: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, 
                 total=total,
                 colour=colour,
             )
+    if counts and taken_in_all >= DECK_SIZE:
+        raise error(
+            "deck_taken",
+            "All {total} cards are taken in this deal, but the card played last always "
+            "stays on its target.",
+            total=DECK_SIZE,
+        )
     return counts
 
 
@@ -667,12 +676,20 @@ def validate_deal(entries: Mapping[str, Entry]) -> None:
     """Raise :class:`scoring.ScoringError` unless one deal's entries can be true.
 
     3–6 players, counts non-negative, at most 14 cards of each colour and 8
-    red 4s across all players.
+    red 4s across all players, and at least one card of the deck untaken: the
+    card played last always stays on its target, and cards on targets are not
+    scored.
 
     >>> validate_deal({"Anna": Entry(yellow=9), "Ben": Entry(yellow=6), "Cem": Entry()})
     Traceback (most recent call last):
     ...
     scoring.ScoringError: 15 yellow cards taken in this deal, but there are only 14.
+    >>> validate_deal({"Anna": Entry(yellow=14, green=14), "Ben": Entry(blue=14),
+    ...                "Cem": Entry(red=8)})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: All 50 cards are taken in this deal, but the card played last \
+always stays on its target.
     """
     _check_taken(_entries_counts(entries))
 

@@ -451,16 +451,34 @@ def _check_count(player: str, value: object) -> int:
     return value
 
 
+def most_collected(players: int) -> int:
+    """The most cards all players together can have collected in a game.
+
+    The game ends when a player cannot refill their hand to three: the draw pile is
+    empty, and every other player has just refilled and holds three unscored cards.
+
+    >>> most_collected(2), most_collected(5)
+    (105, 96)
+    """
+    return DECK_SIZE - HAND_SIZE * (players - 1)
+
+
 def validate_deal(entries: Mapping[str, Entry]) -> None:
     """Raise :class:`scoring.ScoringError` unless the entries of one game can be true.
 
     2–5 players; every count is 0 or at least 4 (a collected row has at least
-    four cards); at most 108 cards collected in total.
+    four cards); at most :func:`most_collected` cards collected in total (108 less
+    the hand cards every player but one still holds at the end).
 
     >>> validate_deal({"Anna": Entry(60), "Ben": Entry(49)})
     Traceback (most recent call last):
     ...
     scoring.ScoringError: 109 cards collected in total, but Freaky has only 108 cards.
+    >>> validate_deal({"Anna": Entry(60), "Ben": Entry(40), "Cem": Entry(4)})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: 104 cards collected in total, but with 3 players at most 102 can be: \
+when the game ends, every player but one still holds 3 hand cards.
     >>> validate_deal({"Anna": Entry(3), "Ben": Entry(8)})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -493,6 +511,14 @@ def validate_deal(entries: Mapping[str, Entry]) -> None:
             "deck_exceeded",
             "{total} cards collected in total, but Freaky has only 108 cards.",
             total=total,
+        )
+    most = most_collected(len(entries))
+    if total > most:
+        raise error(
+            "hands_exceeded",
+            "{total} cards collected in total, but with {players} players at most {most} "
+            "can be: when the game ends, every player but one still holds 3 hand cards.",
+            total=total, players=len(entries), most=most,
         )
 
 

@@ -456,19 +456,23 @@ def validate_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> 
     appears at most once in the deal (over all hands and X-stacks); a count
     other than 0 given beside cards agrees with them; all Hornochsen of the
     deal (hands and X-stacks of all players) are at most the deck's (167);
-    when every player's hand is given by card numbers, at least one hand is
-    empty (a deal ends only after a round at whose end someone holds no hand
-    cards).
+    at least one hand is empty, given as no card numbers or as 0 Hornochsen
+    (a deal ends only after a round at whose end someone holds no hand cards).
 
     >>> validate_deal({"Anna": Entry(hand_cards=(7,)), "Ben": Entry(x_stack_cards=(7,))})
     Traceback (most recent call last):
     ...
     scoring.ScoringError: Card 7 appears more than once in this deal (Anna and Ben).
-    >>> validate_deal({"Anna": Entry(hand=100), "Ben": Entry(x_stack=68)})
+    >>> validate_deal({"Anna": Entry(x_stack=100), "Ben": Entry(x_stack=68)})
     Traceback (most recent call last):
     ...
     scoring.ScoringError: This deal records 168 Hornochsen, but the whole deck has only 167.
     >>> validate_deal({"Anna": Entry(hand_cards=(7,)), "Ben": Entry(hand_cards=(9, 12))})
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Every player still holds hand cards, so this deal has not ended: \
+a deal ends after a round at whose end someone holds no hand cards.
+    >>> validate_deal({"Anna": Entry(hand=3), "Ben": Entry(hand=5, x_stack=2)})
     Traceback (most recent call last):
     ...
     scoring.ScoringError: Every player still holds hand cards, so this deal has not ended: \
@@ -505,8 +509,10 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, Deal
             "This deal records {total} Hornochsen, but the whole deck has only {most}.",
             total=total, most=deck.total,
         )
-    hands = [entry.hand_cards for entry in entries.values()]
-    if all(hand is not None for hand in hands) and all(hands):
+    # Every card carries at least one Hornochse: 0 in hand is an empty hand, whichever
+    # way the hand was recorded (counts or card numbers).
+    if all(result.hand > 0 or entry.hand_cards for result, entry in
+           zip(counted.values(), entries.values(), strict=True)):
         raise error(
             "nobody_out",
             "Every player still holds hand cards, so this deal has not ended: "
@@ -518,8 +524,8 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, Deal
 def score_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> dict[str, int]:
     """Validates, then each player's minus points of the deal (hand ×1 + X-stack ×2).
 
-    >>> score_deal({"Anna": Entry(hand=5, x_stack=9), "Ben": Entry(hand_cards=(55,))})
-    {'Anna': 23, 'Ben': 7}
+    >>> score_deal({"Anna": Entry(hand=5, x_stack=9), "Ben": Entry(x_stack_cards=(55,))})
+    {'Anna': 23, 'Ben': 14}
     """
     counted = _deal_hornochsen(entries, _deck(deck))
     return {player: result.minus_points for player, result in counted.items()}
@@ -536,10 +542,10 @@ def explain_deal(entries: Mapping[str, Entry], *, deck: Deck | None = None) -> B
     Hornochsen.
 
     >>> parts = explain_deal({"Anna": Entry(hand=5, x_stack=9),
-    ...                       "Ben": Entry(hand_cards=(55, 3))})
+    ...                       "Ben": Entry(x_stack_cards=(55, 3))})
     >>> [(p.kind, p.count, p.points) for p in parts["Anna"]]
     [('hand', 5, 5), ('x_stack', 9, 18)]
-    >>> parts["Ben"][0].cards
+    >>> parts["Ben"][1].cards
     (CardValue(card=3, hornochsen=1), CardValue(card=55, hornochsen=7))
     """
     deck = _deck(deck)

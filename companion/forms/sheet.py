@@ -193,6 +193,54 @@ class ColourRow:
     cells: tuple[ColourCell, ...]
 
 
+@dataclass(frozen=True)
+class Chip:
+    """One number button of a field in the chips layout."""
+
+    value: int
+    label: str
+    checked: bool
+
+
+@dataclass(frozen=True)
+class ChipRow:
+    """One field of a player in the chips layout: a button per count it can have."""
+
+    name: str
+    label: Any
+    swatch: str
+    field: BoundField
+    chips: tuple[Chip, ...]
+    deck: int | None
+    """What the deck holds of it at most (across players), or None (no such limit)."""
+    auto: bool = False
+    """The field the chips layout fills in when the counts make it certain."""
+
+
+@dataclass
+class ChipPanel:
+    """One player's part of the chips layout."""
+
+    seat: Seat
+    rows: list[ChipRow]
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def named_errors(self) -> list[str]:
+        name = self.seat.player.name
+        return [named(error, name) for error in self.errors]
+
+
+def _as_count(value: object) -> int | None:
+    """A field's value as the count it shows (None: nothing readable)."""
+    if value in (None, ""):
+        return 0
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
 def named(message: object, name: str | None) -> str:
     """``message`` starting with the player's ``name`` once (engine messages often name them)."""
     text = str(message)
@@ -271,6 +319,9 @@ class DealForm(forms.Form):
         """Set by the preview view: each player's score and new total if saved as typed."""
         self.preview_hint = ""
         """Set by the preview view: why there is no preview yet (the first problem)."""
+        self.unlikely = ""
+        """After validation: why the deal looks unlikely for the game (a hint, not an
+        error: ``EntryFormat.unlikely``)."""
         self.prefilled = False
         """Values were handed over in the URL (a table helper's result)."""
         self.kept: list[tuple[str, str]] = (
@@ -367,8 +418,38 @@ class DealForm(forms.Form):
 
     @property
     def layout(self) -> str:
-        """``grid`` (the card grid), ``colours`` (a row per colour) or ``blocks``."""
-        return "grid" if self.mode_key == "grid" else self.format.layout
+        """``grid`` (the card grid), ``colours`` (a row per colour), ``chips`` (a panel per
+        player with a number button per count) or ``blocks``."""
+        return "grid" if self.mode_key == "grid" else self.format.layout_for(self.mode_key)
+
+    def chip_panels(self) -> list[ChipPanel]:
+        """The chips layout: per player a row per field, a button per count it can have.
+
+        A count the buttons do not offer (typed in another mode) gets a button of its own,
+        so that nothing typed is lost; the engine says what is wrong with it."""
+        panels = []
+        for seat in self.seats:
+            rows = []
+            for name in self.player_field_names:
+                bound = self[self.name_for(seat, name)]
+                current = _as_count(bound.value())
+                highest = self.format.chips.get(name)
+                if highest is not None:
+                    options = [(n, str(n)) for n in range(highest + 1)]
+                else:
+                    options = [(int(value), str(label))
+                               for value, label in getattr(bound.field, "choices", ())]
+                if current is not None and current not in {value for value, _ in options}:
+                    options.append((current, str(current)))
+                rows.append(ChipRow(
+                    name=name, label=self.player_field_labels[name],
+                    swatch=self.format.colours.get(name, ""), field=bound, deck=highest,
+                    chips=tuple(Chip(value, label, value == current) for value, label in options),
+                    auto=name == self.format.auto_bonus,
+                ))
+            panels.append(ChipPanel(seat=seat, rows=rows,
+                                    errors=self.seat_errors.get(seat.number, [])))
+        return panels
 
     def colour_rows(self) -> list[ColourRow]:
         """The count form by colour: each colour's field for every player."""
@@ -406,6 +487,13 @@ class DealForm(forms.Form):
                     ),
                 ))
         return panels
+
+    @property
+    def hornochsen_values(self) -> list[int]:
+        """The Hornochsen a number card can carry (for the grid's shared descriptions)."""
+        from scoring.number_cards import CARDS, STANDARD_DECK
+
+        return sorted({STANDARD_DECK.of(card) for card in CARDS})
 
     def grid_piles(self) -> list[tuple[str, Any]]:
         """The piles a player ticks cards for (field name, label)."""
@@ -494,6 +582,8 @@ class DealForm(forms.Form):
                 rules.validate_deal(parsed)
             except ScoringError as err:
                 self._engine_error(err)
+            else:
+                self.unlikely = self.format.unlikely(entries)
         self.entries = entries
         return cleaned
 

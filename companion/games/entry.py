@@ -30,6 +30,14 @@ CARDS = {
 }
 
 
+def _blank(value: object) -> bool:
+    return value in (0, "0", "", None)
+
+
+def _shown(value: object) -> str:
+    return "0" if _blank(value) else str(value)
+
+
 FIRST_CARD, LAST_CARD = 1, 100
 """The number cards of X nimmt! and 11 nimmt! (``scoring.number_cards.CARDS``)."""
 
@@ -126,6 +134,20 @@ class EntryFormat(ABC):
     (a row per field, a column per player: a compact count form)."""
     count_hint: Any = ""
     """What exactly to count, said above the fields."""
+    chips: Mapping[str, int] = {}
+    """In the ``chips`` layout (a panel per player, a row of number buttons per field: one
+    tap per count), the highest count each field offers: what the deck holds of it at
+    most. The chips of a field across all players are shown struck through above what the
+    others leave of it (a hint; the engine checks)."""
+    auto_bonus: str = ""
+    """A field the chips layout fills in when the counts make it certain (3 sind einer
+    zuviel!: the interim bonus card of a player who ends with every colour open); empty:
+    none."""
+
+    def layout_for(self, mode: str) -> str:
+        """The layout of entry ``mode`` (``blocks``, ``colours``, ``chips``; the card grid's
+        is ``grid``)."""
+        return self.layout
 
     @abstractmethod
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
@@ -156,6 +178,45 @@ class EntryFormat(ABC):
         nothing typed is dropped: the values of the other mode stay in the form.
         """
         return dict(values)
+
+    def unlikely(self, entries: Mapping[int, Mapping[str, Any]]) -> str:
+        """Why a deal the engine accepts looks unlikely for the game (a hint shown with the
+        preview, never a refusal), or "" when nothing does. ``entries``: the engine's
+        entry dicts per player id."""
+        return ""
+
+    def describe(self, data: Mapping[str, Any]) -> str:
+        """One player's stored entry in words, for the match's log: every field that is
+        not 0 or empty with its label ("Hornochsen in hand 5, Hornochsen in the X-stack
+        2"), "0" when nothing was recorded."""
+        mode = self.mode_for([data])
+        labels = {name: field.label for name, field in self.player_fields(mode).items()}
+        parts = [
+            f"{labels[name]} {value}" for name, value in self.initial(data, mode).items()
+            if name in labels and not _blank(value)
+        ]
+        return ", ".join(parts) or "0"
+
+    def describe_change(
+        self, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+    ) -> str:
+        """What a change did to one player's entry, in words: the fields that changed,
+        each before → after ("Hornochsen in the X-stack 2 → 5"); a whole entry where the
+        deal came or went ("— → Hornochsen in hand 3"); "" where nothing changed."""
+        if before is None or after is None:
+            return (f"{self.describe(before) if before is not None else '—'} → "
+                    f"{self.describe(after) if after is not None else '—'}")
+        mode = self.mode_for([before, after])
+        labels = {name: field.label for name, field in self.player_fields(mode).items()}
+        old, new = self.initial(before, mode), self.initial(after, mode)
+        return ", ".join(
+            f"{label} {_shown(old.get(name))} → {_shown(new.get(name))}"
+            for name, label in labels.items() if _shown(old.get(name)) != _shown(new.get(name))
+        ) + self.describe_deal_change(before, after)
+
+    def describe_deal_change(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+        """What :meth:`describe_change` adds for a change of the deal's own fields."""
+        return ""
 
     def field_for_error(self, err: ScoringError, mode: str) -> str | None:
         colour = err.params.get("colour")

@@ -175,7 +175,7 @@ def members(group: Group) -> list[Membership]:
         .prefetch_related(
             Prefetch(
                 "user__players",
-                queryset=Player.objects.filter(group=group).order_by("name"),
+                queryset=Player.objects.filter(group=group).order_by(Lower("name"), "id"),
                 to_attr="group_players",
             )
         )
@@ -238,7 +238,17 @@ def _log_text(change: GroupChange) -> str:
     return str(actions.get(say("action"), change.get_kind_display()))
 
 
+def roster_names(group_id: int) -> dict[int, str]:
+    """The roster name of each member who plays on the group's roster, by user id: the
+    match's log shows a member by that name (their user name only where they have none)."""
+    return dict(
+        Player.objects.filter(group_id=group_id, user__isnull=False)
+        .order_by("-id").values_list("user_id", "name")
+    )
+
+
 def _log_lines(changes: Iterable[GroupChange]) -> list[LogLine]:
+    # By account name: this log is about accounts (joins, links to players, removals).
     return [
         LogLine(
             change=change,

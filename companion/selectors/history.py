@@ -21,11 +21,10 @@ from typing import Any, TypedDict
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Exists, F, OuterRef, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models.functions import Lower, RowNumber
 
 from companion.games import game_app
 from companion.models import (
-    GameCount,
     GameNight,
     GameRecord,
     Group,
@@ -171,14 +170,21 @@ class NightList:
             matches[pk] = match
             by_night[night]["matches"].append(match)
         winners: dict[int, list[str]] = defaultdict(list)
-        for match_id, name, total, place, is_winner in (
+        # An abandoned match has no result: its players in seat order, without places.
+        seats = sorted(
             Seat.objects.filter(match__in=matches)
-            .order_by("match_id", F("place").asc(nulls_last=True), "number")
-            .values_list("match_id", "player__name", "total", "place", "is_winner")
-        ):
-            matches[match_id]["seats"].append(
-                {"name": name, "total": total, "place": place, "is_winner": is_winner}
-            )
+            .values_list("match_id", "player__name", "total", "place", "is_winner", "number"),
+            key=lambda row: (row[0], *(
+                (row[5],) if matches[row[0]]["abandoned"]
+                else (row[3] is None, row[3] or 0, row[5])
+            )),
+        )
+        for match_id, name, total, place, is_winner, _number in seats:
+            match = matches[match_id]
+            match["seats"].append({
+                "name": name, "total": total, "is_winner": is_winner,
+                "place": None if match["abandoned"] else place,
+            })
             if is_winner:
                 winners[match_id].append(name)
         for match_id, names in winners.items():
@@ -412,10 +418,10 @@ def game_stats(
 
 
 def games_played(group: Group) -> list[tuple[GameInfo, int]]:
-    """The five games with the group's number of matches of each, running and abandoned
-    ones included (one query of five rows at most: the counts are kept in
-    :class:`~companion.models.GameCount`, not counted from the matches)."""
-    counts = dict(GameCount.objects.filter(group_id=group.pk).values_list("game", "matches"))
+    """The five games with the group's number of finished matches of each: what the
+    statistics count (running and abandoned matches count in none). One query of five rows
+    at most: the counts are kept in :class:`~companion.models.GameRecord`."""
+    counts = dict(GameRecord.objects.filter(group_id=group.pk).values_list("game", "matches"))
     return [(info, counts.get(slug, 0)) for slug, info in GAMES.items()]
 
 
@@ -423,8 +429,8 @@ def games_played(group: Group) -> list[tuple[GameInfo, int]]:
 
 
 def group_players(group: Group) -> list[Player]:
-    """The group's roster by name (one query)."""
-    return list(Player.objects.filter(group_id=group.pk).order_by("name", "id"))
+    """The group's roster by name, ignoring case (one query)."""
+    return list(Player.objects.filter(group_id=group.pk).order_by(Lower("name"), "id"))
 
 
 __all__ = [

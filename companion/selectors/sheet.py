@@ -25,8 +25,9 @@ from companion.charts import Progression
 from companion.colours import ink_for, player_colours
 from companion.games import game_app
 from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
+from companion.selectors.groups import roster_names
 from companion.turns import RematchPlan, Turn
-from scoring import GAMES, GameInfo, rank
+from scoring import GAMES, GameInfo, ScoringError, rank
 from scoring.common import rules_for
 
 
@@ -373,21 +374,120 @@ def rematch_plan(
     )
 
 
+def recorded_as(match: Match, number: int, entries: Mapping[int, Mapping[str, Any]],
+                seats: Sequence[Seat]) -> bool:
+    """Whether deal ``number`` is on the sheet with exactly ``entries`` (per player id, as a
+    deal form gives them), compared as the engine stores them."""
+    deal = match.deals.filter(number=number).prefetch_related("scores").first()
+    if deal is None:
+        return False
+    rules = rules_for(match.game)
+    try:
+        typed = {
+            seat.player_id: rules.entry_to_dict(rules.entry_from_dict(entries[seat.player_id]))
+            for seat in seats
+        }
+    except (KeyError, ScoringError):
+        return False
+    stored = {score.player_id: score.data for score in deal.scores.all()}
+    # Through JSON as the stored data went (tuples become lists).
+    return {pid: json.loads(json.dumps(data)) for pid, data in typed.items()} == stored
+
+
 # ------------------------------------------------------------------- the match's log
 
 
-def match_log(match: Match) -> list[MatchChange]:
-    """Every change of the match, newest first, with who made it and who undid it
-    (one query, however long the log)."""
-    return list(
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One player's part of a logged change of a deal: the entry and score before and after."""
+
+    name: str
+    entry: str
+    """What changed in the entry, in words (``EntryFormat.describe_change``)."""
+    score_before: int | None
+    """The engine's score of the deal before; None where there was no deal (or the engine
+    cannot read what is stored)."""
+    score_after: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """A change of the log with who made it, by their name on the group's roster."""
+
+    change: MatchChange
+    by: str
+    """The roster name of the member who made it (their user name if they have none
+    on the roster, empty if the account is gone)."""
+    undone_by: str
+    lines: tuple[LogLine, ...]
+    """The players whose entry or score the change changed, in seat order."""
+
+
+def _snapshot_scores(
+    match: Match, snapshot: Mapping[str, Any] | None, names: Mapping[str, str]
+) -> dict[str, int]:
+    """The engine's scores of a logged deal (by player id as text); {} if it cannot read it."""
+    if not snapshot:
+        return {}
+    rules = rules_for(match.game)
+    try:
+        scores = rules.score_deal({
+            names.get(key, key): rules.entry_from_dict(data) for key, data in snapshot.items()
+        })
+    except ScoringError:
+        return {}
+    return {key: scores[names.get(key, key)] for key in snapshot}
+
+
+def _log_lines(
+    match: Match, change: MatchChange, seats: Sequence[Seat]
+) -> tuple[LogLine, ...]:
+    before, after = change.before or {}, change.after or {}
+    if not before and not after:
+        return ()
+    entry_format = game_app(match.game).entry
+    names = {str(seat.player_id): seat.player.name for seat in seats}
+    scores_before = _snapshot_scores(match, before, names)
+    scores_after = _snapshot_scores(match, after, names)
+    lines = []
+    for key in [*names, *(k for k in {**before, **after} if k not in names)]:
+        if key not in before and key not in after:
+            continue
+        line = LogLine(
+            name=names.get(key, "?"),
+            entry=entry_format.describe_change(before.get(key) if before else None,
+                                               after.get(key) if after else None),
+            score_before=scores_before.get(key), score_after=scores_after.get(key),
+        )
+        if line.entry or line.score_before != line.score_after:
+            lines.append(line)
+    return tuple(lines)
+
+
+def match_log(match: Match) -> list[LogEntry]:
+    """Every change of the match, newest first: who made it (by roster name) and who undid
+    it, and for a change of a deal each player's entry and score before and after (three
+    queries, however long the log)."""
+    changes = list(
         match.changes.select_related("created_by", "undone_by")
         .only(
-            "id", "kind", "deal_number", "created_at", "undone_at",
+            "id", "kind", "deal_number", "created_at", "undone_at", "before", "after",
             "created_by__username", "undone_by__username",
             "created_by_guest", "undone_by_guest",
         )
         .order_by("-id")
     )
+    roster = roster_names(match.group_id)
+    seats = seats_of(match)
+
+    def who(user: Any) -> str:
+        return "" if user is None else roster.get(user.pk, user.username)
+
+    return [
+        LogEntry(change=change, by=who(change.created_by), undone_by=who(change.undone_by),
+                 lines=_log_lines(match, change, seats))
+        for change in changes
+    ]
 
 
 # --------------------------------------------------------- preview of a typed deal

@@ -1,9 +1,11 @@
 """The deals of a score sheet: record, correct, delete, and undo / redo.
 
 Every change is logged as a :class:`MatchChange` (who, when, what; the entries
-``before`` and ``after``). Undo marks a change as undone and redo re-applies it: the
-log never loses an entry, so replaying the changes that are not undone, in order, gives
-the sheet. What the steps share is in :mod:`companion.services.sheet`.
+``before`` and ``after``). Undo marks a change as undone and redo re-applies it; both
+are logged as entries of their own (who undid or redid which deal, when, and the deal
+before and after): the log never loses an entry, and replaying the deal changes that are
+not undone, in order, gives the sheet. What the steps share is in
+:mod:`companion.services.sheet`.
 """
 
 from __future__ import annotations
@@ -298,7 +300,8 @@ def _drop_deal(match: Match, number: int) -> None:
 def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
     """Take back the match's newest deal change (record, edit or delete).
 
-    The change stays in the log, marked as undone, and can be redone
+    The change stays in the log, marked as undone, the undo is logged as an entry of
+    its own (who, when, the deal before and after), and the change can be redone
     (:func:`match_redo`). ``change_id`` is the change the user saw as the one
     to undo; if another phone has changed the sheet since, :class:`StaleData`
     is raised and nothing is undone.
@@ -320,7 +323,9 @@ def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) 
             _put_deal(match, number, change.before, insert=False)
         else:
             _put_deal(match, number, change.before, insert=True)
-        change.undone_at = timezone.now()
+        step = log_change(match, MatchChange.Kind.UNDO, number, change.after, user,
+                          after=change.before)
+        change.undone_at = step.created_at
         change.undone_by = acting_user(user)
         change.undone_by_guest = guest_name(user)
         change.save(update_fields=["undone_at", "undone_by", "undone_by_guest"])
@@ -328,7 +333,8 @@ def match_undo(*, match: Match, change_id: int | None = None, user: Any = None) 
     return change
 
 def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) -> MatchChange:
-    """Re-apply the change undone last (if nothing was changed since it was undone).
+    """Re-apply the change undone last (if nothing was changed since it was undone),
+    logged as a redo of its own.
 
     ``change_id`` is the change the user saw as the one to redo; otherwise
     :class:`StaleData`, and nothing is changed.
@@ -351,6 +357,8 @@ def match_redo(*, match: Match, change_id: int | None = None, user: Any = None) 
             _put_deal(match, number, change.after, insert=False)
         else:
             _drop_deal(match, number)
+        # The change counts again; who undid it and when stays in the log's undo entry.
+        log_change(match, MatchChange.Kind.REDO, number, change.before, user, after=change.after)
         change.undone_at = None
         change.undone_by = None
         change.undone_by_guest = ""

@@ -36,6 +36,7 @@ from companion.selectors.live import LIVE_GAMES, live_cards
 from companion.selectors.sheet import (
     Sheet,
     deal_preview_for,
+    recorded_as,
     sheet_after_record,
     sheet_for,
 )
@@ -46,6 +47,8 @@ from companion.views.sheet import (
     back_to_sheet,
     error_text,
     new_deal_form,
+    preferred_mode,
+    remember_mode,
     render_sheet,
     sheet_changed,
     sheet_etag,
@@ -62,7 +65,7 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     match = seats[0].match
     if request.method != "POST":
         sheet = sheet_for(match)
-        form = new_deal_form(sheet, mode=request.GET.get("mode"))
+        form = new_deal_form(sheet, mode=preferred_mode(request, match.game))
         return render_sheet(request, sheet, form=form, partial="deal-form" if form else "sheet")
     if request.POST.get("switch_mode"):
         sheet = sheet_for(match)
@@ -70,9 +73,11 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     form = DealForm(request.POST, game=match.game, seats=seats)
     if not form.is_valid():
         return render_sheet(request, sheet_for(match), form=form, status=422)
+    number = form.cleaned_data.get("number") or match.deals.count() + 1
+    if request.POST.get("kept"):
+        return _kept(request, match, form, number)
     if _ask_before_empty(match, form):
         return render_sheet(request, sheet_for(match), form=form, status=422)
-    number = form.cleaned_data.get("number") or match.deals.count() + 1
     try:
         recorded = services.deal_append(
             match=match, number=number, entries=form.entries, user=acting(request),
@@ -83,6 +88,9 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
         return sheet_changed(request, match, _("Deal %(number)s was saved already.") % {
             "number": repeat.change.deal_number})
     except services.StaleData as err:
+        if recorded_as(match, number, form.entries, seats):
+            # Typed on this phone exactly as another phone saved it: nothing is lost.
+            return sheet_changed(request, match, _same_entries(number))
         sheet = sheet_for(match)
         data = request.POST.copy()
         data["number"] = str(sheet.next_number)
@@ -107,8 +115,34 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     if not request.htmx:
         messages.success(request, message)
         request.session["saved_deal"] = [match.pk, number]
-        return back_to_sheet(match)
-    return _saved(request, match, recorded, message)
+        response = back_to_sheet(match)
+    else:
+        response = _saved(request, match, recorded, message)
+    remember_mode(request, response, match.game, form.mode_key)
+    return response
+
+def _same_entries(number: int) -> str:
+    return _("Deal %(number)s was saved on another phone with exactly these entries: "
+             "nothing to do.") % {"number": number}
+
+
+def _kept(request: HttpRequest, match: Match, form: DealForm, number: int) -> HttpResponse:
+    """A form this phone kept when another phone's save took its deal away (``kept``: sent
+    by the phone, not by a tap on "save"): compared with the sheet, never saved.
+
+    Entries that are on the sheet as deal ``number`` already answer 200 (nothing was
+    lost); other entries 409 with the sheet, whose ``data-next`` says whether the match
+    takes another deal at all (``static/js/queue.js`` offers "as the next deal" only then).
+    """
+    sheet = sheet_for(match)
+    if form.is_empty or recorded_as(match, number, form.entries, sheet.seats):
+        return render_sheet(request, sheet, notice=notices.success(_same_entries(number)))
+    notice = _("Deal %(number)s was recorded on another phone meanwhile: these entries were "
+               "not saved.") % {"number": number}
+    if not sheet.can_record:
+        notice += " " + _("The match takes no further deal.")
+    return render_sheet(request, sheet, notice=notice, status=409)
+
 
 def _saved(
     request: HttpRequest, match: Match, recorded: services.Recorded, message: str

@@ -17,7 +17,7 @@ from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_board_for
 from companion.services import live as services
 from companion.services.sheet import ConfirmationNeeded
-from companion.views.sheet import error_text, poll_etag, sheet_changed, sheet_etag
+from companion.views.sheet import error_text, gone, poll_etag, sheet_changed, sheet_etag
 from scoring import ScoringError
 
 
@@ -26,7 +26,12 @@ from scoring import ScoringError
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Record while playing (a game with a live board: 3 sind einer zuviel!, Freaky); for
     members and guests whose table pass may enter deals."""
-    match = get_match_for_viewer(request, group_id, match_id, write=True)
+    try:
+        match = get_match_for_viewer(request, group_id, match_id, write=True)
+    except Http404:
+        if request.method != "GET":
+            raise
+        return gone(request, group_id, match_id, target="board")
     if match.game not in LIVE_GAMES:
         raise Http404
     notice = ""

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from companion import notices
 from companion.access import (
     acting,
     get_game_night_for_user,
@@ -48,7 +50,7 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     night_id = id_from(request.GET, "night") or id_from(request.POST, "night")
     if night_id:
         night = get_game_night_for_user(request.user, group.pk, night_id)
-    roster = list(Player.objects.filter(group=group).order_by("name", "id"))
+    roster = list(Player.objects.filter(group=group).order_by(Lower("name"), "id"))
     initial: dict[str, Any] = {}
     last = (
         Match.objects.filter(group=group).order_by("-created_at", "-id").first()
@@ -79,6 +81,11 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     return render(
         request, "companion/sheet/new.html",
         {"group": group, "form": form, "night": night, "games": list(GAMES.values()),
+         # The seats (numbered from 1) each game has no player for: hidden while it is chosen.
+         "surplus_seats": [
+             (info.slug, list(range(info.max_players + 1, len(form.seat_names) + 1)))
+             for info in GAMES.values() if info.max_players < len(form.seat_names)
+         ],
          "added": added, "guest_error": guest_error},
     )
 
@@ -145,6 +152,10 @@ def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     match.refresh_from_db()
+    if request.htmx:
+        # The sheet, finished, with a way to undo it right where the winners are named.
+        return render_sheet(request, sheet_for(match),
+                            notice=notices.success(_("Match finished.")), finished_now=True)
     return sheet_changed(request, match, _("Match finished."))
 
 @require_POST

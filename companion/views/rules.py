@@ -179,10 +179,16 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
         key: rule_ref(slug, form.answer.rule, language)
         for key, form in bound.items() if form.answer is not None
     }
+    # The sheet that opened the check (``?back=``): a way back to it, kept while checking.
+    back = _back(request)
     context = {
         "info": app.info, "text": app.rules[language], "forms": bound,
         "which": which, "rules": _rule_refs(slug), "tool": app.tool,
         "players": ",".join(players), "players_error": players_error, "decided": decided,
+        "back": back, "check_query": urlencode({
+            key: value for key, value in (("players", ",".join(players)), ("back", back))
+            if value
+        }),
     }
     template = app.check_template
     if request.htmx and which in bound:

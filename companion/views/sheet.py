@@ -16,9 +16,10 @@ import uuid
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers, quote_etag
@@ -29,7 +30,13 @@ from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
 from companion import notices
-from companion.access import get_match_for_viewer, poll_revision, viewer_of, viewer_required
+from companion.access import (
+    get_group_for_user,
+    get_match_for_viewer,
+    poll_revision,
+    viewer_of,
+    viewer_required,
+)
 from companion.changes import wait_for_change
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
@@ -75,8 +82,13 @@ def _tools(sheet: Sheet) -> list[dict[str, Any]]:
 
 
 def _dispute_url(sheet: Sheet) -> str:
-    """The game's legality check with the match's players and variant filled in."""
-    return f"{reverse('rules_check', args=[sheet.match.game])}?{urlencode(_match_query(sheet))}"
+    """The game's legality check with the match's players and variant filled in, and a way
+    back to this sheet."""
+    query = urlencode({
+        **_match_query(sheet),
+        "back": reverse("match_sheet", args=[sheet.match.group_id, sheet.match.pk]),
+    })
+    return f"{reverse('rules_check', args=[sheet.match.game])}?{query}"
 
 
 def sheet_etag(request: HttpRequest, revision: int, viewer_key: str | None = None) -> str:
@@ -122,6 +134,30 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     return etag
 
 
+MODE_COOKIE = "kr-mode-{game}"
+"""The entry mode this phone last saved a deal of the game in (a cookie: per phone, not
+per account, and no write to the database)."""
+
+
+def preferred_mode(request: HttpRequest, game: str) -> str | None:
+    """The entry mode of the next deal's form: the one asked for (``?mode=``, the mode a
+    save was made in), else the one this phone last saved a deal of ``game`` in (a grid
+    user's next match opens on the grid, without a tap); None: the game's first mode."""
+    return (request.GET.get("mode") or request.POST.get("mode")
+            or request.COOKIES.get(MODE_COOKIE.format(game=game)) or None)
+
+
+def remember_mode(request: HttpRequest, response: HttpResponse, game: str, mode: str) -> None:
+    """After a deal saved in entry ``mode``: the phone keeps it for the game's next form."""
+    name = MODE_COOKIE.format(game=game)
+    if mode == game_app(game).entry.modes[0].key:
+        if name in request.COOKIES:
+            response.delete_cookie(name, samesite="Lax")
+    elif request.COOKIES.get(name) != mode:
+        response.set_cookie(name, mode, max_age=365 * 24 * 3600, samesite="Lax", httponly=True,
+                            secure=settings.SESSION_COOKIE_SECURE)
+
+
 def new_deal_form(
     sheet: Sheet, *, mode: str | None = None, data: Any = None, key: str | None = None
 ) -> DealForm | None:
@@ -139,18 +175,21 @@ def new_deal_form(
 def sheet_context(
     request: HttpRequest, sheet: Sheet, *, form: DealForm | None = None,
     editing: Any = None, notice: str | Notice = "", saved: int | None = None,
+    finished_now: bool = False,
 ) -> dict[str, Any]:
     """What the sheet page and its partials show of ``sheet`` for this request."""
     match = sheet.match
     viewer = viewer_of(request)
     if form is None and editing is None and not viewer.read_only:
         # After a saved deal the next one opens in the entry mode just used (card grid …).
-        form = new_deal_form(sheet, mode=request.GET.get("mode") or request.POST.get("mode"))
+        form = new_deal_form(sheet, mode=preferred_mode(request, match.game))
     if isinstance(notice, str) and notice:
         notice = notices.warning(notice)
     return {
         "sheet": sheet, "match": match, "group": match.group, "form": form,
         "editing": editing, "notice": notice, "saved": saved, "viewer": viewer,
+        # Finished by this very request: the winners' box offers to undo it.
+        "finished_now": finished_now and sheet.is_finished and not viewer.is_guest,
         "can_delete": not viewer.is_guest and can_delete(match, request.user),
         "rematch": (rematch_plan(match, sheet.seats, sheet.last_scores)
                     if sheet.is_finished and not viewer.is_guest else None),
@@ -168,11 +207,11 @@ def sheet_context(
 def render_sheet(
     request: HttpRequest, sheet: Sheet, *, form: DealForm | None = None,
     editing: Any = None, notice: str | Notice = "", partial: str = "sheet",
-    status: int = 200, saved: int | None = None,
+    status: int = 200, saved: int | None = None, finished_now: bool = False,
 ) -> HttpResponse:
     """The sheet page, or for htmx its ``partial`` (the whole ``#sheet`` by default)."""
     context = sheet_context(request, sheet, form=form, editing=editing, notice=notice,
-                            saved=saved)
+                            saved=saved, finished_now=finished_now)
     if not request.htmx:
         response = render(request, PAGE, context, status=status)
         patch_vary_headers(response, ["HX-Request"])
@@ -226,14 +265,31 @@ def with_scores(sheet: Sheet, number: int, message: str) -> str:
     return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
+def gone(request: HttpRequest, group_id: int, match_id: int, *, target: str) -> HttpResponse:
+    """A poll (htmx) of a match of the user's group that no longer exists: 410 with the
+    ``target`` element (``sheet``, ``board``) saying it was deleted on another phone, and
+    the way on. Anything else about a match the user cannot see stays 404."""
+    if not request.htmx or Match.objects.filter(pk=match_id).exists():
+        raise Http404
+    group = get_group_for_user(request.user, group_id)  # 404 unless a member (not a guest)
+    response = render(request, "companion/sheet/_gone.html",
+                      {"group": group, "gone_id": target}, status=410)
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
 @viewer_required
 @condition(etag_func=poll_etag)
 def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """The score sheet; a poll of an unchanged sheet gets 304 (:func:`poll_etag`).
+    """The score sheet; a poll of an unchanged sheet gets 304 (:func:`poll_etag`), a poll
+    of a deleted one 410 (:func:`gone`).
 
     A table helper may hand values over in the URL (``?s0-yellow=3``): they are put into
     the next deal's form (:func:`_prefilled`)."""
-    match = get_match_for_viewer(request, group_id, match_id)
+    try:
+        match = get_match_for_viewer(request, group_id, match_id)
+    except Http404:
+        return gone(request, group_id, match_id, target="sheet")
     saved = request.session.pop("saved_deal", None) if not request.htmx else None
     number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None
     sheet = sheet_for(match)
@@ -254,7 +310,7 @@ def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Not
     if not sheet.can_record:
         return None, _("The values from the link were not taken over: this match takes "
                        "no further deal.")
-    blank = new_deal_form(sheet, mode=request.GET.get("mode"))
+    blank = new_deal_form(sheet, mode=preferred_mode(request, sheet.match.game))
     if blank is None:
         return None, ""
     initial: dict[str, Any] = {"number": sheet.next_number}

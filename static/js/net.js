@@ -118,7 +118,17 @@
     if (!byUser(elt)) { return; }
     var cfg = event.detail.requestConfig || {};
     setBusy(elt, cfg.triggeringEvent && cfg.triggeringEvent.submitter, true);
+    forgetNotices();
   });
+
+  /* A notice lasts until the next action, no longer: the messages a page came with and the
+     sheet's notice go when the user does something (its answer brings its own). */
+  function forgetNotices() {
+    var messages = document.getElementById("messages");
+    if (messages) { messages.remove(); }
+    var notice = document.querySelector("#sheet-notice #notice");
+    if (notice) { notice.remove(); }
+  }
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = K.source(event);
     if (byUser(elt)) { setBusy(elt, null, false); }

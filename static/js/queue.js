@@ -3,7 +3,11 @@
    is sent by itself when the network is back and on the next page load, in order, with the
    deal number it was typed for and its own key (the server records a repeat once), or a
    live tap with the revision it was based on. A refused send turns into an error row with
-   the server's message and what was typed; only the user discards it. */
+   the server's message and what was typed; only the user discards it.
+   A deal form that another phone's save took away (sync.js) is kept too, if anything was
+   typed into it: sent with "kept", the server only compares it with the sheet. The same
+   entries as the saved deal are no error (nothing is lost); other entries become an error
+   row, offering "as the next deal" only while the match takes another deal. */
 (function () {
   "use strict";
   var K = window.Kartenrunde = window.Kartenrunde || {};
@@ -43,7 +47,7 @@
       if (!value || (value === "0" && el.type !== "radio")) { return; }
       var block = el.closest(".player-block, .compact-row, fieldset");
       var who = text(block && block.querySelector("legend, .fw-bold"));
-      var label = text(el.id && form.querySelector('label[for="' + el.id + '"]'));
+      var label = text(el.id && form.querySelector('label[for="' + el.id + '"]')) || (el.type === "checkbox" && el.closest("label") ? text(el.closest("label")) : "");
       if (who && label.indexOf(who + ":") === 0) { label = label.slice(who.length + 1).trim(); }
       var part = el.type === "radio" || el.type === "checkbox" ? label : (label ? label + " " : "") + value;
       if (!(who in byName)) { byName[who] = []; lines.push(who); }
@@ -115,7 +119,11 @@
   });
 
   function refusal(html, item, status) {
-    if (item.kind === "deal" && status === 409) { return K.t("recordedElsewhere", { number: item.number }); }
+    if (item.kind === "deal" && status === 409) {
+      // A kept form: the server's words (they say whether the match takes another deal).
+      var said = item.kept ? text(new DOMParser().parseFromString(html, "text/html").getElementById("notice")) : "";
+      return said || K.t("recordedElsewhere", { number: item.number });
+    }
     if (status === 403 || status === 404) { return K.t(status === 403 ? "forbidden" : "notFound"); }
     var doc = new DOMParser().parseFromString(html, "text/html");
     var found = Array.prototype.map.call(doc.querySelectorAll("#form-errors, .invalid-feedback, #deal-form [role=alert], #notice"), text);
@@ -165,6 +173,10 @@
           if (response.ok) {
             remove(item.id);
             saved = true;
+            if (item.kept) {  // the same entries are on the sheet: say so, no error
+              var said = text(new DOMParser().parseFromString(html, "text/html").getElementById("notice"));
+              if (said) { K.toast(said, { level: "success", kind: "kept" }); }
+            }
             if (item.kind === "live") {
               board = html;
               basedOn = item.revision;
@@ -204,6 +216,8 @@
 
   function resend(item) {
     if (item.kind === "deal") {
+      item.fields = item.fields.filter(function (f) { return f[0] !== "kept"; });  // now a real save
+      delete item.kept;
       var sheet = document.getElementById("sheet");
       var waiting = load().filter(function (i) { return i.kind === "deal" && i.state !== "error"; }).length;
       item.number = Math.max(parseInt(sheet && sheet.dataset.next, 10) || 0, nextHint, 1) + waiting;
@@ -245,22 +259,28 @@
         flush();
       });
     }
-    el("button", "btn btn-sm btn-primary", K.t(item.kind === "deal" ? "asNext" : "retry"), actions)
-      .addEventListener("click", function () {
-        var items = load().filter(function (i) { return i.id !== item.id; });
-        var again = resend(item);
-        again.seq = items.reduce(function (top, i) { return Math.max(top, i.seq || 0); }, 0) + 1;
-        items.push(again);
-        store(items);
-        flush();
-      });
+    var sheet = document.getElementById("sheet");
+    // A deal only goes in as the next one while the sheet takes another deal (a page without
+    // the sheet, the live board, cannot tell: the server says so if it does not).
+    if (item.kind !== "deal" || !sheet || sheet.dataset.recording !== undefined) {
+      el("button", "btn btn-sm btn-primary", K.t(item.kind === "deal" ? "asNext" : "retry"), actions)
+        .addEventListener("click", function () {
+          var items = load().filter(function (i) { return i.id !== item.id; });
+          var again = resend(item);
+          again.seq = items.reduce(function (top, i) { return Math.max(top, i.seq || 0); }, 0) + 1;
+          items.push(again);
+          store(items);
+          flush();
+        });
+    }
     el("button", "btn btn-sm btn-outline-danger", K.t("discard"), actions)
       .addEventListener("click", function () { remove(item.id); });
     return card;
   }
 
   function render() {
-    var items = load();
+    // A kept form being compared with the sheet is no news yet: shown only if refused.
+    var items = load().filter(function (item) { return !(item.kept && item.state === "sending"); });
     var box = document.getElementById("net-queue");
     if (!items.length) { if (box) { box.remove(); } return; }
     if (!box) {
@@ -275,10 +295,20 @@
     items.forEach(function (item) { box.appendChild(row(item)); });
   }
 
+  /* A form another phone's save took away: compared by the server (never saved by it);
+     nothing typed, nothing kept. */
+  function keep(form) {
+    var item = dealItem(form, "pending");
+    if (!item.lines.length) { return; }
+    item.kept = true;
+    setField(item, "kept", "1");
+    if (add(item)) { flush(); }
+  }
+
   K.queue = {
     takeFailed: takeFailed,
     flush: flush,
-    keep: function (form, message) { add(dealItem(form, "error", message)); },
+    keep: keep,
   };
   document.addEventListener("htmx:afterSettle", render);
   window.addEventListener("online", flush);

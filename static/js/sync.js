@@ -130,6 +130,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var elt = K.source(event);
     if (!/^(sheet|board)-poll$/.test(elt.id) || !event.detail.shouldSwap) { return; }
+    if (event.detail.xhr && event.detail.xhr.status === 410) { return; }  // deleted on another phone: say so
     if (elt.dataset.changes !== String(changes)) {  // a save answered meanwhile: its sheet is newer
       event.detail.shouldSwap = false;
       return;
@@ -145,7 +146,7 @@
     if (html.indexOf('id="deal-form"') >= 0) {
       event.detail.serverResponse = html.replace('id="deal-form"', 'id="deal-form" data-hx-preserve="true"');
     } else if (form.dataset.dirty === "1" && isNewDeal(form) && K.queue) {
-      K.queue.keep(form, K.t("recordedElsewhere", { number: numberOf(form) }));  // no form any more: nothing typed is lost
+      K.queue.keep(form);  // no form any more: what was typed is compared with the sheet, not lost
     }
   });
 

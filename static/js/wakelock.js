@@ -30,6 +30,7 @@
 
   button.dataset.offTitle = button.title;
   button.hidden = false;
+  button.disabled = false;  // drawn disabled: a tap before this script ran would be lost
   button.addEventListener("click", function () {
     if (lock) {
       remember(false);

@@ -164,7 +164,7 @@ def test_it_wants_a_json_file_name(db: None, tmp_path: Path, name: str) -> None:
 def test_a_restore_computes_the_statistics_kept_per_finished_match(
     group: Group, players: list[Player], tmp_path: Path
 ) -> None:
-    x_nimmt(group, "2026-02-14", {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x_nimmt(group, "2026-02-14", {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (0, 1), "Ben": (3, 1)})
     game, anna = history.game_stats(group, "x-nimmt"), history.player_stats(players[0])
     path = tmp_path / "kartenrunde.json.gz"
 

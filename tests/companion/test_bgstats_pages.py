@@ -329,7 +329,7 @@ def test_an_empty_upload_or_none_gets_a_message(anna_client: Client, group: Grou
 def history(group: Group) -> Group:
     evening = night(group, "2026-02-14", "Bei Cem")
     freaky(group, evening, Anna=15, Ben=35, Cem=30)
-    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (1, 0), "Ben": (0, 3)})
     return group
 
 
@@ -362,7 +362,7 @@ def test_the_csv_download_has_a_row_per_match_and_player(
     assert tuple(rows[0]) == MATCHES_CSV_HEADERS
     assert [(row[3], row[6], row[8]) for row in rows[1:]] == [
         ("freaky", "Anna", "15"), ("freaky", "Ben", "35"), ("freaky", "Cem", "30"),
-        ("x-nimmt", "Anna", "24"), ("x-nimmt", "Ben", "7"),
+        ("x-nimmt", "Anna", "24"), ("x-nimmt", "Ben", "8"),
     ]
 
 

@@ -152,10 +152,10 @@ def test_a_bar_chart_scales_bars_to_the_largest_value() -> None:
 def test_the_history_charts_describe_their_data(group: Group) -> None:
     freaky(group, "2026-01-10", Anna=30, Ben=20)
     freaky(group, "2026-02-10", Anna=10, Ben=20)
-    match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)},
-                    {"Anna": (1, 0), "Ben": (3, 1)})
+    match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (0, 1)},
+                    {"Anna": (0, 1), "Ben": (3, 1)})
     progression = charts.progression_chart(sheet_for(match).progression)
-    assert re.search(r"<desc id=\"[^\"]+\">.*Anna 24, Ben 7", progression)
+    assert re.search(r"<desc id=\"[^\"]+\">.*Anna 25, Ben 7", progression)
     assert str(sheet_for(match).progression.chart) == str(progression)
     months = charts.months_chart(player_stats(group.players.get(name="Anna")))
     # its one series without a legend: the marker defined in the plot, at each of two points
@@ -170,14 +170,14 @@ def test_the_history_charts_describe_their_data(group: Group) -> None:
 def test_the_progression_partial_shows_the_chart_and_its_data_table(group: Group) -> None:
     from django.template.loader import render_to_string
 
-    match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)},
-                    {"Anna": (1, 0), "Ben": (3, 1)})
+    match = x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (0, 1)},
+                    {"Anna": (0, 1), "Ben": (3, 1)})
     html = render_to_string("companion/history/_progression.html",
                             {"progression": sheet_for(match).progression})
     assert "<svg" in html and "<table" in html
     rows = re.findall(r"<tr><th scope=\"row\">(\d+)</th>((?:<td[^>]*>\d+</td>)+)</tr>", html)
     assert [(deal, re.findall(r">(\d+)<", cells)) for deal, cells in rows] == [
-        ("1", ["23", "2"]), ("2", ["24", "7"]),
+        ("1", ["23", "2"]), ("2", ["25", "7"]),
     ]
 
 
@@ -195,7 +195,7 @@ def test_the_progression_partial_is_there_empty_before_the_first_deal(group: Gro
     assert '<figure class="mb-2"><svg class="kr-chart kr-plot" aria-hidden="true"></svg>' \
            '<svg class="kr-chart kr-legend"' in html
     assert "<tbody></tbody>" in html
-    x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (2, 0)})
+    x_nimmt(group, "2026-02-11", {"Anna": (5, 9), "Ben": (0, 1)})
     played = sheet_for(group.matches.latest("pk")).progression
     assert played.names == progression.names == ["Anna", "Ben"]
     legend = re.search(r'<svg class="kr-chart kr-legend".*?</svg>', html)[0]  # type: ignore[index]

@@ -134,7 +134,7 @@ def test_the_sheet_and_table_mode_show_each_players_colour(
     match = match_services.match_start(group=group, game="x-nimmt", players=players)
     for number in (1, 2):
         deal_services.deal_record(match=match, number=number, entries={
-            players[0].pk: {"hand": 3}, players[1].pk: {"hand": 1}, players[2].pk: {"hand": 2},
+            players[0].pk: {"hand": 3}, players[1].pk: {"hand": 1}, players[2].pk: {"x_stack": 1},
         })
     sheet = reverse("match_sheet", kwargs={"group_id": group.pk, "match_id": match.pk})
     html = anna_client.get(sheet).content.decode()

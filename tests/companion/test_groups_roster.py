@@ -1,5 +1,7 @@
 """The roster: add, rename and link players."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -142,3 +144,27 @@ def test_the_roster_is_sorted_ignoring_case(anna_client: Client, group: Group) -
     names = ["Anna", "anton", "Ben", "Berta", "Cem"]
     positions = [body.index(f'<span class="fw-semibold">{n}</span>') for n in names]
     assert positions == sorted(positions)
+
+
+def _options(html: str, select: str) -> list[str]:
+    found = re.search(rf'<select name="{select}"[^>]*>(.*?)</select>', html, re.S)
+    assert found, select
+    return [name for value, name in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>',
+                                               found[1]) if value]
+
+
+def test_names_are_listed_ignoring_case_wherever_the_roster_is_chosen_from(
+    anna_client: Client, group: Group
+) -> None:
+    for name in ("Clara", "David", "bea"):
+        Player.objects.create(group=group, name=name)
+    expected = ["Anna", "bea", "Ben", "Cem", "Clara", "David"]  # not "..., David, bea"
+    assert [p.name for p in Player.objects.filter(group=group)] == expected
+    start = anna_client.get(f"/g/{group.pk}/matches/new/").content.decode()
+    assert _options(start, "seat_0") == expected
+    assert _options(start, "first_player") == expected
+    history = anna_client.get(f"/g/{group.pk}/history/").content.decode()
+    assert _options(history, "player") == expected
+    roster = anna_client.get(f"/g/{group.pk}/roster/").content.decode()
+    assert [roster.index(f">{name}<") for name in expected] == sorted(
+        roster.index(f">{name}<") for name in expected)

@@ -26,7 +26,7 @@ def test_filtering_the_history_by_game_updates_the_list_in_place(
         Player.objects.create(group=group, name=name)
     freaky(group, "2026-01-09", Erika=12, Ben=20)
     evening = night(group, "2026-01-16", "Bei Ben")
-    x_nimmt(group, evening, {"Erika": (2, 1), "Ben": (5, 3)}, {"Erika": (1, 0), "Ben": (0, 0)})
+    x_nimmt(group, evening, {"Erika": (0, 2), "Ben": (5, 3)}, {"Erika": (1, 0), "Ben": (0, 0)})
 
     page.set_extra_http_headers({"Accept-Language": "en"})
     page.goto(live_server.url + "/accounts/login/")

@@ -28,7 +28,7 @@ def history(group: Group) -> Group:
     freaky(group, "2026-01-10", Anna=30, Ben=20, Cem=10)
     evening = night(group, "2026-02-14", "Bei Cem")
     freaky(group, evening, Anna=15, Ben=35, Cem=30)
-    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (0, 1), "Ben": (3, 1)})
     return group
 
 
@@ -38,7 +38,7 @@ def other(outsider: User) -> Group:
     group = Group.objects.get(name="Andere Runde")
     evening = night(group, "2026-02-14", "Geheimort")
     play(group, "freaky", [{"Zora": {"collected": 44}, "Xaver": {"collected": 8}}], on=evening)
-    x_nimmt(group, evening, {"Zora": (17, 3), "Xaver": (4, 0)})
+    x_nimmt(group, evening, {"Zora": (17, 3), "Xaver": (0, 2)})
     return group
 
 
@@ -74,12 +74,12 @@ def test_the_history_lists_nights_with_winners_scores_and_links(
     assert nights.index("Bei Cem") < nights.index("10. Januar 2026")  # newest night first
     x_match = history.matches.get(game="x-nimmt")
     assert f'href="/g/{history.pk}/matches/{x_match.pk}/"' in body
-    # The X nimmt! match: Ben won with 7 minus points, Anna 24.
+    # The X nimmt! match: Ben won with 7 minus points, Anna 25.
     fragment = nights[nights.index(f"/matches/{x_match.pk}/"):]  # the list, not the records
     fragment = fragment[:fragment.index("</a>")]
     assert re.search(r"Ben\s*</span>", fragment)
     assert re.search(r"1\.</span>\s*Ben <span class=\"font-monospace\">7</span>", fragment)
-    assert re.search(r"2\.</span>\s*Anna <span class=\"font-monospace\">24</span>", fragment)
+    assert re.search(r"2\.</span>\s*Anna <span class=\"font-monospace\">25</span>", fragment)
     assert "<html" in body
 
 
@@ -323,7 +323,7 @@ def _grow(group: Group, count: int) -> None:
     for index in range(count):
         evening = night(group, f"2025-{index % 12 + 1:02d}-{index % 27 + 1:02d}")
         freaky(group, evening, Anna=10 + index, Ben=20, Cem=4)
-        x_nimmt(group, evening, {"Anna": (index, 1), "Ben": (3, 0), "Cem": (1, 1)},
+        x_nimmt(group, evening, {"Anna": (index, 1), "Ben": (3, 0), "Cem": (0, 1)},
                 {"Anna": (1, 0), "Ben": (2, 2), "Cem": (0, 4)})
         play(group, "dreizehn", [{"Anna": {"yellow": 2, "red": 1}, "Ben": {"green": index % 3},
                                   "Cem": {"blue": 1}}], on=evening)

@@ -356,7 +356,7 @@ def test_errors_go_to_stderr_one_line_per_refusal_and_a_traceback_for_a_failure(
 def test_the_game_figures_are_kept_in_the_database_every_process_reads(
     group: Group, anna_client: Client
 ) -> None:
-    x_nimmt(group, "2026-02-14", {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x_nimmt(group, "2026-02-14", {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (0, 1), "Ben": (3, 1)})
     cache.clear()
 
     page = anna_client.get(reverse("game_stats", args=[group.pk, "x-nimmt"]))

@@ -191,7 +191,7 @@ def sheet(state: str, game: str, query: str = "", **headers: Any) -> Load:
 
 def x_nimmt_deal(match: Match) -> dict[str, Any]:
     return {"mode": "counts", "number": match.deals.count() + 1,
-            "s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-hand": "1"}
+            "s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-x_stack": "1"}
 
 
 def save(**headers: Any) -> Load:

@@ -124,13 +124,13 @@ def test_it_edits_a_deal_and_the_totals_follow(group: Group, players: list[Playe
     datas, _ = DEALS["x-nimmt"]
     deal_services.deal_record(match=match, number=1, entries=entries(players, *datas))
     deal_services.deal_record(match=match, number=2, entries=entries(
-        players, {"hand": 1}, {"hand": 1}, {"hand": 1}
+        players, {"hand": 1}, {"hand": 1}, {}
     ))
     deal = deal_services.deal_edit(match=match, number=1, version=1, entries=entries(
         players, {"hand": 0}, {"hand": 10}, {"hand": 0}
     ))
     assert deal.version == 2
-    assert totals(match) == {"Anna": (1, 1, False), "Ben": (11, 3, False), "Cem": (1, 1, False)}
+    assert totals(match) == {"Anna": (1, 2, False), "Ben": (11, 3, False), "Cem": (0, 1, False)}
 
 
 @pytest.mark.django_db

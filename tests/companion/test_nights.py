@@ -144,8 +144,8 @@ def test_the_night_page_runs_the_same_queries_for_2_or_20_matches(
             match = Match.objects.create(group=group, game_night=night, game="x-nimmt")
             for number, player in enumerate(players):
                 Seat.objects.create(match=match, player=player, number=number)
-            x_nimmt(group, night, {"Anna": (index, 1), "Ben": (3, 0)},
-                    {"Anna": (1, 0), "Ben": (2, 2)})
+            x_nimmt(group, night, {"Anna": (index, 1), "Ben": (0, 3)},
+                    {"Anna": (1, 0), "Ben": (0, 2)})
 
     add(1)
     # The tally, the matches with their rating changes: a fixed number of queries.

@@ -43,9 +43,9 @@ def _import(group: Group, game: str, plays: list[dict[str, int]]) -> None:
 @pytest.fixture
 def history(group: Group) -> Group:
     evening = night(group, "2026-02-14", "Bei Cem")
-    # Fewest minus points win X nimmt!: Anna wins 24 to 27, then 3 to 6.
-    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (6, 8)}, {"Anna": (1, 0), "Ben": (3, 1)})
-    x_nimmt(group, evening, {"Anna": (1, 0), "Ben": (4, 0)}, {"Anna": (2, 0), "Ben": (2, 0)})
+    # Fewest minus points win X nimmt!: Anna wins 24 to 28, then 3 to 6.
+    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (0, 11)}, {"Anna": (1, 0), "Ben": (0, 3)})
+    x_nimmt(group, evening, {"Anna": (1, 0), "Ben": (0, 2)}, {"Anna": (0, 1), "Ben": (2, 0)})
     freaky(group, "2026-02-20", Anna=30, Ben=20, Cem=10)
     return group
 
@@ -65,10 +65,10 @@ def test_the_game_page_links_each_record_to_its_match_and_deal(
 
     section = _section(body, 'id="records-title"')
     g = history.pk
-    # Anna's 3 in the second match is the best total, Ben's 27 in the first the worst;
+    # Anna's 3 in the second match is the best total, Ben's 28 in the first the worst;
     # Anna's deal 1 of the first match (5 + 2×9 = 23) the worst deal.
     assert records.best_total is not None and records.best_total.value == 3
-    assert records.worst_total is not None and records.worst_total.value == 27
+    assert records.worst_total is not None and records.worst_total.value == 28
     assert records.worst_deal is not None and (records.worst_deal.value,
                                                records.worst_deal.deal) == (23, 1)
     assert f'href="/g/{g}/matches/{second.pk}/"' in section

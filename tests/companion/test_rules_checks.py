@@ -90,6 +90,8 @@ def test_the_28_is_the_highest_fifth_card_and_takes_the_10(client: Client) -> No
     html = post(client, DREI, "place", {
         "row_1": "10 19 24", "row_2": "40 46 57", "row_3": "77", "card": "28"})
     answer = text(html, id_="answer")
+    # Laid fourth after the start card (0 10 19 24 28), and only then the 10 is taken.
+    assert "The 28 goes into row 1, at place 4 after the start card." in answer
     assert "It is the highest card in the row: the player takes the lowest card." in answer
     assert text(html, cls="taken-cards") == "10"
     assert "0 19 24 28" in answer
@@ -100,6 +102,7 @@ def test_the_37_is_a_lower_fifth_card_and_takes_everything_above_it(client: Clie
     html = post(client, DREI, "place", {
         "row_1": "10 19 24", "row_2": "40 46 57", "row_3": "77", "card": "37"})
     answer = text(html, id_="answer")
+    assert "The 37 goes into row 2, at place 1 after the start card." in answer
     assert "It is not the highest card: the player takes every card higher than it." in answer
     assert text(html, cls="taken-cards") == "40 46 57"
     assert "30 37 60" in answer  # row 2 is 30 | 37, then row 3 starts with 60

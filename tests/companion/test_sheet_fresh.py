@@ -49,7 +49,7 @@ def record(match: Match, players: list[Player], *hands: int) -> Deal:
 
 def a_running_match(group: Group, players: list[Player]) -> Match:
     match = match_services.match_start(group=group, game="x-nimmt", players=players)
-    record(match, players, 5, 1, 2)
+    record(match, players, 5, 1, 0)
     return match
 
 
@@ -113,17 +113,17 @@ def test_every_change_of_the_match_shows_on_the_next_load(
     match = match_services.match_start(group=group, game="x-nimmt", players=players)
     sheet(anna_client, match)
     anna_client.post(url("deal_new", match), {"number": 1, "s0-hand": 5, "s1-hand": 1,
-                                               "s2-hand": 2})
+                                               "s2-x_stack": 2})
     html = sheet(anna_client, match)
     assert 'id="deal-1" class="table-success saved-row"' in html  # the row just saved
     html = sheet(anna_client, match)
     assert 'id="deal-1">' in html  # marked once only
     assert 'name="number" value="2"' in html
     anna_client.post(url("deal_edit", match, number=1),
-                     {"number": 1, "version": 1, "s0-hand": 9, "s1-hand": 1, "s2-hand": 2})
+                     {"number": 1, "version": 1, "s0-hand": 9, "s1-hand": 1, "s2-x_stack": 1})
     assert '<span>9</span></li>' in sheet(anna_client, match)
     anna_client.post(url("deal_new", match), {"number": 2, "s0-hand": 1, "s1-hand": 1,
-                                               "s2-hand": 1})
+                                               "s2-hand": 0})
     assert 'id="deal-2"' in sheet(anna_client, match)
     anna_client.post(url("deal_delete", match, number=2), {"version": 1, "confirm": "yes"})
     assert 'id="deal-2"' not in sheet(anna_client, match)

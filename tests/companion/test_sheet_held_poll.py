@@ -49,7 +49,8 @@ def later(seconds: float, action: Any) -> threading.Thread:
 
 def record(match: Match, players: list[Player]) -> None:
     deal_services.deal_record(match=match, number=1,
-                              entries={player.pk: {"hand": 1} for player in players})
+                              entries={player.pk: {"hand": 1 if i else 0}
+                                       for i, player in enumerate(players)})
 
 
 def test_a_held_poll_answers_as_soon_as_another_phone_saves(
@@ -100,7 +101,7 @@ def test_a_held_poll_learns_at_once_that_the_match_was_deleted(
     began = time.monotonic()
     response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
     deleter.join()
-    assert response.status_code == 404
+    assert response.status_code == 410
     assert time.monotonic() - began < 5
 
 

@@ -149,7 +149,8 @@ def test_a_deal_saved_with_htmx_shows_what_a_reload_shows(
             markers.append('id="deal-form"')
         else:
             markers.append('action="' + url("match_finish", match) + '"')
-            assert '<div id="deal-form" hx-swap-oob="delete"></div>' in answer
+            # The offer to finish takes the deal form's place, where the thumb is.
+            assert '<div hx-swap-oob="outerHTML:#deal-form">' in answer
         for marker in markers:
             assert same(element(answer, marker)) == same(element(page, marker)), marker
         assert re.findall(r'<tr id="deal-(\d+)"', answer) == [str(number)]  # no earlier row

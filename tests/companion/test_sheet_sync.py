@@ -35,9 +35,10 @@ def url(name: str, match: Match, **kwargs: Any) -> str:
 
 
 def deal_1(**extra: Any) -> dict[str, Any]:
-    """X nimmt! deal 1: Anna 5 in hand and 9 in the X-stack (23), Ben 3, Cem 1."""
+    """X nimmt! deal 1: Anna 5 in hand and 9 in the X-stack (23), Ben 3, Cem went out with 1
+    in the X-stack (2)."""
     return {"mode": "counts", "number": 1, "s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3",
-            "s2-hand": "1", **extra}
+            "s2-x_stack": "1", **extra}
 
 
 def etag_of(client: Client, match: Match, **headers: Any) -> str:
@@ -61,7 +62,7 @@ def test_the_same_deal_posted_twice_with_one_key_is_recorded_once(
     assert again.status_code == 200
     assert "Deal 1 was saved already." in again.content.decode()
     assert match.deals.count() == 1
-    assert [s.total for s in match.seats.order_by("number")] == [23, 3, 1]
+    assert [s.total for s in match.seats.order_by("number")] == [23, 3, 2]
     assert list(match.changes.values_list("kind", "client_key")) == [("record", KEY)]
 
 

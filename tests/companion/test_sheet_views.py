@@ -101,7 +101,7 @@ def test_saving_a_deal_with_htmx_answers_with_the_changed_parts_of_the_sheet(
     match = start(group, players, "x-nimmt")
     response = anna_client.post(url("deal_new", match), {
         "mode": "counts", "number": 1, "s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3",
-        "s2-hand": "1",
+        "s2-x_stack": "1",
     }, **HX)
     html = response.content.decode()
     assert response.status_code == 200
@@ -114,7 +114,7 @@ def test_saving_a_deal_with_htmx_answers_with_the_changed_parts_of_the_sheet(
     }
     assert '<section class="card mb-2" id="standings" hx-swap-oob="true"' in html
     assert "<html" not in html
-    assert [s.total for s in match.seats.order_by("number")] == [23, 3, 1]
+    assert [s.total for s in match.seats.order_by("number")] == [23, 3, 2]
     assert 'id="deal-1"' in html
     assert "Deal 2" in html or "Durchgang 2" in html
     assert '<b>Anna</b><span>23</span></li>' in html
@@ -284,7 +284,7 @@ def test_the_sheet_offers_to_finish_a_complete_match_and_shows_the_winner(
 ) -> None:
     client.force_login(anna)
     match = start(group, players, "x-nimmt")
-    record(match, players, {"hand": 5}, {"hand": 1}, {"hand": 2})
+    record(match, players, {"hand": 5}, {"hand": 1}, {"x_stack": 1})
     page = client.get(url("match_sheet", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "finish the match" not in page
     record(match, players, {"hand": 5}, {"hand": 1}, {"hand": 0})
@@ -549,3 +549,28 @@ def test_the_sheet_charts_the_running_totals_deal_by_deal(
     # The data table behind the chart: after deal 3 every player has 3 × 2 minus points.
     row = '<tr><th scope="row">3</th><td>6</td><td>6</td>'  # right-aligned by .totals-table
     assert row in html
+
+
+@pytest.mark.django_db
+def test_the_last_deal_saved_offers_to_finish_in_the_forms_place_and_finishing_undoes(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "freaky")
+    answer = anna_client.post(url("deal_new", match), {
+        "mode": "counts", "number": 1, "s0-collected": "12", "s1-collected": "4",
+    }, HTTP_ACCEPT_LANGUAGE="en", **HX).content.decode()
+    offer = answer[answer.index('<div hx-swap-oob="outerHTML:#deal-form">'):]
+    assert "All deals recorded: finish the match" in offer
+    assert "Finishing can be undone: the match can be reopened to correct it." in offer
+    finished = anna_client.post(url("match_finish", match), HTTP_ACCEPT_LANGUAGE="en", **HX)
+    html = finished.content.decode()
+    assert "Match finished." in html
+    undo = re.search(r'<form method="post" action="([^"]+)"[^>]*id="undo-finish">', html)
+    assert undo is not None and undo[1] == url("match_reopen", match)
+    assert "↶ Undo finishing" in html
+    anna_client.post(undo[1], **HX)
+    match.refresh_from_db()
+    assert match.status == Match.Status.OPEN
+    # Only right after finishing: a sheet loaded later offers "Reopen to correct" below.
+    match_services.match_finish(match=match)
+    assert 'id="undo-finish"' not in anna_client.get(url("match_sheet", match)).content.decode()

@@ -9,14 +9,16 @@ Freaky (most cards wins)      Anna  Ben  Cem   winner
   4  2026-02-14                 35   15   30   Anna
   -  2026-03-01 (running)        4   50        (not counted)
 X nimmt! 2026-02-14 (fewest minus points wins), (hand, X-stack) Hornochsen:
-  deal 1: Anna (5, 9) = 23, Ben (2, 0) = 2; deal 2: Anna (1, 0) = 1, Ben (3, 1) = 5
-  totals Anna 24, Ben 7 → Ben
+  deal 1: Anna (5, 9) = 23, Ben (0, 1) = 2; deal 2: Anna (0, 1) = 2, Ben (3, 1) = 5
+  totals Anna 25, Ben 7 → Ben (in every deal somebody's hand is empty: the deal has ended)
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import doctest
+import re
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -50,7 +52,7 @@ def history(group: Group) -> Group:
     freaky(group, "2026-02-07", Anna=10, Ben=40, Cem=20)
     evening = night(group, "2026-02-14", "Bei Cem")
     freaky(group, evening, Anna=35, Ben=15, Cem=30)
-    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (0, 1), "Ben": (3, 1)})
     freaky(group, "2026-03-01", finished=False, Anna=4, Ben=50)
     return group
 
@@ -72,13 +74,13 @@ def test_a_player_page_counts_matches_wins_and_scores_per_game(history: Group) -
     assert (freaky_line.average, freaky_line.best, freaky_line.worst) == (25.0, 35, 10)
     x_line = lines["x-nimmt"]
     # Fewer minus points are better: best is the lowest total.
-    assert (x_line.matches, x_line.wins, x_line.best, x_line.worst) == (1, 0, 24, 24)
+    assert (x_line.matches, x_line.wins, x_line.best, x_line.worst) == (1, 0, 25, 25)
     assert (stats.matches, stats.wins, stats.win_percent) == (5, 3, 60)
 
 
 def test_best_and_worst_follow_the_direction_of_the_game(history: Group) -> None:
-    x_nimmt(history, "2026-04-01", {"Ben": (10, 0), "Anna": (1, 0)},
-            {"Ben": (1, 1), "Anna": (2, 0)})
+    x_nimmt(history, "2026-04-01", {"Ben": (10, 0), "Anna": (0, 1)},
+            {"Ben": (1, 1), "Anna": (0, 1)})
     line = {line.game.slug: line for line in player_stats(_player(history, "Ben")).games}["x-nimmt"]
     assert (line.matches, line.best, line.worst, line.average) == (2, 7, 13, 10.0)
 
@@ -216,22 +218,23 @@ def _figures(group: Group, game: str) -> dict[str, tuple[str, list[tuple[str, st
 
 def test_x_nimmt_counts_hornochsen_per_deal_and_the_x_stack_share(history: Group) -> None:
     figures = _figures(history, "x-nimmt")
-    # (14 + 2 + 1 + 4) / 4 deals-and-players; X-stack 2 × (9 + 1) = 20 of 31 minus points.
-    assert figures["Hornochsen per player and deal"] == ("5.2", [("Anna", "7.5"), ("Ben", "3.0")])
+    # (14 + 1 + 1 + 4) / 4 deals-and-players; X-stack 2 × (9 + 1) = 20 of Anna's 25 minus
+    # points, 2 × (1 + 1) = 4 of Ben's 7: 24 of 32.
+    assert figures["Hornochsen per player and deal"] == ("5.0", [("Anna", "7.5"), ("Ben", "2.5")])
     assert figures["Share of the minus points from the X-stack"] == (
-        "65 %", [("Anna", "75 %"), ("Ben", "29 %")]
+        "75 %", [("Anna", "80 %"), ("Ben", "57 %")]
     )
 
 
 def test_x_nimmt_counts_hornochsen_of_cards_recorded_by_number(group: Group) -> None:
     play(group, "x-nimmt", [{"Anna": {"hand_cards": [55, 3], "x_stack_cards": [10]},
-                             "Ben": {"hand": 2, "x_stack": 0}}], on="2026-06-01")
+                             "Ben": {"hand": 0, "x_stack": 1}}], on="2026-06-01")
     figures = _figures(group, "x-nimmt")
     # Anna: 55 → 7 and 3 → 1 in hand, 10 → 3 in the stack: 11 Hornochsen, 8 + 2 × 3 = 14
-    # minus points, 6 of them from the X-stack; Ben 2 from his hand: 6 of 16 in all.
-    assert figures["Hornochsen per player and deal"][1] == [("Anna", "11.0"), ("Ben", "2.0")]
+    # minus points, 6 of them from the X-stack; Ben 2 × 1 from his X-stack: 8 of 16 in all.
+    assert figures["Hornochsen per player and deal"][1] == [("Anna", "11.0"), ("Ben", "1.0")]
     assert figures["Share of the minus points from the X-stack"] == (
-        "38 %", [("Anna", "43 %"), ("Ben", "0 %")]
+        "50 %", [("Anna", "43 %"), ("Ben", "100 %")]
     )
 
 
@@ -294,7 +297,7 @@ def test_dreizehn_counts_red_fours_per_deal(group: Group) -> None:
 def test_figures_use_the_language_of_the_page(history: Group) -> None:
     with translation.override("de"):
         figure = game_stats(history, "x-nimmt").figures[0]
-        assert (figure.label, figure.display) == ("Hornochsen pro Spieler und Durchgang", "5,2")
+        assert (figure.label, figure.display) == ("Hornochsen pro Spieler und Durchgang", "5,0")
 
 
 def test_the_history_lists_nights_newest_first_with_ranked_seats(history: Group) -> None:
@@ -311,7 +314,7 @@ def test_the_history_lists_nights_newest_first_with_ranked_seats(history: Group)
     assert (x["running"], x["winners"]) == (False, "Ben")
     assert x["seats"] == [
         {"name": "Ben", "total": 7, "place": 1, "is_winner": True},
-        {"name": "Anna", "total": 24, "place": 2, "is_winner": False},
+        {"name": "Anna", "total": 25, "place": 2, "is_winner": False},
     ]
     tie = nights[3]["matches"][0]
     assert tie["winners"] == "Anna, Ben"
@@ -352,9 +355,10 @@ def test_the_history_shows_empty_nights_unless_filtered(group: Group) -> None:
     assert list(group_history(group, game="freaky")) == []
 
 
-def test_the_games_count_the_matches_of_each_game(history: Group) -> None:
+def test_the_games_count_the_finished_matches_of_each_game(history: Group) -> None:
+    # The running Freaky match is not counted: only what the statistics count is.
     assert [(info.slug, n) for info, n in selectors.games_played(history)] == [
-        ("drei-sind-einer-zuviel", 0), ("x-nimmt", 1), ("freaky", 5), ("elf-nimmt", 0),
+        ("drei-sind-einer-zuviel", 0), ("x-nimmt", 1), ("freaky", 4), ("elf-nimmt", 0),
         ("dreizehn", 0),
     ]
 
@@ -363,8 +367,8 @@ def test_the_progression_runs_the_totals_deal_by_deal(history: Group) -> None:
     match = history.matches.get(game="x-nimmt")
     progression = sheet_for(match).progression
     assert progression.deals == (1, 2)
-    assert progression.lines == (("Anna", (23, 24)), ("Ben", (2, 7)))
-    assert progression.rows == [(1, [23, 2]), (2, [24, 7])]
+    assert progression.lines == (("Anna", (23, 25)), ("Ben", (2, 7)))
+    assert progression.rows == [(1, [23, 2]), (2, [25, 7])]
 
 
 def test_cached_statistics_follow_every_change_of_the_deals(group: Group) -> None:
@@ -374,10 +378,10 @@ def test_cached_statistics_follow_every_change_of_the_deals(group: Group) -> Non
     anna, ben = _player(group, "Anna"), _player(group, "Ben")
     match = match_services.match_start(group=group, game="x-nimmt", players=[anna, ben])
     deal_services.deal_record(
-        match=match, number=1, entries={anna.pk: {"hand": 4}, ben.pk: {"hand": 2}}
+        match=match, number=1, entries={anna.pk: {"hand": 4}, ben.pk: {"x_stack": 2}}
     )
     deal_services.deal_record(
-        match=match, number=2, entries={anna.pk: {"hand": 6}, ben.pk: {"hand": 1}}
+        match=match, number=2, entries={anna.pk: {"hand": 6}, ben.pk: {"x_stack": 1}}
     )
     match_services.match_finish(match=match)
 
@@ -397,10 +401,30 @@ def test_cached_statistics_follow_every_change_of_the_deals(group: Group) -> Non
         0, 0, (), ()
     )
     deal_services.deal_edit(match=match, number=2, version=1,
-                    entries={anna.pk: {"hand": 1}, ben.pk: {"hand": 9}})
+                    entries={anna.pk: {"x_stack": 1}, ben.pk: {"hand": 9}})
     match_services.match_finish(match=match)
     assert seen() == ("4.0", [("Anna", "2.5"), ("Ben", "5.5")], [("Anna", 1), ("Ben", 0)],
                       ("Ben", 9))
     ben.name = "Benedikt"
     ben.save(update_fields=["name"])
     assert seen()[1] == [("Anna", "2.5"), ("Benedikt", "5.5")]
+
+
+def test_an_abandoned_match_counts_in_no_statistics_and_is_listed_without_places(
+    history: Group, client: Any, anna: Any
+) -> None:
+    from companion.services import matches as match_services
+
+    abandoned = x_nimmt(history, "2026-04-01", {"Anna": (0, 6), "Ben": (8, 0)})
+    match_services.match_reopen(match=abandoned)
+    match_services.match_abandon(match=abandoned)
+    counts = dict((info.slug, n) for info, n in selectors.games_played(history))
+    # One finished X nimmt! match, as the game page says ("1 finished match").
+    assert counts["x-nimmt"] == game_stats(history, "x-nimmt").matches == 1
+    listed = next(iter(group_history(history)))["matches"][0]
+    assert listed["abandoned"]
+    # In seat order (Ben, with 8 against 12, would be first by place).
+    assert [(s["name"], s["place"]) for s in listed["seats"]] == [("Anna", None), ("Ben", None)]
+    client.force_login(anna)
+    page = client.get(f"/g/{history.pk}/games/x-nimmt/", HTTP_ACCEPT_LANGUAGE="en")
+    assert re.search(r"X nimmt! <span class=\"badge[^\"]*\">1</span>", page.content.decode())

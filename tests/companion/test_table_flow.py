@@ -5,6 +5,7 @@ live replacements ask first, success notices, ties sorted ignoring case)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -70,7 +71,7 @@ def test_undo_marks_the_change_and_redo_applies_it_again(
     assert sheet_reads.redo_target(match) == change
     deal_services.match_redo(match=match, change_id=change.pk, user=anna)
     assert totals(match) == [5, 2, 0]
-    assert match.changes.get().undone_at is None
+    assert match.changes.get(kind="record").undone_at is None
 
 
 def test_the_log_never_loses_a_change_and_replays_to_the_sheet(
@@ -88,10 +89,13 @@ def test_the_log_never_loses_a_change_and_replays_to_the_sheet(
     kinds = list(match.changes.order_by("id").values_list("kind", "deal_number", "undone_at"))
     assert [(kind, number, undone is not None) for kind, number, undone in kinds] == [
         ("record", 1, False), ("record", 2, False), ("edit", 1, False), ("delete", 2, True),
+        ("undo", 2, False), ("undo", 1, False), ("redo", 1, False),
     ]
-    # Replaying the changes that are not undone gives the sheet.
+    # Replaying the deal changes that are not undone gives the sheet.
     deals: dict[int, Any] = {}
-    for change in match.changes.filter(undone_at__isnull=True).order_by("id"):
+    for change in match.changes.filter(
+        undone_at__isnull=True, kind__in=("record", "edit", "delete")
+    ).order_by("id"):
         deals[change.deal_number] = change.after
     assert {deal.number: {str(s.player_id): s.data for s in deal.scores.all()}
             for deal in match.deals.all()} == deals
@@ -105,7 +109,8 @@ def test_a_new_change_after_an_undo_ends_the_redo_but_keeps_the_undone_change(
     deal_services.match_undo(match=match)
     record(match, players, {"hand": 1}, {}, {})
     assert sheet_reads.redo_target(match) is None
-    assert match.changes.count() == 2
+    assert list(match.changes.order_by("id").values_list("kind", flat=True)) == [
+        "record", "undo", "record"]
     with pytest.raises(ValidationError):
         deal_services.match_redo(match=match)
 
@@ -176,10 +181,56 @@ def test_the_log_page_says_who_changed_what_and_marks_undone_changes(
     deal_services.match_undo(match=match, user=anna)
     html = anna_client.get(url("match_changes", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Deal 1 recorded" in html
-    assert "by anna" in html
+    assert "by Anna" in html  # her name on the roster, not her user name "anna"
+    assert "by anna" not in html
     assert "undone" in html
     html = anna_client.get(url("match_changes", match), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "rückgängig gemacht" in html
+
+
+def _log_text(client: Client, match: Match) -> list[str]:
+    html = client.get(url("match_changes", match), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    items = re.findall(r'<li class="list-group-item[^"]*" id="change-\d+"[^>]*>(.*?)</li>',
+                       html, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
+
+
+def test_undo_and_redo_are_entries_of_their_own_and_nothing_is_erased(
+    anna_client: Client, group: Group, players: list[Player], anna: User, ben_user: User
+) -> None:
+    match = start(group, players, "x-nimmt", user=anna)
+    deal_services.deal_record(match=match, number=1, user=anna, entries={
+        players[0].pk: {"hand": 3}, players[1].pk: {}, players[2].pk: {}})
+    deal_services.match_undo(match=match, user=anna)
+    deal_services.match_redo(match=match, user=ben_user)
+    undo = match.changes.get(kind="undo")
+    redo = match.changes.get(kind="redo")
+    # Who undid it and when stays after the redo: the undo is an entry of its own.
+    assert (undo.created_by, undo.deal_number) == (anna, 1)
+    assert (redo.created_by, redo.deal_number) == (ben_user, 1)
+    assert undo.created_at <= redo.created_at
+    log = _log_text(anna_client, match)
+    assert log[0].startswith("↷ Deal 1 redone") and "by ben" in log[0]
+    assert log[1].startswith("↶ Deal 1 undone") and "by Anna" in log[1]
+    assert log[2].startswith("Deal 1 recorded") and "by Anna" in log[2]
+    # The undo took Anna's 3 away, the redo put them back.
+    assert "Anna Hornochsen in hand 3 → — 3 → —" in log[1]
+    assert "Anna — → Hornochsen in hand 3 — → 3" in log[0]
+
+
+def test_the_log_shows_each_players_entry_and_score_before_and_after_a_correction(
+    anna_client: Client, group: Group, players: list[Player], anna: User
+) -> None:
+    match = start(group, players, "x-nimmt", user=anna)
+    record(match, players, {"hand": 3, "x_stack": 2}, {"hand": 4}, {})
+    deal_services.deal_edit(match=match, number=1, version=1, user=anna, entries={
+        players[0].pk: {"hand": 3, "x_stack": 5}, players[1].pk: {"hand": 4},
+        players[2].pk: {}})
+    log = _log_text(anna_client, match)
+    assert log[0].startswith("Deal 1 edited")
+    # Only Anna's X-stack changed: 3 + 2 × 2 = 7 became 3 + 2 × 5 = 13.
+    assert "Anna Hornochsen in the X-stack 2 → 5 7 → 13" in log[0]
+    assert "Ben" not in log[0]
 
 
 def test_finish_reopen_and_abandon_are_logged(group: Group, players: list[Player]) -> None:
@@ -324,7 +375,7 @@ def test_home_and_group_home_offer_to_continue_a_running_match(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
     match = start(group, players, "x-nimmt")
-    record(match, players, {"hand": 5}, {"hand": 2}, {"hand": 2})
+    record(match, players, {"hand": 5}, {"hand": 2}, {"x_stack": 1})
     for page in ("/", reverse("group_home", args=[group.pk])):
         html = anna_client.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
         assert f'href="{url("match_sheet", match)}"' in html
@@ -548,7 +599,7 @@ def test_tied_players_are_listed_ignoring_case(group: Group) -> None:
     eva = Player.objects.create(group=group, name="Eva")
     dora = Player.objects.create(group=group, name="dora")
     match = start(group, [eva, dora], "x-nimmt")
-    record(match, [eva, dora], {"hand": 1}, {"hand": 1})
+    record(match, [eva, dora], {"x_stack": 1}, {"hand": 2})
     assert [s.seat.player.name for s in sheet_for(match).standings] == ["dora", "Eva"]
 
 

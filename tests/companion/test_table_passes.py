@@ -27,7 +27,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 X_NIMMT_DEAL = {"mode": "counts", "number": 1, "s0-hand": "5", "s0-x_stack": "9",
-                "s1-hand": "3", "s2-hand": "1"}
+                "s1-hand": "3", "s2-x_stack": "1"}
 
 
 def start(group: Group, players: list[Player], game: str = "x-nimmt", **kwargs: Any) -> Match:
@@ -205,7 +205,7 @@ def test_a_guests_deal_is_logged_via_the_table_pass(writing: TablePass, match: M
 def test_a_guests_undo_is_logged_via_the_table_pass(writing: TablePass, match: Match,
                                                     anna: User) -> None:
     deal_services.deal_record(match=match, number=1, user=anna, entries={
-        seat.player_id: {"hand": [5, 3, 1][seat.number]} for seat in match.seats.all()})
+        seat.player_id: {"hand": [5, 3, 0][seat.number]} for seat in match.seats.all()})
     client = guest_with(writing, "Zoe")
     change = MatchChange.objects.get(match=match)
     response = client.post(url("match_undo", match), {"change": change.pk})
@@ -213,7 +213,7 @@ def test_a_guests_undo_is_logged_via_the_table_pass(writing: TablePass, match: M
     change.refresh_from_db()
     assert (change.undone_by, change.undone_by_guest) == (None, "Zoe")
     log = client.get(url("match_changes", match)).content.decode()
-    assert "by anna" in log and "via table pass (Zoe)" in log
+    assert "by Anna" in log and "via table pass (Zoe)" in log
 
 
 def test_a_guest_who_may_write_finishes_a_complete_match(
@@ -256,7 +256,7 @@ def test_a_read_only_guest_sees_the_sheet_without_a_way_to_change_it(
     following: TablePass, match: Match, anna: User
 ) -> None:
     deal_services.deal_record(match=match, number=1, user=anna, entries={
-        seat.player_id: {"hand": [5, 3, 1][seat.number]} for seat in match.seats.all()})
+        seat.player_id: {"hand": [5, 3, 0][seat.number]} for seat in match.seats.all()})
     html = guest_with(following, "Zoe").get(url("match_sheet", match)).content.decode()
     assert "Table pass: you follow as <strong>Zoe</strong>." in html
     assert 'id="deal-form"' not in html
@@ -552,7 +552,7 @@ def test_the_sheet_offers_the_table_pass_to_members_without_reading_it(
 
 def test_the_guest_service_records_the_name_not_an_account(match: Match) -> None:
     deal_services.deal_record(match=match, number=1, user=Guest("Zoe"), entries={
-        seat.player_id: {"hand": [5, 3, 1][seat.number]} for seat in match.seats.all()})
+        seat.player_id: {"hand": [5, 3, 0][seat.number]} for seat in match.seats.all()})
     change = MatchChange.objects.get()
     assert (change.created_by_id, change.created_by_guest) == (None, "Zoe")
 

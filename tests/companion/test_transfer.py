@@ -35,7 +35,7 @@ def history(group: Group) -> Group:
     first.notes = "Pizza; Ben kam später."
     first.save(update_fields=["notes"])
     freaky(group, first, Anna=30, Ben=20, Cem=10)
-    x = x_nimmt(group, first, {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x = x_nimmt(group, first, {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (0, 1), "Ben": (3, 1)})
     second_deal = x.deals.get(number=2)
     second_deal.version = 3
     second_deal.save(update_fields=["version"])
@@ -47,7 +47,7 @@ def history(group: Group) -> Group:
     )
     MatchChange.objects.create(match=x, kind=MatchChange.Kind.RECORD, deal_number=1, before=None)
     play(group, "x-nimmt", [{"Anna": {"hand_cards": [55, 3], "x_stack_cards": [10]},
-                             "Cem": {"hand": 2, "x_stack": 0}}], on="2026-02-01",
+                             "Cem": {"hand": 0, "x_stack": 1}}], on="2026-02-01",
          finished=False)
     night(group, "2026-03-01", "=SUMME(A1)")  # an empty night, a place that looks like a formula
     return group
@@ -73,7 +73,7 @@ def test_the_export_names_its_format_and_holds_no_database_ids(history: Group) -
     x = evening["matches"][1]
     assert x["game"] == "x-nimmt" and x["status"] == "finished"
     assert x["seats"] == [
-        {"player": "p1", "number": 0, "total": 24, "place": 2, "is_winner": False},
+        {"player": "p1", "number": 0, "total": 25, "place": 2, "is_winner": False},
         {"player": "p2", "number": 1, "total": 7, "place": 1, "is_winner": True},
     ]
     assert x["deals"][1]["version"] == 3
@@ -121,7 +121,7 @@ def test_the_csv_has_one_row_per_player_per_deal(history: Group) -> None:
     assert [(r["deal"], r["player"], r["seat"], r["score"], r["running_total"])
             for r in x_rows] == [
         ("1", "Anna", "1", "23", "23"), ("1", "Ben", "2", "2", "2"),
-        ("2", "Anna", "1", "1", "24"), ("2", "Ben", "2", "5", "7"),
+        ("2", "Anna", "1", "2", "25"), ("2", "Ben", "2", "5", "7"),
     ]
     assert x_rows[0]["date"] == "2026-01-10" and x_rows[0]["game"] == "x-nimmt"
     assert json.loads(x_rows[0]["entry"]) == {
@@ -255,9 +255,9 @@ def test_unknown_entry_fields_are_rejected(history: Group) -> None:
 
 def test_a_total_that_is_not_the_sum_is_rejected(history: Group) -> None:
     def change(document: dict[str, Any]) -> None:
-        _x(document)["seats"][0]["total"] = 25
+        _x(document)["seats"][0]["total"] = 26
 
-    assert "25" in _error(history, change)
+    assert "26" in _error(history, change)
 
 
 def test_a_false_winner_is_rejected(history: Group) -> None:

@@ -31,8 +31,8 @@ def document(group: Group) -> Doc:
     play(group, "freaky", [{"Anna": {"collected": 30}, "Ben": {"collected": 20},
                             "Cem": {"collected": 10}}], on=evening)
     x = play(group, "x-nimmt", [
-        {"Anna": {"hand": 5, "x_stack": 1}, "Ben": {"hand": 2, "x_stack": 0}},
-        {"Anna": {"hand": 1, "x_stack": 0}, "Ben": {"hand": 3, "x_stack": 2}},
+        {"Anna": {"hand": 5, "x_stack": 1}, "Ben": {"hand": 0, "x_stack": 1}},
+        {"Anna": {"hand": 1, "x_stack": 0}, "Ben": {"hand": 0, "x_stack": 2}},
     ], on=evening, finished=False)
     anna = group.players.get(name="Anna")
     MatchChange.objects.create(

@@ -46,8 +46,8 @@ def exported(group: Group, anna: User) -> dict[str, Any]:
     play(group, "freaky", [{"Anna": {"collected": 30}, "Ben": {"collected": 20},
                             "Cem": {"collected": 10}}], on=first)
     x = play(group, "x-nimmt", [
-        {"Anna": {"hand": 5, "x_stack": 9}, "Ben": {"hand": 2, "x_stack": 0}},
-        {"Anna": {"hand_cards": [55, 3], "x_stack_cards": [10]}, "Ben": {"hand": 2, "x_stack": 0}},
+        {"Anna": {"hand": 5, "x_stack": 9}, "Ben": {"hand": 0, "x_stack": 1}},
+        {"Anna": {"hand_cards": [55, 3], "x_stack_cards": [10]}, "Ben": {"hand": 0, "x_stack": 1}},
     ], on=first, finished=False)
     players = {p.name: p for p in group.players.all()}
     MatchChange.objects.create(

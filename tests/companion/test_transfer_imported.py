@@ -36,7 +36,7 @@ def mixed(group: Group) -> Group:
     """Matches from the score sheet and plays imported from BG Stats."""
     evening = night(group, "2026-01-10", "Bei Anna")
     freaky(group, evening, Anna=30, Ben=20, Cem=10)
-    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (2, 0)}, {"Anna": (1, 0), "Ben": (3, 1)})
+    x_nimmt(group, evening, {"Anna": (5, 9), "Ben": (0, 1)}, {"Anna": (1, 0), "Ben": (0, 3)})
     bgstats_import(group=group, plan=bgstats_plan(EXPORT.read_bytes(), group=group))
     return group
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from companion.models import Group, Match, Membership, Player
 from companion.services import deals as deal_services
@@ -66,7 +66,7 @@ def evening() -> Evening:
             {"red": 0}, {"red": 2})
     running["dreizehn"] = dreizehn
     x_nimmt = match_services.match_start(group=group, game="x-nimmt", players=players[:4])
-    _record(x_nimmt, players[:4], {"hand": 5, "x_stack": 9}, {"hand": 3}, {"hand": 2},
+    _record(x_nimmt, players[:4], {"hand": 5, "x_stack": 9}, {"hand": 3}, {"x_stack": 1},
             {"hand": 7, "x_stack": 1})
     running["x-nimmt"] = x_nimmt
     running["freaky"] = match_services.match_start(group=group, game="freaky", players=players[:5])
@@ -88,10 +88,19 @@ def evening() -> Evening:
         )
 
     finished = match_services.match_start(group=group, game="x-nimmt", players=players[4:7])
-    _record(finished, players[4:7], {"hand": 4}, {"hand": 6}, {"hand": 1})
-    _record(finished, players[4:7], {"hand": 2}, {"hand": 2}, {"hand": 3})
+    _record(finished, players[4:7], {"hand": 4}, {"hand": 6}, {"x_stack": 1})
+    _record(finished, players[4:7], {"hand": 2}, {}, {"hand": 3})
     match_services.match_finish(match=finished)
     return Evening(user, group, players, running, finished)
+
+
+def enter(form: Locator, name: str, value: str) -> None:
+    """Put ``value`` into the deal form's field ``name``: tap its number button where the
+    form has one per count (3 sind einer zuviel!, 13), else type it."""
+    if form.locator(f'input[name="{name}"][type="radio"]').count():
+        form.locator(f'.chip:has(> input[name="{name}"][value="{value}"])').click()
+    else:
+        form.locator(f'input[name="{name}"]').fill(value)
 
 
 def log_in(page: Page, base_url: str, user: User) -> None:

@@ -31,10 +31,13 @@ def sheet(live_server: Any) -> tuple[str, User]:
 
 @pytest.fixture
 def requests_seen() -> Iterator[list[dict[str, str]]]:
-    """The path and navigation-preload header of every request the live server gets."""
+    """The path and navigation-preload header of every page request the live server gets
+    (not the sheet's polls, htmx requests to the same path)."""
     seen: list[dict[str, str]] = []
 
     def note(sender: object, environ: dict[str, str], **kwargs: object) -> None:
+        if environ.get("HTTP_HX_REQUEST"):
+            return
         seen.append({"path": environ.get("PATH_INFO", ""),
                      "preload": environ.get("HTTP_SERVICE_WORKER_NAVIGATION_PRELOAD", "")})
 

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from companion.models import Group, Player
 from companion.services import deals as deal_services
 from companion.services import matches as match_services
+from tests.e2e.scenes import enter
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,7 +80,7 @@ def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
     page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
     etag = page.locator("#sheet").get_attribute("data-etag")
     form = page.locator("#deal-form form")
-    form.locator(f'input[name="{field}"]').fill(value)
+    enter(form, field, value)
     if game == "elf-nimmt":  # Ben went out; Cem still holds a card
         form.locator("fieldset label.btn", has_text="Ben").click()
         form.locator('input[name="s2-hand"]').fill("1")

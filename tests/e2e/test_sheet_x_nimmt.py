@@ -49,9 +49,9 @@ def test_a_group_records_a_complete_x_nimmt_match_and_sees_the_winner(
     expect(page.locator("#deal-form h2")).to_have_text("Deal 1")
 
     page.evaluate("window.stillTheSamePage = true")
-    # Deal 1: erika 5 in hand and 9 in the X-stack (5 + 2×9 = 23), Ben 3, Cem 2 + 2×1 = 4.
-    fill_deal(page, {"s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3",
-                     "s2-hand": "2", "s2-x_stack": "1"})
+    # Deal 1: erika 5 in hand and 9 in the X-stack (5 + 2×9 = 23), Ben 3, Cem went out
+    # with 2 in the X-stack (2×2 = 4).
+    fill_deal(page, {"s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-x_stack": "2"})
     expect(page.locator("#deal-form h2")).to_have_text("Deal 2")  # swapped in place by htmx
     expect(page.locator("#deal-1")).to_be_visible()
     assert page.evaluate("window.stillTheSamePage === true")

@@ -82,7 +82,7 @@ def test_table_mode_follows_a_saved_deal_and_works_without_javascript(
     # Saving deal 2 swaps in a new sheet partial: its table view shows the new state.
     page.evaluate("document.documentElement.classList.remove('table-mode')")
     form = page.locator("#deal-form form")
-    for name, value in {"s0-hand": "1", "s1-hand": "2", "s2-hand": "3", "s3-hand": "4"}.items():
+    for name, value in {"s0-hand": "1", "s1-hand": "2", "s2-hand": "3", "s3-x_stack": "2"}.items():
         form.locator(f'input[name="{name}"]').fill(value)
     form.get_by_role("button", name="Durchgang speichern").click()
     expect(page.locator("#deal-2")).to_be_visible()

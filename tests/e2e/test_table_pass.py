@@ -76,11 +76,11 @@ def test_a_phone_without_an_account_joins_the_table_in_one_scan(
     expect(zoe.locator("#table-pass")).to_have_count(0)  # no passes made by guests
 
     # She follows live: Anna's deal shows on her phone by itself...
-    fill_deal(page, {"s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-hand": "1"})
+    fill_deal(page, {"s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-x_stack": "1"})
     expect(zoe.locator("#deal-1")).to_be_visible(timeout=POLL)
     # ...and hers on Anna's.
     expect(zoe.locator("#deal-form h2")).to_have_text("Deal 2", timeout=POLL)
-    fill_deal(zoe, {"s0-hand": "2", "s1-hand": "4", "s2-hand": "6"})
+    fill_deal(zoe, {"s0-hand": "2", "s1-hand": "4", "s2-x_stack": "6"})
     expect(zoe.locator("#deal-2")).to_be_visible()
     expect(page.locator("#deal-2")).to_be_visible(timeout=POLL)
     match = Match.objects.get()

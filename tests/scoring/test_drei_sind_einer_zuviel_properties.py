@@ -105,3 +105,14 @@ def test_simulated_games_pass_validation_and_their_totals_match(players: int, se
     assert len(result.deals) == 1
     rules_for(SLUG).validate_deal(result.deals[0])
     assert match_totals(SLUG, result.deals) == result.totals
+
+
+@settings(max_examples=50, deadline=None)
+@given(players=st.integers(min_value=2, max_value=4), seed=st.integers(0, 2**32 - 1))
+def test_a_complete_game_takes_at_least_the_fewest_coloured_cards(players: int, seed: int) -> None:
+    # The sheet's plausibility hint rests on this bound (companion.games.drei_sind_einer_zuviel).
+    from scoring.drei_sind_einer_zuviel import fewest_coloured_taken
+
+    result = rules_for(SLUG).random_game(players, random.Random(seed))
+    taken = sum(sum(entry.taken.values()) for entry in result.deals[0].values())
+    assert fewest_coloured_taken(players) <= taken

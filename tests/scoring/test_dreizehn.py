@@ -513,8 +513,16 @@ def test_a_deal_is_scored_from_the_entries():
     assert score_deal(entries) == {"Anna": 1 + 4, "Ben": 2 + 4, "Cem": 2 + 4 + 1 + 2}
 
 
-def test_all_cards_taken_at_the_maximum_are_accepted():
-    validate_deal({"Anna": Entry(14, 0, 0, 4), "Ben": Entry(0, 14, 0, 4), "Cem": Entry(0, 0, 14)})
+def test_every_card_but_the_last_one_played_may_be_taken():
+    validate_deal({"Anna": Entry(14, 0, 0, 4), "Ben": Entry(0, 14, 0, 4), "Cem": Entry(0, 0, 13)})
+
+
+def test_it_refuses_a_deal_in_which_all_50_cards_were_taken():
+    # The card played last stays on its target: at least one card is never taken.
+    with pytest.raises(ScoringError, match="All 50 cards are taken") as caught:
+        validate_deal({"Anna": Entry(14, 0, 0, 4), "Ben": Entry(0, 14, 0, 4),
+                       "Cem": Entry(0, 0, 14)})
+    assert caught.value.code == "deck_taken"
 
 
 @pytest.mark.parametrize(

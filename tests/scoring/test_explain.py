@@ -32,7 +32,7 @@ def test_the_parts_of_every_deal_of_a_random_game_add_up_to_its_score(
 
 def test_it_counts_the_x_stack_twice_and_names_each_cards_hornochsen() -> None:
     parts = explain_x_nimmt({"Anna": XEntry(hand_cards=(10,), x_stack_cards=(55, 11)),
-                             "Ben": XEntry(hand=4)})
+                             "Ben": XEntry(hand=4), "Cem": XEntry(x_stack=1)})
     hand, stack = parts["Anna"]
     assert (hand.count, hand.points, stack.count, stack.points) == (3, 3, 12, 24)
     assert [(c.card, c.hornochsen) for c in stack.cards] == [(11, 5), (55, 7)]

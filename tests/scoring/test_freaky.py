@@ -471,8 +471,21 @@ def test_the_score_is_the_number_of_collected_cards():
     }
 
 
-def test_108_collected_cards_in_total_are_accepted():
-    validate_deal({"Anna": Entry(54), "Ben": Entry(54)})
+def test_all_cards_but_the_hands_of_the_others_may_be_collected():
+    # Two players: the game ends when one cannot refill; the other holds 3 hand cards.
+    validate_deal({"Anna": Entry(54), "Ben": Entry(51)})
+    validate_deal({p: Entry(24) for p in "ABCD"})  # 96 ≤ 108 − 3 × 3 = 99
+
+
+@pytest.mark.parametrize(("players", "most"), [(2, 105), (3, 102), (4, 99), (5, 96)])
+def test_it_refuses_more_collected_cards_than_the_others_hands_leave(players, most):
+    entries = {f"P{i}": Entry(0) for i in range(players)}
+    entries["P0"] = Entry(most)
+    validate_deal(entries)
+    entries["P0"] = Entry(most + 1)
+    with pytest.raises(ScoringError, match=f"at most {most} can be") as refused:
+        validate_deal(entries)
+    assert refused.value.code == "hands_exceeded"
 
 
 @pytest.mark.parametrize(

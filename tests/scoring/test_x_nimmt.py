@@ -426,6 +426,21 @@ def test_a_deal_by_card_numbers_in_which_everybody_still_holds_hand_cards_is_ref
         "a deal ends after a round at whose end someone holds no hand cards.")
 
 
+def test_a_deal_by_counts_in_which_everybody_still_holds_hornochsen_is_refused() -> None:
+    # The same rule as for card numbers: every card carries at least one Hornochse.
+    with pytest.raises(ScoringError) as refused:
+        validate_deal({"Anna": Entry(hand=3), "Ben": Entry(hand=5, x_stack=7),
+                       "Cem": Entry(hand=1)})
+    assert refused.value.code == "nobody_out"
+
+
+def test_a_deal_mixing_counts_and_cards_needs_one_empty_hand() -> None:
+    with pytest.raises(ScoringError, match="Every player still holds hand cards"):
+        validate_deal({"Anna": Entry(hand=3), "Ben": Entry(hand_cards=(10,))})
+    validate_deal({"Anna": Entry(hand=3), "Ben": Entry(hand_cards=(), x_stack_cards=(10,))})
+    validate_deal({"Anna": Entry(hand=0, x_stack=4), "Ben": Entry(hand_cards=(10,))})
+
+
 def test_a_deal_by_card_numbers_with_one_empty_hand_is_accepted() -> None:
     entries = {"Anna": Entry(hand_cards=(55,)), "Ben": Entry(hand_cards=(), x_stack_cards=(22,))}
     assert score_deal(entries) == {"Anna": 7, "Ben": 10}
@@ -546,10 +561,10 @@ def test_the_module_is_found_by_its_slug() -> None:
 
 def test_match_totals_add_both_deals() -> None:
     deals = [
-        {"Anna": Entry(hand=5, x_stack=9), "Ben": Entry(hand=1)},
+        {"Anna": Entry(hand=5, x_stack=9), "Ben": Entry(x_stack=1)},
         {"Anna": Entry(hand_cards=(55,)), "Ben": Entry(x_stack_cards=(10,))},
     ]
-    assert match_totals("x-nimmt", deals) == {"Anna": 30, "Ben": 7}
+    assert match_totals("x-nimmt", deals) == {"Anna": 30, "Ben": 8}
 
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ class DreiAnswer:
     row: int
     """Index 0–2."""
     position: int
-    """1 = right next to the start card."""
+    """Where the card is laid, before anything is taken: 1 = right next to the start card."""
     before: tuple[tuple[int, ...], ...]
     after: tuple[tuple[int, ...], ...]
     taken: tuple[int, ...]
@@ -41,9 +41,13 @@ def check_drei_place(rows: Sequence[Sequence[int]], card: int) -> DreiAnswer:
     >>> answer = check_drei_place([[10, 19, 24], [35], []], 40)
     >>> answer.row, answer.position, answer.taken, answer.rule
     (1, 2, (), 'ascending-order')
+    >>> check_drei_place([[10, 19, 24], [], []], 28).position  # laid fourth, then the 10 taken
+    4
     """
     placed = drei_sind_einer_zuviel.place(rows, card)
-    new_row = placed.rows[placed.row]
+    # The place the card is laid at, counted in the row as it was plus the card: taking
+    # happens after laying (the row after taking would put a fifth card third).
+    laid = sorted((*rows[placed.row], card))
     highest = bool(placed.taken) and all(c < card for c in rows[placed.row])
     if not placed.taken:
         rule = "ascending-order"
@@ -52,7 +56,7 @@ def check_drei_place(rows: Sequence[Sequence[int]], card: int) -> DreiAnswer:
     else:
         rule = "fifth-card-lower"
     return DreiAnswer(
-        card=card, row=placed.row, position=new_row.index(card) + 1,
+        card=card, row=placed.row, position=laid.index(card) + 1,
         before=tuple(tuple(r) for r in rows), after=placed.rows, taken=placed.taken,
         highest=highest, rule=rule,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from django import forms
@@ -10,18 +11,33 @@ from django.utils.translation import gettext_lazy as _
 
 from companion.engine_messages import COLOUR_WORDS
 from companion.games.drei_sind_einer_zuviel.colours import SWATCHES
-from companion.games.entry import EntryFormat, count_field
+from companion.games.entry import EntryFormat, Mode, count_field
 from companion.models import Seat
-from scoring.drei_sind_einer_zuviel import COLOURS, INTERIM_BONUSES
+from scoring.drei_sind_einer_zuviel import (
+    CARDS_PER_COLOUR,
+    COLOURS,
+    INTERIM_BONUSES,
+    fewest_coloured_taken,
+)
 
 
 class DreiFormat(EntryFormat):
-    """3 sind einer zuviel!: cards taken per colour (+/−) and the interim bonus card."""
+    """3 sind einer zuviel!: cards taken per colour and the interim bonus card, one player
+    at a time with a number button per count (one tap each), or as a table of all players.
 
+    The interim bonus card of a player whose counts leave every colour open is filled in:
+    a player who ends with all seven colours open had them open after their own last turn,
+    so they took an interim card (the four cards suffice for four players). Its value is
+    the next of 10/7/5/3 in the order such players are entered, shown and correctable.
+    """
+
+    modes = (Mode("players", _("Per player")), Mode("counts", _("Table")))
     steppers = frozenset({"orange", "flieder", "hellblau", "rot", "tuerkis", "magenta",
                           "olivgruen"})
     colours = SWATCHES
     layout = "colours"
+    chips = MappingProxyType(dict.fromkeys(COLOURS, CARDS_PER_COLOUR))
+    auto_bonus = "interim_bonus"
     count_hint = _(
         "Each player counts the cards they took, per colour: all cards of the colour, "
         "the open ones and the face-down ones (flipped triples) together. "
@@ -50,6 +66,21 @@ class DreiFormat(EntryFormat):
 
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         return {**dict(data.get("taken", {})), "interim_bonus": data.get("interim_bonus", 0)}
+
+    def layout_for(self, mode: str) -> str:
+        return "chips" if mode == "players" else "colours"
+
+    def unlikely(self, entries: Mapping[int, Mapping[str, Any]]) -> str:
+        players = len(entries)
+        taken = sum(sum(dict(data.get("taken") or {}).values()) for data in entries.values())
+        fewest = fewest_coloured_taken(players)
+        if not 0 < taken < fewest:  # nothing at all: the form asks before saving zeros
+            return ""
+        return _(
+            "Only %(taken)s coloured cards taken in all, but in a complete game of "
+            "%(players)s players at least %(fewest)s are: every player plays 18 cards, and "
+            "at the end the rows hold at most 9. Is every colour of every player counted?"
+        ) % {"taken": taken, "players": players, "fewest": fewest}
 
 
 FORMAT = DreiFormat()

@@ -78,6 +78,18 @@ class ElfNimmtFormat(EntryFormat):
             converted["hand"] = str(elf_nimmt.entry_from_dict({"hand_cards": numbers}).hornochsen())
         return converted
 
+    def describe(self, data: Mapping[str, Any]) -> str:
+        text = super().describe(data)
+        went_out = _("went out")  # not inside the f-string: makemessages would miss it
+        return f"{text} ({went_out})" if data.get("went_out") else text
+
+    def describe_deal_change(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+        if bool(before.get("went_out")) == bool(after.get("went_out")):
+            return ""
+        went_out = _("went out")
+        marks = ["✓" if data.get("went_out") else "–" for data in (before, after)]
+        return f" ({went_out} {marks[0]} → {marks[1]})"
+
     def mode_for(self, datas: Sequence[Mapping[str, Any]]) -> str:
         """Card numbers when they were recorded and no count stands without its cards."""
         some_cards = any(d.get("hand_cards") is not None for d in datas)

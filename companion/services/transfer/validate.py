@@ -416,7 +416,9 @@ def _check_changes(
     reader: _Reader, game: str, keys: Sequence[str], deals: int
 ) -> list[tuple[MatchChange, Any, Any]]:
     """The match's log: kinds, deal numbers that fit the deals, entries the engine reads."""
-    deal_kinds = {MatchChange.Kind.RECORD, MatchChange.Kind.EDIT, MatchChange.Kind.DELETE}
+    deal_kinds = set(MatchChange.DEAL_KINDS)
+    # Undo and redo are logged with the deal they changed; they are not undone themselves.
+    with_deal = deal_kinds | set(MatchChange.STEP_KINDS)
     changes: list[tuple[MatchChange, Any, Any]] = []
     client_keys: set[str] = set()
     readers = reader.items(
@@ -425,9 +427,9 @@ def _check_changes(
     for change_reader in readers:
         kind = change_reader.choice("kind", [k for k, _l in MatchChange.Kind.choices])
         number = change_reader.integer("deal_number", minimum=1, maximum=MAX_SMALL, null=True)
-        if kind in deal_kinds and number is None:
+        if kind in with_deal and number is None:
             raise change_reader.fail(_("a change of a deal needs the deal's number."))
-        if kind not in deal_kinds and number is not None:
+        if kind not in with_deal and number is not None:
             raise change_reader.fail(_("a change of the match names no deal."))
         client_key = None
         if change_reader.has("client_key") and change_reader.value["client_key"] is not None:
