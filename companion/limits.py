@@ -121,7 +121,7 @@ BGSTATS_LOCATIONS = Limit(
 
 # --- backups (companion.backups) ------------------------------------------------------------
 
-BACKUP_BYTES = 256 * MB
+BACKUP_BYTES = 64 * MB
 """The largest backup read, unpacked (``manage.py restore --max-size`` raises it)."""
 
 

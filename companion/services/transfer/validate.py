@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Any, NamedTuple
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -796,3 +797,34 @@ def _check_file_size(size: int) -> None:
         limits.check_size(limits.IMPORT_BYTES, size)
     except limits.LimitExceeded as err:
         raise TransferError(str(err)) from err
+
+
+def check_history(group: Group) -> None:
+    """The stored history of ``group`` checked as the group import checks a file (a
+    restored backup must pass what an upload must pass): its score sheet matches through
+    the export's document, the matches imported from BG Stats (final scores only) on
+    their own. Raises :class:`~companion.services.transfer.TransferError`."""
+    from companion.services.transfer.export import group_export
+
+    _check(group_export(group, source=Match.Source.SHEET))
+    imported = (
+        Match.objects.filter(group=group).exclude(source=Match.Source.SHEET)
+        .annotate(recorded=Count("deals")).prefetch_related("seats")
+    )
+    for match in imported:
+        where = _("Imported match %(id)d") % {"id": match.pk}
+        seats = sorted(match.seats.all(), key=lambda seat: seat.number)
+        if match.status != Match.Status.FINISHED or match.recorded or match.game not in GAMES:
+            raise TransferError(_("%(where)s: an imported match is finished, of one of the "
+                                  "games, and has no deals.") % {"where": where})
+        try:
+            GAMES[match.game].check_players(len(seats))
+        except ScoringError as err:
+            raise TransferError(f"{where}: {message_for(err)}") from err
+        places = {int(seat): place for place, seat, _total in rank(
+            {str(seat.number): seat.total for seat in seats},
+            lower_is_better=GAMES[match.game].lower_is_better)}
+        if any(seat.place != places[seat.number] or seat.is_winner != (places[seat.number] == 1)
+               or abs(seat.total) > MAX_POSITIVE for seat in seats):
+            raise TransferError(_("%(where)s: a place or win does not follow from the final "
+                                  "scores.") % {"where": where})
