@@ -150,7 +150,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Login throttling (django-axes, companion/logins.py): 10 wrong passwords for one
 # user name from one address pause that pair for 15 minutes, on our login page
-# and the admin's. Failures are counted in the database, shared by all processes.
+# and the admin's; 30 from one address, whatever the names, pause that address
+# (before any password is hashed). Failures are counted in the database, shared by
+# all processes.
 AUTHENTICATION_BACKENDS = [
     "companion.logins.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -161,6 +163,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # failures only: no record of every successful login
 AXES_LOCKOUT_CALLABLE = "companion.logins.lockout_response"
+LOGIN_THROTTLE_ADDRESS_LIMIT = 30
 AXES_CLIENT_IP_CALLABLE = "companion.logins.client_ip"
 # Behind the HTTPS proxy the client's address is the last X-Forwarded-For entry.
 LOGIN_THROTTLE_BEHIND_PROXY = env.flag("DJANGO_HTTPS")
