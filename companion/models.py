@@ -318,6 +318,39 @@ class MatchChange(models.Model):
         return f"{self.kind} deal {self.deal_number} of match {self.match_id}"
 
 
+class ChangeReceipt(models.Model):
+    """A change a phone sent with its idempotency key (``client_key``), kept with the
+    change in one transaction: the same send arriving again (a double tap, a retry after
+    a lost answer, the offline queue) is answered "saved already" instead of being
+    applied twice or refused as stale (``companion.idempotency``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=64)
+    action = models.CharField(max_length=20)
+    """What the send did: "edit", "undo", "finish", "live", "start", ..."""
+    fingerprint = models.CharField(max_length=64)
+    """A hash of the form's values: the key sent again with other values is refused."""
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    match = models.ForeignKey(
+        "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    """The match changed (or started); kept None once it is deleted, so that a repeated
+    deletion is still recognised."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="unique_receipt_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.key}"
+
+
 class GroupChange(models.Model):
     """The group's log: renames, joins, removals, account links and the like."""
 

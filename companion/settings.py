@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A write that waited too long for SQLite's lock: 503 "nothing was saved", not a 500.
+    "companion.middleware.DatabaseBusyMiddleware",
     # Last: turns a refused login (companion/logins.py) into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -247,8 +249,10 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Sessions: Django's default database engine (shared by every process; logging out
-# deletes the row).
-MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# deletes the row). Messages ("Deal 3 saved.") travel in a signed cookie, not in the
+# session: a change, once stored, is answered without another database write that could
+# wait for the lock and fail the request (issue 21).
+MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 # Message levels → Bootstrap alert colours, for django.contrib.messages and the sheet's
 # notices alike (companion.notices): one place.
 MESSAGE_TAGS = {10: "secondary", 20: "info", 25: "success", 30: "warning", 40: "danger"}

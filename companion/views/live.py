@@ -12,18 +12,38 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
+from companion import idempotency
 from companion.access import get_match_for_user
-from companion.models import Match
+from companion.models import ChangeReceipt, Match
 from companion.parsing import MAX_ID, MAX_POSITIVE, MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES, live_board_for
 from companion.services import live as services
 from companion.services.sheet import ConfirmationNeeded
-from companion.views.sheet import error_text, poll_etag, sheet_changed, sheet_etag
+from companion.views.sheet import (
+    answers_repeats,
+    error_text,
+    poll_etag,
+    sheet_changed,
+    sheet_etag,
+)
 from scoring import ScoringError
+
+
+def _tap_saved_already(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int,
+                       match_id: int) -> HttpResponse:
+    """A live step sent again: the board as it is now (the step is on it), or the sheet
+    when the step put the result there."""
+    match = get_match_for_user(request.user, group_id, match_id)
+    if request.POST.get("action") == "save":
+        return sheet_changed(request, match, _("The live result is on the sheet already."))
+    if not request.htmx:
+        return redirect("match_live", group_id=match.group_id, match_id=match.pk)
+    return _board(request, match)
 
 
 @login_required
 @condition(etag_func=poll_etag)
+@answers_repeats("live", _tap_saved_already)
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row."""
     match = get_match_for_user(request.user, group_id, match_id)
@@ -33,7 +53,8 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     question = ""
     if request.method == "POST":
         try:
-            saved = _live_step(request, match)
+            with idempotency.once(request, action="live", match=match):
+                saved = _live_step(request, match)
         except ConfirmationNeeded as err:
             question = error_text(err)
         except (ValidationError, ScoringError) as err:
@@ -44,6 +65,11 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
             if not request.htmx:
                 return redirect("match_live", group_id=match.group_id, match_id=match.pk)
         match.refresh_from_db()
+    return _board(request, match, notice=notice, question=question)
+
+
+def _board(request: HttpRequest, match: Match, *, notice: str = "", question: str = ""
+           ) -> HttpResponse:
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice, "question": question,
                "closed": match.status != Match.Status.OPEN,
