@@ -480,12 +480,17 @@ def main() -> None:
         print(f"{kind:32} {len(times):6} {statistics.median(times) * 1000:7.0f}ms "
               f"{percentile(times, .95) * 1000:7.0f}ms {max(times) * 1000:7.0f}ms  {answers}")
     warm = options.minutes * 60 / 5
-    print(f"memory (RSS, MB) per process: after the warm-up ({warm:.0f} s) → end, highest")
+    print(f"memory (RSS, MB) per process, once a minute; after the warm-up ({warm:.0f} s): "
+          "first → last, and the slope of a straight line through every sample")
     for pid, series in sorted(samples.items()):
-        after = [rss for at, rss in series if at >= warm]
-        if after:
-            print(f"  {names[pid]:14} {after[0]:6.1f} → {after[-1]:6.1f}, highest "
-                  f"{max(after):6.1f} ({after[-1] - after[0]:+.1f})")
+        after = [(at, rss) for at, rss in series if at >= warm]
+        if len(after) < 2:
+            continue
+        minutes = [rss for at, rss in series if int(at) % 60 < 5]
+        slope = statistics.linear_regression([at / 60 for at, _ in after],
+                                             [rss for _, rss in after]).slope
+        print(f"  {names[pid]:14} {' '.join(f'{rss:.0f}' for rss in minutes)}")
+        print(f"  {'':14} {after[0][1]:.1f} → {after[-1][1]:.1f} MB, {slope:+.2f} MB/minute")
     print(f"changes answered as saved: {dict(sorted(tally.saved.items()))}")
     lost = check_stored(setup, tally)
     print(f"lost changes (answered as saved, not stored): {lost}")

@@ -15,16 +15,18 @@ A recorded deal keeps its own key on its log entry (``MatchChange.client_key``,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from companion.models import ChangeReceipt, Group, Match
@@ -50,9 +52,11 @@ class Repeated(Exception):
 
 @dataclass(slots=True)
 class Sent:
-    """What :func:`once` stores with the receipt; a view that starts a match names it."""
+    """What :func:`once` stores with the receipt; a view that creates a match or a group
+    names it."""
 
     match: Match | None = None
+    group: Group | None = None
 
 
 def client_key(request: HttpRequest) -> str | None:
@@ -109,10 +113,10 @@ def once(
     key = client_key(request)
     if key is None:
         with transaction.atomic():
-            yield Sent(match)
+            yield Sent(match, group)
         return
     user = request.user
-    sent = Sent(match)
+    sent = Sent(match, group)
     try:
         with transaction.atomic():
             if match is not None:
@@ -125,7 +129,7 @@ def once(
                 with transaction.atomic():
                     ChangeReceipt.objects.create(
                         user=user, key=key, action=action, fingerprint=fingerprint(request),
-                        group=group or (match.group if match is not None else None),
+                        group=sent.group or (match.group if match is not None else None),
                         match=sent.match,
                     )
             except IntegrityError as err:
@@ -134,6 +138,51 @@ def once(
         # The other send's change stands; this one's was rolled back with the transaction.
         raise _repeat(ChangeReceipt.objects.get(user=user, key=key), action,  # type: ignore[misc]
                       fingerprint(request)) from None
+
+
+def answers_repeats(
+    action: str, answer: Callable[..., HttpResponse]
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A write view that recognises a repeated send (its key has a receipt, see
+    :mod:`companion.idempotency`) and answers it with ``answer(request, receipt,
+    **view_kwargs)``: saved already, with the current state. Checked before the view
+    looks anything up (a repeated deletion finds nothing to delete), and again inside
+    the view's transaction (:func:`companion.idempotency.once`)."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+            try:
+                if request.method == "POST":
+                    check_repeat(request, action)
+                return view(request, **kwargs)
+            except Repeated as repeat:
+                return answer(request, repeat.receipt, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def receipt_writer(request: HttpRequest, action: str) -> Callable[[Group], None] | None:
+    """For a change written in several transactions (an import): what stores its receipt
+    in the last of them, None without a key. Raises :class:`Repeated` when another send
+    with the key was stored first (the caller's last transaction then rolls back)."""
+    key = client_key(request)
+    if key is None:
+        return None
+    user, sent = request.user, fingerprint(request)
+
+    def store(group: Group) -> None:
+        try:
+            with transaction.atomic():
+                ChangeReceipt.objects.create(user=user, key=key, action=action,
+                                             fingerprint=sent, group=group)
+        except IntegrityError as err:
+            raise _repeat(ChangeReceipt.objects.get(user=user, key=key),  # type: ignore[misc]
+                          action, sent) from err
+
+    return store
 
 
 def _repeat(earlier: ChangeReceipt, action: str, sent: str) -> Exception:

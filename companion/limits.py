@@ -74,8 +74,8 @@ NIGHTS = Limit(
 )
 NIGHTS_PER_YEAR = Limit(
     400,
-    _("This file holds %(count)s game nights in %(years)s years of history; an import takes "
-      "at most %(limit)s game nights per year of history."),
+    _("This file holds %(count)s game nights, %(per_year)s per year of its history; an import "
+      "takes at most %(limit)s game nights per year."),
 )
 """Game nights per year between the first and the last one (a year at least): more than
 one an evening, every evening."""

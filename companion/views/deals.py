@@ -39,7 +39,6 @@ from companion.services import deals as services
 from companion.services.matches import can_delete
 from companion.views.sheet import (
     PAGE,
-    answers_repeats,
     back_to_sheet,
     error_text,
     new_deal_form,
@@ -229,7 +228,8 @@ def _deal(match: Match, number: int) -> Deal:
     return get_object_or_404(match.deals.prefetch_related("scores"), number=number)
 
 @login_required
-@answers_repeats("edit", saved_already(gettext_lazy("Deal %(number)s was corrected already.")))
+@idempotency.answers_repeats(
+    "edit", saved_already(gettext_lazy("Deal %(number)s was corrected already.")))
 def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     """Correct a recorded deal; refused when another phone changed it meanwhile."""
     match = get_match_for_user(request.user, group_id, match_id)
@@ -276,7 +276,8 @@ def _version(request: HttpRequest) -> int:
 
 @require_POST
 @login_required
-@answers_repeats("delete", saved_already(gettext_lazy("Deal %(number)s was deleted already.")))
+@idempotency.answers_repeats(
+    "delete", saved_already(gettext_lazy("Deal %(number)s was deleted already.")))
 def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     deal = _deal(match, number)

@@ -20,7 +20,6 @@ from companion.selectors.live import LIVE_GAMES, live_board_for
 from companion.services import live as services
 from companion.services.sheet import ConfirmationNeeded
 from companion.views.sheet import (
-    answers_repeats,
     error_text,
     poll_etag,
     sheet_changed,
@@ -43,7 +42,7 @@ def _tap_saved_already(request: HttpRequest, receipt: ChangeReceipt, *, group_id
 
 @login_required
 @condition(etag_func=poll_etag)
-@answers_repeats("live", _tap_saved_already)
+@idempotency.answers_repeats("live", _tap_saved_already)
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Record while playing: 3 sind einer zuviel! card by card, Freaky row by row."""
     match = get_match_for_user(request.user, group_id, match_id)

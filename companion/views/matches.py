@@ -31,7 +31,6 @@ from companion.services import deals as deal_services
 from companion.services import groups as group_services
 from companion.services import matches as services
 from companion.views.sheet import (
-    answers_repeats,
     error_text,
     render_sheet,
     saved_already,
@@ -52,7 +51,7 @@ def _to_started(request: HttpRequest, receipt: ChangeReceipt, **kwargs: Any) -> 
 
 
 @login_required
-@answers_repeats("start", _to_started)
+@idempotency.answers_repeats("start", _to_started)
 def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """Pick the game, the players in seat order, the first dealer and the options."""
     group = get_group_for_user(request.user, group_id)
@@ -121,7 +120,8 @@ def _add_guest(
 
 @require_POST
 @login_required
-@answers_repeats("undo", saved_already(gettext_lazy("Undone already.")))
+@idempotency.answers_repeats(
+    "undo", saved_already(gettext_lazy("Undone already.")))
 def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
@@ -139,7 +139,8 @@ def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 @require_POST
 @login_required
-@answers_repeats("redo", saved_already(gettext_lazy("Redone already.")))
+@idempotency.answers_repeats(
+    "redo", saved_already(gettext_lazy("Redone already.")))
 def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
@@ -157,7 +158,8 @@ def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 @require_POST
 @login_required
-@answers_repeats("finish", saved_already(gettext_lazy("The match was finished already.")))
+@idempotency.answers_repeats(
+    "finish", saved_already(gettext_lazy("The match was finished already.")))
 def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
@@ -170,7 +172,8 @@ def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @require_POST
 @login_required
-@answers_repeats("reopen", saved_already(gettext_lazy("The match was reopened already.")))
+@idempotency.answers_repeats(
+    "reopen", saved_already(gettext_lazy("The match was reopened already.")))
 def match_reopen(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
@@ -186,7 +189,8 @@ def match_reopen(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @require_POST
 @login_required
-@answers_repeats("abandon", saved_already(gettext_lazy("The match was abandoned already.")))
+@idempotency.answers_repeats(
+    "abandon", saved_already(gettext_lazy("The match was abandoned already.")))
 def match_abandon(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Stop a running match: kept in the history as abandoned, left out of the statistics."""
     match = get_match_for_user(request.user, group_id, match_id)
@@ -211,7 +215,7 @@ def _deleted_already(request: HttpRequest, receipt: ChangeReceipt, *, group_id: 
 
 @require_POST
 @login_required
-@answers_repeats("delete-match", _deleted_already)
+@idempotency.answers_repeats("delete-match", _deleted_already)
 def match_delete(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Delete a match for good (the group's owner or the one who started it)."""
     match = get_match_for_user(request.user, group_id, match_id)
@@ -237,7 +241,7 @@ def match_delete(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @require_POST
 @login_required
-@answers_repeats("rematch", _to_started)
+@idempotency.answers_repeats("rematch", _to_started)
 def match_rematch(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Start the rematch of a finished match in one tap and land on its sheet."""
     match = get_match_for_user(request.user, group_id, match_id)

@@ -12,7 +12,6 @@ shows the whole page with its message.
 
 from __future__ import annotations
 
-import functools
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
-from companion import idempotency, notices
+from companion import notices
 from companion.access import get_match_for_user
 from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
@@ -196,33 +195,9 @@ def sheet_changed(
     return back_to_sheet(match, saved=saved)
 
 
-def answers_repeats(
-    action: str, answer: Callable[..., HttpResponse]
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """A write view that recognises a repeated send (its key has a receipt, see
-    :mod:`companion.idempotency`) and answers it with ``answer(request, receipt,
-    **view_kwargs)``: saved already, with the current state. Checked before the view
-    looks anything up (a repeated deletion finds nothing to delete), and again inside
-    the view's transaction (:func:`companion.idempotency.once`)."""
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @functools.wraps(view)
-        def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-            try:
-                if request.method == "POST":
-                    idempotency.check_repeat(request, action)
-                return view(request, **kwargs)
-            except idempotency.Repeated as repeat:
-                return answer(request, repeat.receipt, **kwargs)
-
-        return wrapped
-
-    return decorator
-
-
 def saved_already(message: str) -> Callable[..., HttpResponse]:
-    """The answer of :func:`answers_repeats` for a change of a sheet: the sheet with
-    ``message`` (e.g. "The match was finished already.")."""
+    """The answer of :func:`companion.idempotency.answers_repeats` for a change of a sheet:
+    the sheet with ``message`` (e.g. "The match was finished already.")."""
 
     def answer(request: HttpRequest, receipt: Any, *, group_id: int, match_id: int,
                **kwargs: Any) -> HttpResponse:

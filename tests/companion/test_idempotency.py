@@ -234,3 +234,54 @@ def test_another_users_key_is_not_theirs(
     response = ben_client.post(url("match_abandon", match), key, **HX)
     assert message(response) == "Match abandoned. It stays in the history and counts in no statistics."
     assert ChangeReceipt.objects.filter(key="shared-key-0001").count() == 2
+
+
+# ------------------------------------------------------------ forms that create something
+
+
+def test_a_new_group_sent_twice_is_one_group(anna_client: Client, anna: Any) -> None:
+    first, second = twice(anna_client, reverse("group_create"),
+                          {"name": "Freitagsrunde", "players": "Ben\nCem"})
+    group = Group.objects.get(name="Freitagsrunde")
+    assert first["Location"] == second["Location"] == reverse("group_home", args=[group.pk])
+
+
+def test_a_player_added_twice_is_one_player_and_no_refusal(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    first, second = twice(anna_client, reverse("roster", args=[group.pk]), {"name": "Dora"},
+                          **HX)
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert "already" not in second.content.decode()
+    assert group.players.filter(name="Dora").count() == 1
+
+
+def test_an_invite_link_made_twice_is_one_link(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    twice(anna_client, reverse("invite_create", args=[group.pk]), {}, **HX)
+    assert group.invites.count() == 1
+
+
+def test_a_game_night_sent_twice_is_one_night(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    twice(anna_client, reverse("night_new", args=[group.pk]),
+          {"date": "2026-03-01", "place": "Bei Ben", "notes": ""})
+    assert group.game_nights.count() == 1
+
+
+def test_an_import_sent_twice_is_one_group(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from companion.services.transfer.export import group_export_json
+
+    content = group_export_json(group).encode()
+    answers = [anna_client.post(reverse("group_import"), {
+        "client_key": "import-key-0001",
+        "file": SimpleUploadedFile("runde.json", content, content_type="application/json"),
+    }) for _ in range(2)]
+    imported = Group.objects.exclude(pk=group.pk).get()
+    assert [a["Location"] for a in answers] == [reverse("history", args=[imported.pk])] * 2

@@ -98,8 +98,8 @@ def test_more_game_nights_in_a_year_than_evenings_are_refused(
     # 401 nights, 18 hours apart on average: all in one year of history.
     document = nights_of(freaky_night, 401, matches=0, days=0)
     assert refused(document, bob) == (
-        "This file holds 401 game nights in 1 years of history; an import takes at most "
-        "400 game nights per year of history."
+        "This file holds 401 game nights, 401 per year of its history; an import takes at "
+        "most 400 game nights per year."
     )
 
 

@@ -9,7 +9,7 @@ with its statistics; an import that fails half-way deletes what it wrote.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -117,13 +117,17 @@ def _discard(group: Group) -> None:
         group.delete()
 
 
-def group_import(*, user: AbstractBaseUser, content: bytes | str | IO[bytes]) -> Group:
+def group_import(
+    *, user: AbstractBaseUser, content: bytes | str | IO[bytes],
+    complete: Callable[[Group], None] | None = None,
+) -> Group:
     """Create a new group owned by ``user`` from an exported JSON document.
 
     Raises :class:`TransferError` (nothing is saved) if the file is damaged,
     foreign, over a limit of :mod:`companion.limits`, of a newer format or breaks a
     rule of the games. The group appears (its owner's membership is written) only
-    when all of it is written.
+    when all of it is written; ``complete(group)`` runs in that last transaction (the
+    send's receipt, :func:`companion.idempotency.receipt_writer`).
     """
     plan = read_import(content)
     with transaction.atomic():
@@ -143,6 +147,8 @@ def group_import(*, user: AbstractBaseUser, content: bytes | str | IO[bytes]) ->
         results_rebuild_hidden(group=group)
         with transaction.atomic():
             Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+            if complete is not None:
+                complete(group)
     except BaseException:
         _discard(group)
         raise

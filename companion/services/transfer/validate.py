@@ -21,6 +21,7 @@ from typing import IO, Any, NamedTuple
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -451,7 +452,9 @@ def _count(document: dict[str, Any]) -> None:
     if known:
         years = max(1, math.ceil(((max(known) - min(known)).days + 1) / 365.25))
         if len(nights) > limits.NIGHTS_PER_YEAR.maximum * years:
-            raise limits.LimitExceeded(limits.NIGHTS_PER_YEAR.refusal(len(nights), years=years))
+            raise limits.LimitExceeded(limits.NIGHTS_PER_YEAR.refusal(
+                len(nights), per_year=number_format(len(nights) / years, decimal_pos=0,
+                                                    force_grouping=True)))
     matches = deals = changes = 0
     for index, night in enumerate(nights):
         for number, match in enumerate(_listed(night, "matches"), start=1):
