@@ -134,17 +134,29 @@ def test_a_log_entry_naming_a_player_of_another_group_is_refused(
     assert "names a player who is not seated" in restore(backup, tmp_path)
 
 
-def test_a_small_file_that_unpacks_to_a_huge_one_is_read_no_further_than_the_cap(
-    db: None, tmp_path: Path
-) -> None:
+@pytest.fixture
+def bomb(tmp_path: Path) -> Path:
+    """A backup of 200 KB that unpacks to 200 MB (of blanks around an empty list)."""
     path = tmp_path / "bomb.json.gz"
     path.write_bytes(gzip.compress(b"[" + b" " * (200 * 2**20) + b"]", compresslevel=9))
     assert path.stat().st_size < 300 * 1024
+    return path
+
+
+def test_a_small_file_that_unpacks_to_a_huge_one_is_read_no_further_than_the_cap(
+    db: None, bomb: Path
+) -> None:
     tracemalloc.start()
     with pytest.raises(CommandError) as refused:
-        call_command("restore", str(path), "--max-size", "8", verbosity=0)
+        call_command("restore", str(bomb), verbosity=0)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
+    assert "unpacked, it is larger than 64 MB, the most a restore reads" in str(refused.value)
+    assert peak < 100 * 2**20
+
+
+def test_the_cap_is_named_on_the_command_line(db: None, bomb: Path) -> None:
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(bomb), "--max-size", "8", verbosity=0)
     assert "unpacked, it is larger than 8 MB, the most a restore reads" in str(refused.value)
-    assert "--max-size" in str(refused.value)
-    assert peak < 40 * 2**20
+    assert "restore it with --max-size <megabytes>" in str(refused.value)

