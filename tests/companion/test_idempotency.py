@@ -232,7 +232,8 @@ def test_another_users_key_is_not_theirs(
     anna_client.post(url("match_abandon", match), key, **HX)
     match_services.match_reopen(match=match)
     response = ben_client.post(url("match_abandon", match), key, **HX)
-    assert message(response) == "Match abandoned. It stays in the history and counts in no statistics."
+    assert message(response) == (
+        "Match abandoned. It stays in the history and counts in no statistics.")
     assert ChangeReceipt.objects.filter(key="shared-key-0001").count() == 2
 
 

@@ -26,8 +26,7 @@ from django.utils import translation
 
 from companion import limits
 from companion.models import GameNight, Group, Match, MatchChange, Membership
-from companion.services.transfer import TransferError
-from companion.services.transfer import importer
+from companion.services.transfer import TransferError, importer
 from companion.services.transfer.export import group_export
 from companion.services.transfer.importer import group_import
 from tests.companion.test_history_helpers import night, play

@@ -178,7 +178,8 @@ def test_the_address_pause_is_explained_in_german_by_default(client: Client, zoe
     for index in range(30):
         log_in(client, "wrong", username=f"random{index}")
     html = log_in(client, PASSWORD, language="de").content.decode()
-    assert "Von dieser Adresse aus waren Passwörter 30-mal falsch, unter verschiedenen Namen." in html
+    assert ("Von dieser Adresse aus waren Passwörter 30-mal falsch, unter verschiedenen "
+            "Namen.") in html
 
 
 def test_the_address_pause_ends_after_fifteen_minutes(client: Client, zoe: User) -> None:
