@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
+from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, transaction
@@ -247,6 +248,7 @@ def _load(rows: list[dict[str, Any]], *, allow_staff: bool) -> None:
     """Every row checked field by field (lengths, choices, types), then saved."""
     staff: list[str] = []
     deferred = []
+    loaded: set[type[Model]] = set()
     for item in serializers.deserialize(
         "python", rows, handle_forward_references=True, ignorenonexistent=False
     ):
@@ -267,10 +269,15 @@ def _load(rows: list[dict[str, Any]], *, allow_staff: bool) -> None:
         ):
             staff.append(instance.get_username())
         item.save()
+        loaded.add(type(instance))
         if item.deferred_fields:
             deferred.append(item)
     for item in deferred:
         item.save_deferred_fields()
+    # Rows came with their ids: PostgreSQL's sequences move on past them (as loaddata does).
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), list(loaded)):
+            cursor.execute(statement)
     if staff and not allow_staff:
         raise Refused(
             f"it holds {len(staff)} staff or superuser account(s) ({', '.join(staff[:5])}), "
