@@ -2,9 +2,10 @@
 longest time a phone waits to write meanwhile.
 
 Builds an export document (``kartenrunde-history``) at the limits of
-``companion/limits.py`` (every count at its maximum at once: game nights, matches,
-deals, log entries, the largest players per match, options at their size limit where a
-game has them), writes it to a temporary file, then imports it in a fresh process on a
+``companion/limits.py``: every count at its maximum at once, made shorter until the file
+fits the file size limit (``--shape``: with the cards of every 11 nimmt! entry, without
+them, or the most matches and game nights with one deal each). It writes it to a
+temporary file, then imports it in a fresh process on a
 temporary SQLite database (the project's database is not touched) while a "phone" (a
 raw sqlite3 connection) writes one row every 20 ms and notes how long each write
 waited for the lock. It prints the import's wall time, CPU time, peak memory (the
@@ -12,6 +13,7 @@ process's maximum RSS, as ``/usr/bin/time -v`` reports it) and the phone's longe
 wait. Aim (issue 21): ≤ 30 s, ≤ 200 MB, no wait longer than about a second.
 
     .venv/bin/python bench/imports.py                 # the largest allowed import
+    .venv/bin/python bench/imports.py --shape many    # the most matches allowed
     .venv/bin/python bench/imports.py --scale 0.1     # a tenth of it
     .venv/bin/python bench/imports.py --matches 2000  # a plain history of 2,000 matches
 """
@@ -211,6 +213,7 @@ def _child(document: Path, database: Path) -> None:
     for name, url in (("group home", f"/g/{group.pk}/"), ("history", f"/g/{group.pk}/history/"),
                       ("match log", f"/g/{group.pk}/matches/{match.pk}/changes/" if match else "")):
         if url:
+            client.get(url)  # the first request compiles templates and warms the caches
             began = time.perf_counter()
             status = client.get(url).status_code
             pages[name] = (status, time.perf_counter() - began)
@@ -228,9 +231,10 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="a share of the largest allowed import (default 1: all of it)")
     parser.add_argument("--matches", type=int, help="a plain history of this many matches")
-    parser.add_argument("--shape", choices=("heavy", "light"), default="heavy",
-                        help="heavy: 11 nimmt! entries with their cards (the file size limit "
-                        "binds); light: as numbers (the count limits bind)")
+    parser.add_argument("--shape", choices=("heavy", "light", "many"), default="heavy",
+                        help="heavy: 11 nimmt! entries with their cards; light: as numbers "
+                        "(the file size limit binds for both); many: the most matches and "
+                        "game nights, one deal each (the count limits bind)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -248,6 +252,11 @@ def main() -> None:
         if args.matches:
             sizes = {"matches": args.matches, "nights": max(1, args.matches // 4),
                      "deals": args.matches * 3, "changes": args.matches * 3}
+        elif args.shape == "many":
+            sizes = {"matches": int(limits.MATCHES.maximum * scale),
+                     "nights": int(limits.NIGHTS.maximum * scale),
+                     "deals": int(limits.MATCHES.maximum * scale),
+                     "changes": int(limits.MATCHES.maximum * scale) * 2}
         else:
             sizes = {"matches": int(limits.MATCHES.maximum * scale),
                      "nights": int(limits.NIGHTS.maximum * scale),
@@ -296,7 +305,7 @@ def main() -> None:
           f"{result['check']:.1f} s), {result['cpu']:.1f} s CPU, peak memory (max RSS) "
           f"{result['peak_mb']:.0f} MB (the process held {result['idle_mb']:.0f} MB before), "
           f"{result['matches']:,} matches")
-    print("pages afterwards: " + ", ".join(
+    print("pages afterwards (second request): " + ", ".join(
         f"{name} {ms * 1000:.0f} ms (HTTP {status})"
         for name, (status, ms) in result["pages"].items()))
     print(f"phone writing every 20 ms meanwhile: {len(waits)} writes; waiting for the write "

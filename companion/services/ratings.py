@@ -284,9 +284,9 @@ def ratings_rebuild_hidden(*, group_id: int) -> int:
     so that the database's write lock is never held for long. Returns the steps written."""
     states: dict[tuple[int, str], State] = {}
     steps = replay(played_since(group_id, None), states)
-    for start in range(0, len(steps), REPLAY_BATCH * 5):
+    for start in range(0, len(steps), REPLAY_BATCH * 10):
         with transaction.atomic():
-            _insert_steps(group_id, steps[start:start + REPLAY_BATCH * 5])
+            _insert_steps(group_id, steps[start:start + REPLAY_BATCH * 10])
         let_others_write()
     with transaction.atomic():
         Rating.objects.bulk_create(
