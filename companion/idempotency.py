@@ -121,7 +121,7 @@ def once(
         with transaction.atomic():
             if match is not None:
                 list(Match.objects.select_for_update().filter(pk=match.pk).values_list("pk"))
-            earlier = ChangeReceipt.objects.filter(user=user, key=key).first()  # type: ignore[misc]
+            earlier = ChangeReceipt.objects.filter(user=user, key=key).first()
             if earlier is not None:
                 raise _repeat(earlier, action, fingerprint(request))
             yield sent
@@ -136,7 +136,7 @@ def once(
                 raise _Raced from err
     except _Raced:
         # The other send's change stands; this one's was rolled back with the transaction.
-        raise _repeat(ChangeReceipt.objects.get(user=user, key=key), action,  # type: ignore[misc]
+        raise _repeat(ChangeReceipt.objects.get(user=user, key=key), action,
                       fingerprint(request)) from None
 
 
@@ -179,7 +179,7 @@ def receipt_writer(request: HttpRequest, action: str) -> Callable[[Group], None]
                 ChangeReceipt.objects.create(user=user, key=key, action=action,
                                              fingerprint=sent, group=group)
         except IntegrityError as err:
-            raise _repeat(ChangeReceipt.objects.get(user=user, key=key),  # type: ignore[misc]
+            raise _repeat(ChangeReceipt.objects.get(user=user, key=key),
                           action, sent) from err
 
     return store

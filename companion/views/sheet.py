@@ -227,7 +227,7 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
     A table helper may hand values over in the URL (``?s0-yellow=3``): they are put into
     the next deal's form (:func:`_prefilled`)."""
     match = get_match_for_user(request.user, group_id, match_id)
-    number = _saved_number(request)
+    number = None if request.htmx else _saved_number(request)
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return render_sheet(request, sheet, saved=number, form=prefilled, notice=notice)
