@@ -254,3 +254,14 @@ class RatingStepAdmin(_DerivedAdmin):
     list_select_related = ["match__game_night__group", "player"]
     list_filter = ["game"]
     search_fields = ["player__name", "=match__id"]
+
+
+@admin.register(models.ChangeReceipt)
+class ChangeReceiptAdmin(_DerivedAdmin):
+    """The keys of stored sends (companion.idempotency): shown, never made by hand."""
+
+    list_display = ["created_at", "user", "action", "group", "match", "key"]
+    list_select_related = ["user", "group"]
+    list_filter = ["action"]
+    search_fields = ["user__username", "group__name", "=key"]
+    date_hierarchy = "created_at"

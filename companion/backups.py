@@ -14,6 +14,7 @@ import bz2
 import datetime as dt
 import gzip
 import itertools
+import json
 import lzma
 import os
 import tempfile
@@ -23,16 +24,32 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core import serializers
-from django.core.management import call_command
+from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
+from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
-from django.db.models import Model
+from django.db.models import F, Model, TextField
+from django.db.models.functions import Cast, Length
+from django.utils import translation
 
+from companion import limits
+from companion.models import (
+    DealScore,
+    Group,
+    GroupChange,
+    Match,
+    Rating,
+    RatingStep,
+    Seat,
+)
 from companion.services.results import results_rebuild
+from companion.services.transfer import TransferError
+from companion.services.transfer.validate import check_history
 
 LEFT_OUT = (
     "contenttypes", "auth.Permission", "sessions", "axes",
@@ -128,8 +145,19 @@ def backup(path: Path) -> dict[str, int]:
     return counts
 
 
-def restore(path: Path) -> dict[str, int]:
-    """Load the backup at ``path`` into this empty, migrated database, in one transaction."""
+def restore(
+    path: Path, *, allow_staff: bool = False, max_size: int = limits.BACKUP_BYTES
+) -> dict[str, int]:
+    """Load the backup at ``path`` into this empty, migrated database, in one transaction.
+
+    The backup is checked as a hostile file would need: at most ``max_size`` bytes
+    unpacked (read no further), rows only of the models a backup holds (no sessions,
+    no login throttling, no statistics), no staff or superuser account unless
+    ``allow_staff``, every value fit for its column, no row pointing into another
+    group, and every group's history passing the checks of the group import
+    (:mod:`companion.services.transfer.validate`: the engine, the limits). A refused
+    backup changes nothing.
+    """
     check_name(path)
     if not path.is_file():
         raise CommandError(f"{path}: no such file.")
@@ -139,24 +167,12 @@ def restore(path: Path) -> dict[str, int]:
             "The database is not migrated yet: run `manage.py migrate` first, then restore."
         )
     try:
-        with transaction.atomic():
-            held = {model._meta.label: model._base_manager.count()
-                    for model in backed_up_models()}
-            held = {label: count for label, count in held.items() if count}
-            if held:
-                listed = ", ".join(f"{count} × {label}" for label, count in sorted(held.items()))
-                raise CommandError(
-                    f"The database is not empty ({listed}). A restore only writes into an "
-                    "empty database, so that nothing is mixed or overwritten: point "
-                    "DATABASE_URL (or SQLITE_PATH) at a new database, run `manage.py migrate`, "
-                    "then restore."
-                )
-            call_command("loaddata", str(path), verbosity=0)
-            results_rebuild()
-            return {model._meta.label: model._base_manager.count()
-                    for model in backed_up_models()}
-    except (DeserializationError, DatabaseError, ValueError, TypeError, LookupError,
-            OSError, EOFError, lzma.LZMAError) as err:
+        with translation.override("en"):  # the command speaks English, its checks too
+            return _restore(path, allow_staff=allow_staff, max_size=max_size)
+    except Refused as refusal:
+        raise CommandError(f"{path}: {refusal}; nothing was restored.") from refusal
+    except (DeserializationError, DatabaseError, ValidationError, ValueError, TypeError,
+            LookupError, OSError, EOFError, lzma.LZMAError) as err:
         # A damaged or foreign file (or one whose rows contradict each other): one line
         # saying so instead of a traceback; the transaction has put nothing in.
         reason = " ".join(str(err).split())[:500] or type(err).__name__
@@ -164,6 +180,147 @@ def restore(path: Path) -> dict[str, int]:
             f"{path} is not a backup this app can read, or it is damaged; nothing was "
             f"restored. ({reason})"
         ) from err
+
+
+def _restore(path: Path, *, allow_staff: bool, max_size: int) -> dict[str, int]:
+    rows = _read(path, max_size)
+    _check_rows(rows)
+    with transaction.atomic():
+        held = {model._meta.label: model._base_manager.count() for model in backed_up_models()}
+        held = {label: count for label, count in held.items() if count}
+        if held:
+            listed = ", ".join(f"{count} × {label}" for label, count in sorted(held.items()))
+            raise CommandError(
+                f"The database is not empty ({listed}). A restore only writes into an "
+                "empty database, so that nothing is mixed or overwritten: point "
+                "DATABASE_URL (or SQLITE_PATH) at a new database, run `manage.py migrate`, "
+                "then restore."
+            )
+        _load(rows, allow_staff=allow_staff)
+        del rows
+        connection.check_constraints()  # SQLite checks references only at the commit
+        _check_groups()
+        results_rebuild()
+        return {model._meta.label: model._base_manager.count() for model in backed_up_models()}
+
+
+class Refused(Exception):
+    """A readable backup that breaks a rule of :func:`restore`; the message says which."""
+
+
+def _read(path: Path, max_size: int) -> list[dict[str, Any]]:
+    """The backup's rows, read unpacked up to ``max_size`` bytes and no further."""
+    with OPENERS[path.suffix](path, "rb") as stream:
+        data = stream.read(max_size + 1)
+    if len(data) > max_size:
+        raise Refused(
+            f"unpacked, it is larger than {max_size // limits.MB} MB, the most a restore "
+            "reads (a small file that unpacks to a huge one is a known attack); if it is "
+            "your own backup of a large installation, restore it with --max-size "
+            "<megabytes>"
+        )
+    rows = json.loads(data)
+    del data
+    if not isinstance(rows, list) or not all(
+        isinstance(row, dict) and isinstance(row.get("model"), str)
+        and isinstance(row.get("fields", {}), dict) for row in rows
+    ):
+        raise ValueError("a backup is a list of rows with their model and fields")
+    return rows
+
+
+def _check_rows(rows: list[dict[str, Any]]) -> None:
+    """Rows only of the models a backup holds, before anything is loaded."""
+    held = {model._meta.label_lower for model in backed_up_models()}
+    foreign = sorted({row["model"].lower() for row in rows} - held)
+    if "sessions.session" in foreign:
+        raise Refused("it holds sessions (logged-in browsers), which a backup never holds")
+    if foreign:
+        apps.get_model(foreign[0])  # an unknown one: LookupError, "not a backup"
+        raise Refused(
+            f"it holds rows of {', '.join(foreign[:5])}, which a backup never holds "
+            "(login throttling, content types, permissions and statistics are rebuilt, "
+            "not restored)"
+        )
+
+
+def _load(rows: list[dict[str, Any]], *, allow_staff: bool) -> None:
+    """Every row checked field by field (lengths, choices, types), then saved."""
+    staff: list[str] = []
+    deferred = []
+    loaded: set[type[Model]] = set()
+    for item in serializers.deserialize(
+        "python", rows, handle_forward_references=True, ignorenonexistent=False
+    ):
+        instance = item.object
+        try:
+            instance.clean_fields(
+                exclude=[field.name for field in instance._meta.fields if field.is_relation]
+            )
+        except ValidationError as err:
+            problems = "; ".join(
+                f"{name}: {' '.join(messages)[:200]}"
+                for name, messages in err.message_dict.items()
+            )
+            raise Refused(f"the row {instance._meta.label_lower} {instance.pk} does not fit "
+                          f"its columns ({problems})") from err
+        if isinstance(instance, get_user_model()) and (
+            getattr(instance, "is_staff", False) or getattr(instance, "is_superuser", False)
+        ):
+            staff.append(instance.get_username())
+        item.save()
+        loaded.add(type(instance))
+        if item.deferred_fields:
+            deferred.append(item)
+    for item in deferred:
+        item.save_deferred_fields()
+    # Rows came with their ids: PostgreSQL's sequences move on past them (as loaddata does).
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), list(loaded)):
+            cursor.execute(statement)
+    if staff and not allow_staff:
+        raise Refused(
+            f"it holds {len(staff)} staff or superuser account(s) ({', '.join(staff[:5])}), "
+            "who could log in to the admin; restore with --allow-staff if they are yours"
+        )
+
+
+_ACROSS = (
+    ("a match of one group on another group's game night",
+     lambda: Match.objects.exclude(game_night__group=F("group"))),
+    ("a seat of a player of another group",
+     lambda: Seat.objects.exclude(player__group=F("match__group"))),
+    ("an entry of a player of another group",
+     lambda: DealScore.objects.exclude(player__group=F("deal__match__group"))),
+    ("a rating of a player of another group",
+     lambda: Rating.objects.exclude(player__group=F("group"))),
+    ("a rating step of a player or match of another group",
+     lambda: RatingStep.objects.exclude(player__group=F("group"), match__group=F("group"))),
+)
+"""Rows that would show one group's names or results in another group's pages."""
+
+
+def _check_groups() -> None:
+    """No row points into another group, and every group's history passes the checks of
+    the group import (the engine's rules, the limits)."""
+    for what, rows in _ACROSS:
+        found = rows().values_list("pk", flat=True).first()
+        if found is not None:
+            raise Refused(f"it holds {what} (row {found})")
+    too_long = GroupChange.objects.annotate(size=Length(Cast("detail", TextField()))).filter(
+        size__gt=MAX_DETAIL).values_list("pk", flat=True).first()
+    if too_long is not None:
+        raise Refused(f"the group log entry {too_long} is longer than {MAX_DETAIL} characters")
+    for group in Group.objects.order_by("pk"):
+        try:
+            with translation.override("en"):
+                check_history(group)
+        except TransferError as err:
+            raise Refused(f"the history of group {group.pk} breaks a rule: {err}") from err
+
+
+MAX_DETAIL = 2000
+"""Characters of a group log entry's detail (names of a rename, a link: a few dozen)."""
 
 
 def summary(counts: dict[str, int]) -> str:

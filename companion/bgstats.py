@@ -48,18 +48,16 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from companion import limits
 from companion.games import GAME_APPS
 from companion.models import Group, Match, Player, Seat
 from companion.parsing import MAX_POSITIVE, name_key, parse_whole_number
 from companion.services.groups import EVENING_ENDS_AT
 from scoring import GAMES, ScoringError
 
-MAX_BYTES = 32 * 1024 * 1024
-"""The largest file read (the same as the group import's)."""
-MAX_GAMES = 20_000
-MAX_PLAYERS = 20_000
-MAX_LOCATIONS = 20_000
-MAX_PLAYS = 200_000
+MAX_BYTES = limits.BGSTATS_BYTES.maximum
+"""The largest file read (the same as the group import's); the counts of games, players,
+locations and plays are limited in :mod:`companion.limits` too."""
 MAX_SCORES = 100
 """Player scores of one play."""
 MAX_TEXT = 500
@@ -379,11 +377,17 @@ class _Reader:
             raise self.fail(_("“%(key)s” is too long.") % {"key": key})
         return text
 
-    def items(self, key: str, maximum: int, *, required: bool = True) -> list[Any]:
+    def items(self, key: str, maximum: int | limits.Limit, *, required: bool = True
+              ) -> list[Any]:
         value = self.value.get(key, None if required else [])
         if not isinstance(value, list):
             raise self.fail(_("“%(key)s” must be a list.") % {"key": key})
-        if len(value) > maximum:
+        if isinstance(maximum, limits.Limit):
+            try:
+                maximum.check(len(value))
+            except limits.LimitExceeded as err:
+                raise BGStatsError(str(err)) from err
+        elif len(value) > maximum:
             raise self.fail(_("“%(key)s” has more than %(max)d entries.")
                             % {"key": key, "max": maximum})
         return value
@@ -415,9 +419,10 @@ def _refuse_constant(name: str) -> Any:
 
 
 def _parse(content: bytes | str) -> Any:
-    if len(content) > MAX_BYTES:
-        raise BGStatsError(_("The file is too large (at most %(mb)d MB).")
-                           % {"mb": MAX_BYTES // (1024 * 1024)})
+    try:
+        limits.check_size(limits.BGSTATS_BYTES, len(content))
+    except limits.LimitExceeded as err:
+        raise BGStatsError(str(err)) from err
     if isinstance(content, bytes):
         try:
             content = content.decode("utf-8-sig")
@@ -461,21 +466,21 @@ def bgstats_read(content: bytes | str) -> tuple[dict[int, tuple[str, int]], dict
                              "“games”, “players” and “plays”."))
     root = _Reader(document, _("The file"))
     games: dict[int, tuple[str, int]] = {}
-    for index, item in enumerate(root.items("games", MAX_GAMES)):
+    for index, item in enumerate(root.items("games", limits.BGSTATS_GAMES)):
         reader = _Reader(item, _("Game %(n)d") % {"n": index + 1})
         ref = reader.whole("id")
         if ref in games:
             raise reader.fail(_("the id %(id)d is used twice.") % {"id": ref})
         name = reader.text("name", default="")
         games[ref] = (name or reader.text("bggName", default=""), reader.whole("bggId", default=0))
-    players = _named(root.items("players", MAX_PLAYERS),
+    players = _named(root.items("players", limits.BGSTATS_PLAYERS),
                      lambda i: _("Player %(n)d") % {"n": i + 1})
-    locations = _named(root.items("locations", MAX_LOCATIONS, required=False),
+    locations = _named(root.items("locations", limits.BGSTATS_LOCATIONS, required=False),
                        lambda i: _("Location %(n)d") % {"n": i + 1})
     plays: list[SourcePlay] = []
     seen: set[str] = set()
     duplicates = root.whole(DUPLICATES, default=0)
-    for index, item in enumerate(root.items("plays", MAX_PLAYS)):
+    for index, item in enumerate(root.items("plays", limits.BGSTATS_PLAYS)):
         reader = _Reader(item, _where_play(index))
         play_id = reader.text("uuid", blank=False).strip()
         if len(play_id) > 64:

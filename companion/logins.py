@@ -5,6 +5,14 @@ After ``AXES_FAILURE_LIMIT`` failed logins for one user name from one address
 (``AXES_LOCKOUT_PARAMETERS``), axes refuses further attempts for
 ``AXES_COOLOFF_TIME``; this holds for our login page and the admin's alike,
 because both call ``authenticate(request, ...)``.
+
+One address is limited across user names too: after ``LOGIN_THROTTLE_ADDRESS_LIMIT``
+failed logins from it within ``AXES_COOLOFF_TIME``, whatever the names, its attempts
+are refused before any password is hashed, so that wrong passwords under ever new names
+cannot fill the server's CPUs with hashing. The limit is higher than a name's (a
+household behind one address mistypes now and then), and other addresses are not
+affected. Axes counts the failures (``AccessAttempt``, one row per name and address);
+this backend adds them up per address.
 """
 
 from __future__ import annotations
@@ -12,9 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
+from axes.models import AccessAttempt
 from django.conf import settings
+from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -31,7 +43,24 @@ class LoginThrottleBackend(AxesStandaloneBackend):
     ) -> None:
         if request is None:
             return None
-        return super().authenticate(request, username, password, **kwargs)  # type: ignore[no-any-return]
+        super().authenticate(request, username, password, **kwargs)
+        if address_failures(request) >= settings.LOGIN_THROTTLE_ADDRESS_LIMIT:
+            # Shown by AxesMiddleware as lockout_response, like axes' own refusals.
+            request.axes_locked_out = True  # type: ignore[attr-defined]
+            request.axes_credentials = {"username": username}  # type: ignore[attr-defined]
+            request.login_throttled_address = True  # type: ignore[attr-defined]
+            raise AxesBackendPermissionDenied("too many failed logins from this address")
+        return None
+
+
+def address_failures(request: HttpRequest) -> int:
+    """Failed logins from the request's address within the cool-off time, all names."""
+    address = client_ip(request)
+    if address is None:
+        return 0
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    return int(AccessAttempt.objects.filter(ip_address=address, attempt_time__gte=since)
+               .aggregate(failures=Sum("failures_since_start"))["failures"] or 0)
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -62,8 +91,12 @@ def lockout_response(
     """Our page for a refused login (HTTP 429), on the app's and the admin's login alike."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     username = (credentials or {}).get("username") or request.POST.get("username", "")
+    by_address = getattr(request, "login_throttled_address", False)
     return render(
         request, "registration/lockout.html",
-        {"minutes": minutes, "username": username, "failure_limit": settings.AXES_FAILURE_LIMIT},
+        {"minutes": minutes, "username": "" if by_address else username,
+         "by_address": by_address,
+         "failure_limit": (settings.LOGIN_THROTTLE_ADDRESS_LIMIT if by_address
+                           else settings.AXES_FAILURE_LIMIT)},
         status=429,
     )

@@ -1,4 +1,5 @@
-"""Middleware of the app: requests with a NUL character are refused before any view.
+"""Middleware of the app: requests with a NUL character are refused before any view;
+a change that found the database busy says that nothing was saved.
 
 PostgreSQL refuses a NUL character in text, so a NUL that reached a query
 (a name typed into a form, a GET parameter a page filters by, a URL segment
@@ -10,10 +11,14 @@ a request that carries one, in its path, its query string or its form data
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+logger = logging.getLogger(__name__)
 
 NUL = "\x00"
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -45,3 +50,34 @@ class RefuseNulMiddleware:
             return render(request, "400.html", {"nul": True}, status=400)
         return self.get_response(request)
 
+
+
+class DatabaseBusyMiddleware:
+    """A change that could not get the database's write lock in time is answered 503
+    ("busy, nothing was saved, try again"), not with the server error page.
+
+    SQLite lets one connection write at a time; another waits up to its ``timeout``
+    (settings.SQLITE_OPTIONS) and then fails with "database is locked". That happens
+    inside the change's transaction, so nothing of it was stored, and the answer says
+    so; the offline queue and the "Try again" button send the same form again with its
+    key (companion.idempotency), so a retry can never store it twice.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not (isinstance(exception, OperationalError) and _locked(exception)):
+            return None
+        logger.warning("Database busy, nothing saved: %s %s", request.method, request.path)
+        response = render(request, "503.html", status=503)
+        response["Retry-After"] = "5"
+        return response
+
+
+def _locked(error: OperationalError) -> bool:
+    text = str(error).lower()
+    return "database is locked" in text or "database table is locked" in text

@@ -381,6 +381,58 @@ class TablePass(models.Model):
         return f"Table pass {self.pk} of group {self.group_id}"
 
 
+class ChangeReceipt(models.Model):
+    """A change a phone sent with its idempotency key (``client_key``), kept with the
+    change in one transaction: the same send arriving again (a double tap, a retry after
+    a lost answer, the offline queue) is answered "saved already" instead of being
+    applied twice or refused as stale (``companion.idempotency``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
+        related_name="+",
+    )
+    table_pass = models.ForeignKey(
+        TablePass, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    """Whose send it was: a member (``user``) or a guest at the table (``table_pass``)."""
+    key = models.CharField(max_length=64)
+    action = models.CharField(max_length=20)
+    """What the send did: "edit", "undo", "finish", "live", "start", ..."""
+    fingerprint = models.CharField(max_length=64)
+    """A hash of the form's values: the key sent again with other values is refused."""
+    group = models.ForeignKey(
+        Group, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    match = models.ForeignKey(
+        "Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    """The match changed (or started); kept None once it is deleted, so that a repeated
+    deletion is still recognised."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "key"], condition=models.Q(user__isnull=False),
+                name="unique_receipt_key",
+            ),
+            models.UniqueConstraint(
+                fields=["table_pass", "key"], condition=models.Q(table_pass__isnull=False),
+                name="unique_guest_receipt_key",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, table_pass__isnull=True)
+                    | models.Q(user__isnull=True, table_pass__isnull=False)
+                ),
+                name="receipt_of_member_or_guest",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.key}"
+
+
 class GroupChange(models.Model):
     """The group's log: renames, joins, removals, account links and the like."""
 

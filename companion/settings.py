@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A write that waited too long for SQLite's lock: 503 "nothing was saved", not a 500.
+    "companion.middleware.DatabaseBusyMiddleware",
     # Last: turns a refused login (companion/logins.py) into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -150,7 +152,9 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Login throttling (django-axes, companion/logins.py): 10 wrong passwords for one
 # user name from one address pause that pair for 15 minutes, on our login page
-# and the admin's. Failures are counted in the database, shared by all processes.
+# and the admin's; 30 from one address, whatever the names, pause that address
+# (before any password is hashed). Failures are counted in the database, shared by
+# all processes.
 AUTHENTICATION_BACKENDS = [
     "companion.logins.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -161,6 +165,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # failures only: no record of every successful login
 AXES_LOCKOUT_CALLABLE = "companion.logins.lockout_response"
+LOGIN_THROTTLE_ADDRESS_LIMIT = 30
 AXES_CLIENT_IP_CALLABLE = "companion.logins.client_ip"
 # How many reverse proxies in front of the app add their entry to X-Forwarded-For: the
 # client's address is the entry that many places from the right (1: the one the proxy
@@ -247,8 +252,10 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # Sessions: Django's default database engine (shared by every process; logging out
-# deletes the row).
-MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+# deletes the row). Messages ("Deal 3 saved.") travel in a signed cookie, not in the
+# session: a change, once stored, is answered without another database write that could
+# wait for the lock and fail the request (issue 21).
+MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 # Message levels → Bootstrap alert colours, for django.contrib.messages and the sheet's
 # notices alike (companion.notices): one place.
 MESSAGE_TAGS = {10: "secondary", 20: "info", 25: "success", 30: "warning", 40: "danger"}

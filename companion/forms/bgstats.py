@@ -37,6 +37,12 @@ class BGStatsUploadForm(ImportForm):
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
 
+    def clean_file(self) -> bytes:  # type: ignore[override]
+        """The file's bytes, once its size is within the limit (``ImportForm``): a BG
+        Stats export is read whole (:func:`companion.bgstats.bgstats_plan`)."""
+        content: bytes = super().clean_file().read()
+        return content
+
 
 MAX_OTHER_GAMES = 200
 """Other games (none of the five) offered a choice, those with the most plays: a long

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
+from companion import limits
 from companion.models import Game, Player
 from companion.parsing import WholeNumberField
-
-MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
 
 class _RosterForm(forms.Form):
@@ -124,13 +124,12 @@ class ImportForm(forms.Form):
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
 
-    def clean_file(self) -> bytes:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(
-                _("The file is too large (at most %(mb)d MB).")
-                % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)},
-                code="too_large",
-            )
-        content: bytes = upload.read()
-        return content
+    def clean_file(self) -> UploadedFile:
+        """The uploaded file, not read yet: the import reads it (and drops its bytes once
+        they are parsed)."""
+        upload: UploadedFile = self.cleaned_data["file"]
+        try:
+            limits.check_size(limits.IMPORT_BYTES, upload.size or 0)
+        except limits.LimitExceeded as err:
+            raise forms.ValidationError(str(err), code="too_large") from err
+        return upload

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from companion.bgstats import BGStatsError, ImportMapping, ImportPlan, ReadyPlay
 from companion.models import GameNight, Group, Match, Player, Seat
 from companion.parsing import clean_name, name_key
+from companion.services.batches import let_others_write
 from companion.services.groups import (
     PLAYER_NAME_MAX,
     ROSTER_MAX,
@@ -168,6 +169,7 @@ def bgstats_import(*, group: Group, plan: ImportPlan, mapping: ImportMapping | N
         for start in range(0, len(ready), IMPORT_BATCH):
             with transaction.atomic():
                 stored += _store(group, ready[start:start + IMPORT_BATCH], players, user)
+            let_others_write()
     except IntegrityError as err:  # the same play stored by an import running at once
         raise BGStatsError(_("This file is being imported at the same time elsewhere; "
                              "import it again once that is done to add what is missing.")

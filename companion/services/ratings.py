@@ -42,6 +42,7 @@ from django.db import connections, router, transaction
 from openskill.models import BradleyTerryFull
 
 from companion.models import ALL_GAMES, GameNight, Group, Match, Rating, RatingStep, SeatResult
+from companion.services.batches import let_others_write
 
 MODEL = BradleyTerryFull()
 """openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (a little uncertainty
@@ -276,6 +277,26 @@ def ratings_rebuild(*, group_id: int) -> int:
         return _replay_from(group_id, None)
 
 
+def ratings_rebuild_hidden(*, group_id: int) -> int:
+    """:func:`ratings_rebuild` for a new group that nobody sees yet (an import writes it):
+    the matches rated outside any transaction, the steps written a batch per transaction,
+    so that the database's write lock is never held for long. Returns the steps written."""
+    states: dict[tuple[int, str], State] = {}
+    steps = replay(played_since(group_id, None), states)
+    for start in range(0, len(steps), REPLAY_BATCH * 10):
+        with transaction.atomic():
+            _insert_steps(group_id, steps[start:start + REPLAY_BATCH * 10])
+        let_others_write()
+    with transaction.atomic():
+        Rating.objects.bulk_create(
+            (Rating(group_id=group_id, player_id=player, game=game, mu=mu, sigma=sigma,
+                    matches=matches)
+             for (player, game), (mu, sigma, matches) in sorted(states.items()) if matches),
+            batch_size=REPLAY_BATCH,
+        )
+    return len(steps)
+
+
 def ratings_match_changed(*, match: Match) -> None:
     """After ``match`` was finished, reopened or is about to be deleted (its results
     already written or dropped): the ratings from its night on, afresh. Runs inside
@@ -310,5 +331,6 @@ __all__ = [
     "ratings_match_changed",
     "ratings_night_moved",
     "ratings_rebuild",
+    "ratings_rebuild_hidden",
     "replay",
 ]

@@ -40,10 +40,12 @@ from companion.models import (
     Seat,
     SeatResult,
 )
+from companion.services.batches import let_others_write
 from companion.services.ratings import (
     ratings_match_changed,
     ratings_night_moved,
     ratings_rebuild,
+    ratings_rebuild_hidden,
 )
 from scoring import GAMES
 from scoring.common import rules_for
@@ -500,6 +502,39 @@ def results_rebuild(
     return written
 
 
+def results_rebuild_hidden(*, group: Group) -> int:
+    """:func:`results_rebuild` for a new group that nobody sees yet (an import writes it,
+    its owner's membership comes last): the same rows, but written in many short
+    transactions instead of one, so that phones of other groups never wait long for
+    SQLite's write lock. Nobody else reads or writes the group meanwhile, so no lock on
+    it is needed; returns the number of results written."""
+    matches = list(
+        Match.objects.filter(group=group, status=FINISHED)
+        .only("pk", "group_id", "game", "created_at").order_by("pk")
+    )
+    players: set[int] = set()
+    written = 0
+    per_transaction = 4 * REBUILD_BATCH  # about a tenth of a second of inserts
+    for start in range(0, len(matches), per_transaction):
+        chunk = matches[start:start + per_transaction]
+        built = [result for part in range(0, len(chunk), REBUILD_BATCH)
+                 for result in _build(chunk[part:part + REBUILD_BATCH])]
+        with transaction.atomic():
+            results = SeatResult.objects.bulk_create(built, batch_size=1000)
+        let_others_write()
+        written += len(results)
+        players.update(result.player_id for result in results)
+    # Each of these reads first, then writes a few rows (a transaction of its own).
+    if players:
+        _refresh_players(players)
+        _refresh_pairs(players, list(GAMES))
+        _refresh_games(group.pk, list(GAMES))
+    with transaction.atomic():
+        _recount(group.pk)
+    ratings_rebuild_hidden(group_id=group.pk)
+    return written
+
+
 def _rebuild(group_id: int) -> int:
     SeatResult.objects.filter(group_id=group_id).delete()
     PlayerRecord.objects.filter(player__group_id=group_id).delete()
@@ -522,4 +557,7 @@ def _rebuild(group_id: int) -> int:
     return written
 
 
-__all__ = ["match_counted", "match_results_update", "night_results_update", "results_rebuild"]
+__all__ = [
+    "match_counted", "match_results_update", "night_results_update", "results_rebuild",
+    "results_rebuild_hidden",
+]

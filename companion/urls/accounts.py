@@ -10,7 +10,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        accounts.LoginView.as_view(),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

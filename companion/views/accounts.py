@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
@@ -20,20 +22,35 @@ from companion.forms.accounts import SignupForm
 from companion.selectors.groups import groups_for_user
 
 
-def _next_url(request: HttpRequest) -> str:
-    """The safe ``next`` parameter of the request, or ""."""
-    url = request.POST.get("next") or request.GET.get("next") or ""
-    if url and url_has_allowed_host_and_scheme(
+def safe_next(url: str, request: HttpRequest) -> str:
+    """``url`` if it is a path on this site (checked by ``url_has_allowed_host_and_scheme``),
+    else "": a ``next`` parameter is a place to go back to, never a view name to resolve
+    (``redirect("x")`` would look up a view called "x") and never another site."""
+    if url.startswith("/") and url_has_allowed_host_and_scheme(
         url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return url
     return ""
 
 
+def _next_url(request: HttpRequest) -> str:
+    """The safe ``next`` parameter of the request, or ""."""
+    return safe_next(request.POST.get("next") or request.GET.get("next") or "", request)
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login with ``next`` checked like :func:`signup`'s: a path, or nothing."""
+
+    redirect_authenticated_user = True
+
+    def get_redirect_url(self) -> str:
+        return safe_next(super().get_redirect_url(), self.request)
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in with it; then go on to ``next`` (an invite) or home."""
     if request.user.is_authenticated:
-        return redirect(_next_url(request) or "home")
+        return HttpResponseRedirect(_next_url(request) or reverse("home"))
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -48,7 +65,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         next_url = _next_url(request)
         if next_url:
-            return redirect(next_url)
+            return HttpResponseRedirect(next_url)
         messages.success(
             request,
             _("Welcome, %(name)s! Create a group for the people you play with.")

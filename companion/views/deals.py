@@ -15,11 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
-from companion import notices
+from companion import idempotency, notices
 from companion.access import (
     acting,
     get_match_for_viewer,
@@ -30,6 +30,7 @@ from companion.access import (
 from companion.charts import progression_chart_parts
 from companion.engine_messages import message_for
 from companion.forms.sheet import DealForm, named
+from companion.idempotency import new_key
 from companion.models import Deal, Match
 from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_cards
@@ -50,6 +51,7 @@ from companion.views.sheet import (
     preferred_mode,
     remember_mode,
     render_sheet,
+    saved_already,
     sheet_changed,
     sheet_etag,
 )
@@ -113,9 +115,8 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
         "message": _("Deal %(number)s saved.") % {"number": number}, "scores": scores,
     }
     if not request.htmx:
-        messages.success(request, message)
-        request.session["saved_deal"] = [match.pk, number]
-        response = back_to_sheet(match)
+        messages.success(request, message)  # a cookie: nothing waits for the database now
+        response = back_to_sheet(match, saved=number)
     else:
         response = _saved(request, match, recorded, message)
     remember_mode(request, response, match.game, form.mode_key)
@@ -258,13 +259,15 @@ def _edit_form(
     initial, mode = DealForm.initial_from(
         game=sheet.match.game, seats=sheet.seats, datas=datas, mode=mode
     )
-    initial.update(number=deal.number, version=deal.version)
+    initial.update(number=deal.number, version=deal.version, client_key=new_key())
     return DealForm(data, game=sheet.match.game, seats=sheet.seats, mode=mode, initial=initial)
 
 def _deal(match: Match, number: int) -> Deal:
     return get_object_or_404(match.deals.prefetch_related("scores"), number=number)
 
 @viewer_required
+@idempotency.answers_repeats(
+    "edit", saved_already(gettext_lazy("Deal %(number)s was corrected already.")))
 def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     """Correct a recorded deal; refused when another phone changed it meanwhile."""
     match = get_match_for_viewer(request, group_id, match_id, write=True)
@@ -288,10 +291,11 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
         return render_sheet(request, sheet, form=form, editing=deal, status=422)
     version = form.cleaned_data.get("version") or 0
     try:
-        services.deal_edit(
-            match=match, number=number, version=version, entries=form.entries,
-            user=acting(request),
-        )
+        with idempotency.once(request, action="edit", match=match):
+            services.deal_edit(
+                match=match, number=number, version=version, entries=form.entries,
+                user=acting(request),
+            )
     except services.StaleData as err:
         sheet = sheet_for(match)
         current = match.deals.prefetch_related("scores").filter(number=number).first()
@@ -310,6 +314,8 @@ def _version(request: HttpRequest) -> int:
 
 @require_POST
 @viewer_required
+@idempotency.answers_repeats(
+    "delete", saved_already(gettext_lazy("Deal %(number)s was deleted already.")))
 def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     match = get_match_for_viewer(request, group_id, match_id, write=True)
     deal = _deal(match, number)
@@ -321,9 +327,10 @@ def deal_delete(request: HttpRequest, group_id: int, match_id: int, number: int)
         return render_sheet(request, sheet, form=form, editing=deal if form else None,
                        notice=notice, status=409)
     try:
-        services.deal_delete(
-            match=match, number=number, version=_version(request), user=acting(request)
-        )
+        with idempotency.once(request, action="delete", match=match):
+            services.deal_delete(
+                match=match, number=number, version=_version(request), user=acting(request)
+            )
     except ValidationError as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     return sheet_changed(request, match, _("Deal %(number)s deleted.") % {"number": number})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -27,6 +28,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST, require_safe
 
+from companion import idempotency
 from companion.access import (
     get_game_night_for_user,
     get_game_night_for_viewer,
@@ -46,7 +48,7 @@ from companion.forms.groups import (
     PlayerForm,
     PlayerLinkForm,
 )
-from companion.models import GameNight, Group, Invite, Membership, Player
+from companion.models import ChangeReceipt, GameNight, Group, Invite, Membership, Player
 from companion.night_card import night_png, night_text
 from companion.selectors import groups as selectors
 from companion.selectors.history import group_history
@@ -75,16 +77,23 @@ def group_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _to_group(request: HttpRequest, receipt: ChangeReceipt, **kwargs: Any) -> HttpResponse:
+    """A new group (or game night) sent again: the group it made."""
+    return redirect("group_home", group_id=receipt.group_id)
+
+
 @login_required
+@idempotency.answers_repeats("group", _to_group)
 def group_create(request: HttpRequest) -> HttpResponse:
     form = GroupCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            group = services.group_create(
-                owner=request.user,
-                name=form.cleaned_data["name"],
-                player_names=form.cleaned_data["players"],
-            )
+            with idempotency.once(request, action="group") as sent:
+                group = sent.group = services.group_create(
+                    owner=request.user,
+                    name=form.cleaned_data["name"],
+                    player_names=form.cleaned_data["players"],
+                )
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -182,11 +191,22 @@ def _invites_changed(request: HttpRequest, group: Group, message: str) -> HttpRe
     return redirect("group_settings", group_id=group.pk)
 
 
+def _invites_again(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int
+                   ) -> HttpResponse:
+    group = _get_owned_group(request, group_id)
+    return _invites_changed(request, group, _("The invite link was made already."))
+
+
 @login_required
 @require_POST
+@idempotency.answers_repeats("invite", _invites_again)
 def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
     group = _get_owned_group(request, group_id)
-    services.invite_create(group=group, created_by=request.user)
+    try:
+        with idempotency.once(request, action="invite", group=group):
+            services.invite_create(group=group, created_by=request.user)
+    except ValidationError as error:
+        return _invites_changed(request, group, " ".join(error.messages))
     return _invites_changed(
         request, group, _("A new invite link is ready: send it to your friends.")
     )
@@ -363,7 +383,17 @@ def _roster_response(
     return render(request, f"{template}#roster" if request.htmx else template, context)
 
 
+def _roster_again(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int
+                  ) -> HttpResponse:
+    """A new player sent again: the roster, with the player on it."""
+    group = get_group_for_user(request.user, group_id)
+    if not request.htmx:
+        return redirect("roster", group_id=group.pk)
+    return _roster_response(request, group)
+
+
 @login_required
+@idempotency.answers_repeats("player", _roster_again)
 def roster(request: HttpRequest, group_id: int) -> HttpResponse:
     """The group's players; any member adds players (POST here), renames and links them."""
     group = get_group_for_user(request.user, group_id)
@@ -372,7 +402,8 @@ def roster(request: HttpRequest, group_id: int) -> HttpResponse:
     form = PlayerForm(request.POST)
     if form.is_valid():
         try:
-            player = services.player_add(group=group, name=form.cleaned_data["name"])
+            with idempotency.once(request, action="player", group=group):
+                player = services.player_add(group=group, name=form.cleaned_data["name"])
         except ValidationError as error:
             form.add_error("name", error)
         else:
@@ -447,12 +478,18 @@ def player_colour(request: HttpRequest, group_id: int, player_id: int) -> HttpRe
 
 
 @login_required
+@idempotency.answers_repeats("night", _to_group)
 def night_new(request: HttpRequest, group_id: int) -> HttpResponse:
     group = get_group_for_user(request.user, group_id)
     form = GameNightForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        night = services.game_night_create(group=group, **form.cleaned_data)
-        return redirect("night_detail", group_id=group.pk, night_id=night.pk)
+        try:
+            with idempotency.once(request, action="night", group=group):
+                night = services.game_night_create(group=group, **form.cleaned_data)
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect("night_detail", group_id=group.pk, night_id=night.pk)
     return render(request, "companion/groups/night_form.html", {"group": group, "form": form})
 
 

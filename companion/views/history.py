@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -16,10 +17,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from companion import charts
+from companion import charts, idempotency
 from companion.access import get_group_for_user
 from companion.forms.history import HeadToHeadForm, HistoryFilterForm, ImportForm, MinimumForm
-from companion.models import Group
+from companion.models import ChangeReceipt, Group
 from companion.selectors import history as selectors
 from companion.selectors.ratings import leaderboard, player_ratings
 from companion.selectors.records import game_records, group_records
@@ -177,16 +178,24 @@ def export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
     return response
 
 
+def _imported_already(request: HttpRequest, receipt: ChangeReceipt) -> HttpResponse:
+    return redirect("history", group_id=receipt.group_id)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
+@idempotency.answers_repeats("import", _imported_already)
 def import_group(request: HttpRequest) -> HttpResponse:
     """Upload an export file: it becomes a new group owned by the user."""
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            group = group_import(user=request.user, content=form.cleaned_data["file"])
-        except TransferError as err:
-            form.add_error("file", str(err))
+            group = group_import(
+                user=request.user, content=form.cleaned_data["file"],
+                complete=idempotency.receipt_writer(request, "import"),
+            )
+        except (TransferError, ValidationError) as err:
+            form.add_error("file", " ".join(getattr(err, "messages", [str(err)])))
         else:
             players, matches = group.players.count(), group.matches.count()
             messages.success(

@@ -11,8 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
+from companion import idempotency
 from companion.access import acting, get_match_for_viewer, viewer_of, viewer_required
-from companion.models import Match
+from companion.models import ChangeReceipt, Match
 from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_board_for
 from companion.services import live as services
@@ -21,8 +22,21 @@ from companion.views.sheet import error_text, gone, poll_etag, sheet_changed, sh
 from scoring import ScoringError
 
 
+def _tap_saved_already(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int,
+                       match_id: int) -> HttpResponse:
+    """A live step sent again: the board as it is now (the step is on it), or the sheet
+    when the step put the result there."""
+    match = get_match_for_viewer(request, group_id, match_id)
+    if request.POST.get("action") == "save":
+        return sheet_changed(request, match, _("The live result is on the sheet already."))
+    if not request.htmx:
+        return redirect("match_live", group_id=match.group_id, match_id=match.pk)
+    return _board(request, match)
+
+
 @viewer_required
 @condition(etag_func=poll_etag)
+@idempotency.answers_repeats("live", _tap_saved_already)
 def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Record while playing (a game with a live board: 3 sind einer zuviel!, Freaky); for
     members and guests whose table pass may enter deals."""
@@ -38,7 +52,8 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
     question = ""
     if request.method == "POST":
         try:
-            saved = _live_step(request, match)
+            with idempotency.once(request, action="live", match=match):
+                saved = _live_step(request, match)
         except ConfirmationNeeded as err:
             question = error_text(err)
         except (ValidationError, ScoringError) as err:
@@ -49,6 +64,11 @@ def match_live(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
             if not request.htmx:
                 return redirect("match_live", group_id=match.group_id, match_id=match.pk)
         match.refresh_from_db()
+    return _board(request, match, notice=notice, question=question)
+
+
+def _board(request: HttpRequest, match: Match, *, notice: str = "", question: str = ""
+           ) -> HttpResponse:
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice, "question": question,
                "closed": match.status != Match.Status.OPEN, "viewer": viewer_of(request),

@@ -18,10 +18,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from companion import notices
+from companion import idempotency, notices
 from companion.access import (
     acting,
     get_game_night_for_user,
@@ -32,17 +33,34 @@ from companion.access import (
     viewer_required,
 )
 from companion.forms.sheet import MatchStartForm
-from companion.models import Match, Player, Seat
+from companion.models import ChangeReceipt, Match, Player, Seat
 from companion.parsing import MAX_ID, id_from, number_from
 from companion.selectors.sheet import match_log, sheet_for
 from companion.services import deals as deal_services
 from companion.services import groups as group_services
 from companion.services import matches as services
-from companion.views.sheet import error_text, render_sheet, sheet_changed
+from companion.views.sheet import (
+    error_text,
+    render_sheet,
+    saved_already,
+    sheet_changed,
+)
 from scoring import GAMES, ScoringError
 
 
+def _to_started(request: HttpRequest, receipt: ChangeReceipt, **kwargs: Any) -> HttpResponse:
+    """A start (or rematch) sent again: the sheet of the match it started."""
+    if receipt.match_id is None:  # deleted since
+        target = reverse("group_home", args=[receipt.group_id])
+    else:
+        target = reverse("match_sheet", args=[receipt.group_id, receipt.match_id])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
 @login_required
+@idempotency.answers_repeats("start", _to_started)
 def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
     """Pick the game, the players in seat order, the first dealer and the options."""
     group = get_group_for_user(request.user, group_id)
@@ -68,12 +86,13 @@ def match_new(request: HttpRequest, group_id: int) -> HttpResponse:
         form, added, guest_error = _add_guest(request, group, roster)
     elif request.method == "POST" and form.is_valid():
         try:
-            match = services.match_start(
-                group=group, game=form.cleaned_data["game"],
-                players=form.cleaned_data["players"],
-                first_dealer=form.cleaned_data["first_dealer"],
-                options=form.options(), game_night=night, user=request.user,
-            )
+            with idempotency.once(request, action="start", group=group) as sent:
+                match = sent.match = services.match_start(
+                    group=group, game=form.cleaned_data["game"],
+                    players=form.cleaned_data["players"],
+                    first_dealer=form.cleaned_data["first_dealer"],
+                    options=form.options(), game_night=night, user=request.user,
+                )
         except (ValidationError, ScoringError) as err:
             form.add_error(None, error_text(err))
         else:
@@ -115,13 +134,17 @@ def _add_guest(
 
 @require_POST
 @viewer_required
+@idempotency.answers_repeats(
+    "undo", saved_already(gettext_lazy("Undone already.")))
 def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_viewer(request, group_id, match_id, write=True)
     try:
-        change = deal_services.match_undo(
-            match=match, change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
-            user=acting(request),
-        )
+        with idempotency.once(request, action="undo", match=match):
+            change = deal_services.match_undo(
+                match=match,
+                change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
+                user=acting(request),
+            )
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     return sheet_changed(request, match, _("Undone: %(change)s deal %(number)s.") % {
@@ -130,13 +153,17 @@ def match_undo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 @require_POST
 @viewer_required
+@idempotency.answers_repeats(
+    "redo", saved_already(gettext_lazy("Redone already.")))
 def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_viewer(request, group_id, match_id, write=True)
     try:
-        change = deal_services.match_redo(
-            match=match, change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
-            user=acting(request),
-        )
+        with idempotency.once(request, action="redo", match=match):
+            change = deal_services.match_redo(
+                match=match,
+                change_id=number_from(request.POST, "change", minimum=1, maximum=MAX_ID),
+                user=acting(request),
+            )
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     return sheet_changed(request, match, _("Redone: %(change)s deal %(number)s.") % {
@@ -145,10 +172,13 @@ def match_redo(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 @require_POST
 @viewer_required
+@idempotency.answers_repeats(
+    "finish", saved_already(gettext_lazy("The match was finished already.")))
 def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_viewer(request, group_id, match_id, write=True)
     try:
-        services.match_finish(match=match, user=acting(request))
+        with idempotency.once(request, action="finish", match=match):
+            services.match_finish(match=match, user=acting(request))
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     match.refresh_from_db()
@@ -160,11 +190,14 @@ def match_finish(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @require_POST
 @login_required
+@idempotency.answers_repeats(
+    "reopen", saved_already(gettext_lazy("The match was reopened already.")))
 def match_reopen(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     match = get_match_for_user(request.user, group_id, match_id)
     try:
         was_abandoned = match.status == Match.Status.ABANDONED
-        services.match_reopen(match=match, user=request.user)
+        with idempotency.once(request, action="reopen", match=match):
+            services.match_reopen(match=match, user=request.user)
     except ValidationError as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     match.refresh_from_db()
@@ -174,11 +207,14 @@ def match_reopen(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @require_POST
 @login_required
+@idempotency.answers_repeats(
+    "abandon", saved_already(gettext_lazy("The match was abandoned already.")))
 def match_abandon(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Stop a running match: kept in the history as abandoned, left out of the statistics."""
     match = get_match_for_user(request.user, group_id, match_id)
     try:
-        services.match_abandon(match=match, user=request.user)
+        with idempotency.once(request, action="abandon", match=match):
+            services.match_abandon(match=match, user=request.user)
     except ValidationError as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     match.refresh_from_db()
@@ -186,8 +222,18 @@ def match_abandon(request: HttpRequest, group_id: int, match_id: int) -> HttpRes
         "Match abandoned. It stays in the history and counts in no statistics."
     ))
 
+def _deleted_already(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int,
+                     match_id: int) -> HttpResponse:
+    messages.success(request, _("The match was deleted already."))
+    target = reverse("group_home", args=[group_id])
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
 @require_POST
 @login_required
+@idempotency.answers_repeats("delete-match", _deleted_already)
 def match_delete(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Delete a match for good (the group's owner or the one who started it)."""
     match = get_match_for_user(request.user, group_id, match_id)
@@ -199,7 +245,12 @@ def match_delete(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
         notice = _("Delete the match for good? Tap “Delete for good” to confirm.")
         return render_sheet(request, sheet_for(match), notice=notice, status=409)
     title = match.get_game_display()
-    services.match_delete(match=match, user=request.user)
+    try:
+        with idempotency.once(request, action="delete-match", match=match) as sent:
+            services.match_delete(match=match, user=request.user)
+            sent.match = None  # gone: the receipt keeps the group
+    except ValidationError as err:
+        return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     messages.success(request, _("The match of %(game)s was deleted.") % {"game": title})
     target = reverse("group_home", args=[match.group_id])
     if request.htmx:
@@ -208,11 +259,13 @@ def match_delete(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
 
 @require_POST
 @login_required
+@idempotency.answers_repeats("rematch", _to_started)
 def match_rematch(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """Start the rematch of a finished match in one tap and land on its sheet."""
     match = get_match_for_user(request.user, group_id, match_id)
     try:
-        new = services.match_rematch(match=match, user=request.user)
+        with idempotency.once(request, action="rematch", match=match) as sent:
+            new = sent.match = services.match_rematch(match=match, user=request.user)
     except (ValidationError, ScoringError) as err:
         return render_sheet(request, sheet_for(match), notice=error_text(err), status=409)
     messages.success(request, _("Rematch started."))

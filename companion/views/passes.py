@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from companion import idempotency
 from companion.access import (
     get_game_night_for_user,
     get_group_for_user,
@@ -27,7 +29,7 @@ from companion.access import (
     session_passes,
 )
 from companion.forms.passes import GuestNameForm, TablePassForm
-from companion.models import GameNight, Match, Membership, Player, TablePass
+from companion.models import ChangeReceipt, GameNight, Match, Membership, Player, TablePass
 from companion.services import passes as services
 from companion.sharing import share_url
 
@@ -75,10 +77,17 @@ def _create(
 ) -> HttpResponse:
     form = TablePassForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.table_pass_create(
-            match=match, game_night=night, created_by=request.user,
-            may_write=form.cleaned_data["may_write"],
-        )
+        try:
+            # A pass sent twice (a double tap, a lost answer) is made once.
+            with idempotency.once(request, action="pass", match=match,
+                                  group=night.group if night is not None else None):
+                services.table_pass_create(
+                    match=match, game_night=night, created_by=request.user,
+                    may_write=form.cleaned_data["may_write"],
+                )
+        except ValidationError as error:
+            form.add_error(None, error)
+            return _pass_page(request, match=match, night=night, form=form)
         if not request.htmx:
             messages.success(request, _("The table pass is ready: let the others scan it."))
             return redirect(request.path)
@@ -86,7 +95,19 @@ def _create(
     return _pass_page(request, match=match, night=night, form=form)
 
 
+def _match_passes_again(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int,
+                        match_id: int) -> HttpResponse:
+    """A new pass sent again: the match's passes as they are (it is among them)."""
+    return _pass_page(request, match=get_match_for_user(request.user, group_id, match_id))
+
+
+def _night_passes_again(request: HttpRequest, receipt: ChangeReceipt, *, group_id: int,
+                        night_id: int) -> HttpResponse:
+    return _pass_page(request, night=get_game_night_for_user(request.user, group_id, night_id))
+
+
 @login_required
+@idempotency.answers_repeats("pass", _match_passes_again)
 def match_pass(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
     """The match's table passes (GET) and a new one (POST); members only."""
     match = get_match_for_user(request.user, group_id, match_id)
@@ -94,6 +115,7 @@ def match_pass(request: HttpRequest, group_id: int, match_id: int) -> HttpRespon
 
 
 @login_required
+@idempotency.answers_repeats("pass", _night_passes_again)
 def night_pass(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
     """The game night's table passes (GET) and a new one (POST): one pass for every match
     of the night, also the ones started later; members only."""

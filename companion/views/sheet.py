@@ -13,6 +13,7 @@ shows the whole page with its message.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -43,6 +44,7 @@ from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
 from companion.models import Match
 from companion.notices import Notice
+from companion.parsing import MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES
 from companion.selectors.sheet import Sheet, rematch_plan, sheet_for
 from companion.services.matches import can_delete
@@ -227,8 +229,13 @@ def render_sheet(
     return response
 
 
-def back_to_sheet(match: Match) -> HttpResponse:
-    return redirect("match_sheet", group_id=match.group_id, match_id=match.pk)
+def back_to_sheet(match: Match, *, saved: int | None = None) -> HttpResponse:
+    """The redirect to the sheet after a change; ``saved`` (a deal just recorded or
+    corrected, marked on the sheet) travels in the URL: nothing is written to the session
+    after the change is stored (a session write waiting for the database's lock could
+    fail the request of a change that was saved)."""
+    url = reverse("match_sheet", args=[match.group_id, match.pk])
+    return redirect(f"{url}?{urlencode({'saved': saved})}" if saved else url)
 
 
 def sheet_changed(
@@ -247,10 +254,20 @@ def sheet_changed(
     if request.htmx and sheet is not None:
         return render_sheet(request, sheet, notice=notices.success(message), saved=saved)
     if message:
-        messages.success(request, message)
-    if saved:
-        request.session["saved_deal"] = [match.pk, saved]
-    return back_to_sheet(match)
+        messages.success(request, message)  # a cookie (settings.MESSAGE_STORAGE), no session
+    return back_to_sheet(match, saved=saved)
+
+
+def saved_already(message: str) -> Callable[..., HttpResponse]:
+    """The answer of :func:`companion.idempotency.answers_repeats` for a change of a sheet:
+    the sheet with ``message`` (e.g. "The match was finished already.")."""
+
+    def answer(request: HttpRequest, receipt: Any, *, group_id: int, match_id: int,
+               **kwargs: Any) -> HttpResponse:
+        match = get_match_for_viewer(request, group_id, match_id)
+        return sheet_changed(request, match, str(message) % kwargs)
+
+    return answer
 
 
 def with_scores(sheet: Sheet, number: int, message: str) -> str:
@@ -290,11 +307,19 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
         return gone(request, group_id, match_id, target="sheet")
-    saved = request.session.pop("saved_deal", None) if not request.htmx else None
-    number = saved[1] if isinstance(saved, list) and saved[:1] == [match.pk] else None
+    number = None if request.htmx else _saved_number(request)
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return render_sheet(request, sheet, saved=number, form=prefilled, notice=notice)
+
+
+def _saved_number(request: HttpRequest) -> int | None:
+    """``?saved=3``: the deal just saved (:func:`back_to_sheet`), marked on the sheet; a
+    damaged number marks nothing."""
+    try:
+        return number_from(request.GET, "saved", minimum=1, maximum=MAX_SMALL)
+    except ValidationError:
+        return None
 
 
 def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Notice | str]:

@@ -93,7 +93,8 @@
     if (event.type === "htmx:responseError") { return false; }
     var form = K.source(event);
     if (form.tagName !== "FORM") { return false; }  // a deal or a tap is sent by its form
-    if (form.closest("#deal-form") && form.querySelector("[name=client_key]")) {
+    var version = form.querySelector("[name=version]");
+    if (form.closest("#deal-form") && form.querySelector("[name=client_key]") && !(version && version.value)) {
       var item = dealItem(form, "pending");
       if (!add(item)) { return false; }
       nextForm(form, item.number);

@@ -27,7 +27,11 @@
 
   function dealForm() { return document.querySelector("#deal-form form"); }
   function numberOf(form) { return parseInt((form.querySelector("[name=number]") || {}).value, 10); }
-  function isNewDeal(form) { return !!form.querySelector("[name=client_key]"); }
+  /* A new deal's form: it has a key and no version (a correction's form has both). */
+  function isNewDeal(form) {
+    var version = form.querySelector("[name=version]");
+    return !!form.querySelector("[name=client_key]") && !(version && version.value);
+  }
   function inUse(form) {
     return form.dataset.dirty === "1" || form.contains(document.activeElement) || !isNewDeal(form);
   }
@@ -102,7 +106,7 @@
   document.addEventListener("htmx:configRequest", function (event) {
     var cfg = event.detail;
     if (cfg.verb !== "get") {
-      if (fresh && cfg.elt.closest && cfg.elt.closest("#deal-form") && cfg.elt.querySelector && cfg.elt.querySelector("[name=client_key]")) {
+      if (fresh && cfg.elt.closest && cfg.elt.closest("#deal-form") && cfg.elt.tagName === "FORM" && isNewDeal(cfg.elt)) {
         cfg.headers["KR-Fresh-Form"] = fresh.mode;  // the answer may leave the next form out
       }
       if (K.byUser(cfg.elt)) { K.changed(); }

@@ -145,3 +145,42 @@ def test_the_navigation_offers_log_in_or_the_account(client: Client, anna: User)
     assert 'href="/groups/"' in body
     assert 'action="/accounts/logout/"' in body
     assert 'href="/accounts/login/"' not in body
+
+
+# ------------------------------------------------------------------ next is a path (issue 21)
+
+
+@pytest.mark.parametrize("next_url", ["x", "home", "group_create", "//evil.example/",
+                                      "https://evil.example/", "javascript:alert(1)",
+                                      "\\\\evil.example", "/\\evil.example"])
+def test_a_next_that_is_no_path_of_this_site_is_ignored_and_the_account_logged_in(
+    client: Client, next_url: str
+) -> None:
+    response = client.post(f"/accounts/signup/?next={next_url}", {
+        "username": "dora", "password1": PASSWORD, "password2": PASSWORD})
+    assert (response.status_code, response.url) == (302, "/groups/new/")
+    assert int(client.session["_auth_user_id"]) == User.objects.get(username="dora").pk
+
+
+@pytest.mark.parametrize("next_url", ["x", "home", "//evil.example/"])
+def test_a_signed_in_visitor_of_the_signup_page_goes_home_whatever_next_says(
+    client: Client, next_url: str
+) -> None:
+    client.force_login(User.objects.create_user("dora", password=PASSWORD))
+    response = client.get(f"/accounts/signup/?next={next_url}")
+    assert (response.status_code, response.url) == (302, "/")
+
+
+@pytest.mark.parametrize("next_url", ["x", "home", "//evil.example/"])
+def test_logging_in_with_a_next_that_is_no_path_goes_home(client: Client, next_url: str) -> None:
+    User.objects.create_user("dora", password=PASSWORD)
+    response = client.post(f"/accounts/login/?next={next_url}",
+                           {"username": "dora", "password": PASSWORD})
+    assert (response.status_code, response.url) == (302, "/")
+
+
+def test_logging_in_goes_on_to_a_path_of_this_site(client: Client) -> None:
+    User.objects.create_user("dora", password=PASSWORD)
+    response = client.post("/accounts/login/?next=/join/abc/",
+                           {"username": "dora", "password": PASSWORD})
+    assert response.url == "/join/abc/"

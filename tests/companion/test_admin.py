@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from companion.models import (
+    ChangeReceipt,
     Deal,
     DealScore,
     GameCount,
@@ -46,6 +47,8 @@ def admin_client_with_data(client: Client, group: Group, anna: User) -> Client:
     Invite.objects.create(group=group, created_by=anna)
     table_pass_create(created_by=anna, may_write=True, match=match)
     GroupChange.objects.create(group=group, kind="join", detail={"user": "anna"}, created_by=anna)
+    ChangeReceipt.objects.create(user=anna, key="finish-key-1", action="finish",
+                                 fingerprint="0" * 64, group=group, match=match)
     client.force_login(User.objects.create_superuser("root", password="root-pass-123"))
     return client
 
@@ -58,7 +61,7 @@ def test_every_companion_model_is_in_the_admin() -> None:
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
 def test_the_changelist_search_and_add_pages_work(admin_client_with_data: Client, model) -> None:
     derived = model in (SeatResult, PlayerRecord, PairRecord, GameRecord, GameCount, Rating,
-                        RatingStep)
+                        RatingStep, ChangeReceipt)
     if derived:  # the statistics kept per finished match: finish the match
         match = Match.objects.get()
         match.status = Match.Status.FINISHED

@@ -17,8 +17,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
+from companion import limits
 from companion.bgstats import MATCHES_CSV_HEADERS, bgstats_plan
-from companion.forms import history as history_forms
 from companion.models import Group, Match, Player
 from companion.services.bgstats import bgstats_import
 from tests.companion.test_history_helpers import freaky, night, x_nimmt
@@ -302,7 +302,7 @@ def test_a_broken_or_hostile_upload_gets_one_message_and_changes_nothing(
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(
     anna_client: Client, group: Group, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(history_forms, "MAX_IMPORT_BYTES", 1024)
+    monkeypatch.setattr(limits, "IMPORT_BYTES", limits.Limit(1024, limits.IMPORT_BYTES.message))
 
     response = anna_client.post(f"/g/{group.pk}/import/bgstats/",
                                 {"file": _upload(EXPORT.read_bytes())})

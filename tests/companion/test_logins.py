@@ -156,3 +156,72 @@ def test_behind_one_proxy_entries_a_client_puts_in_front_change_nothing(
     other = client.post("/accounts/login/", {"username": "zoe", "password": PASSWORD},
                         REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.77")
     assert other.status_code == 302
+
+
+# ------------------------------------------------- one address, many names (issue 21)
+
+
+def hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The passwords checked against a hash from now on (the CPU's work per attempt)."""
+    from django.contrib.auth import hashers
+
+    checked: list[str] = []
+    real = hashers.MD5PasswordHasher.verify
+
+    def verify(self: Any, password: str, encoded: str) -> bool:
+        checked.append(password)
+        return real(self, password, encoded)
+
+    monkeypatch.setattr(hashers.MD5PasswordHasher, "verify", verify)
+    return checked
+
+
+def test_wrong_passwords_under_thirty_names_pause_the_address_before_any_hashing(
+    client: Client, zoe: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statuses = [log_in(client, "wrong", username=f"random{index}", address="198.51.100.66")
+                .status_code for index in range(30)]
+    assert statuses == [200] * 30
+    checked = hashed(monkeypatch)
+    for index in range(20):
+        assert log_in(client, "wrong", username=f"more{index}",
+                      address="198.51.100.66").status_code == 429
+    response = log_in(client, PASSWORD, address="198.51.100.66")
+    assert response.status_code == 429
+    assert checked == [], "no password is hashed for a paused address"
+    html = response.content.decode()
+    assert "Passwords were wrong 30 times from this address, under various names." in html
+    assert "“zoe”" not in html
+    assert "_auth_user_id" not in client.session
+
+
+def test_zoe_on_another_address_logs_in_while_one_address_is_paused(
+    client: Client, zoe: User
+) -> None:
+    for index in range(30):
+        log_in(client, "wrong", username=f"random{index}", address="198.51.100.66")
+    assert log_in(client, "wrong", address="198.51.100.66").status_code == 429
+    assert log_in(client, PASSWORD, address="192.0.2.8").status_code == 302
+
+
+def test_a_household_mistyping_now_and_then_is_not_paused(client: Client, zoe: User) -> None:
+    for name in ("anna", "ben", "cem") * 9:  # 27 wrong passwords from one address
+        assert log_in(client, "wrong", username=name).status_code == 200
+    assert log_in(client, PASSWORD).status_code == 302
+
+
+def test_the_address_pause_is_explained_in_german_by_default(client: Client, zoe: User) -> None:
+    for index in range(30):
+        log_in(client, "wrong", username=f"random{index}")
+    html = log_in(client, PASSWORD, language="de").content.decode()
+    assert ("Von dieser Adresse aus waren Passwörter 30-mal falsch, unter verschiedenen "
+            "Namen.") in html
+
+
+def test_the_address_pause_ends_after_fifteen_minutes(client: Client, zoe: User) -> None:
+    for index in range(30):
+        log_in(client, "wrong", username=f"random{index}")
+    AccessAttempt.objects.update(
+        attempt_time=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=15, seconds=1)
+    )
+    assert log_in(client, PASSWORD).status_code == 302

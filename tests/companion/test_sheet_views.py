@@ -129,7 +129,7 @@ def test_saving_a_deal_without_javascript_redirects_to_the_sheet(
         "number": 1, "s0-collected": "12", "s1-collected": "4", "s2-collected": "",
     })
     assert response.status_code == 302
-    assert response["Location"] == url("match_sheet", match)
+    assert response["Location"] == url("match_sheet", match) + "?saved=1"
     page = anna_client.get(response["Location"]).content.decode()
     assert "<html" in page
     assert 'id="deal-1"' in page

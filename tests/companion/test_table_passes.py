@@ -6,6 +6,7 @@ the pass is revoked or expires. A pass opens nothing outside its match or night.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zoneinfo
 from typing import Any
 
@@ -15,7 +16,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from companion.models import GameNight, Group, Match, MatchChange, Membership, Player, TablePass
+from companion.models import (
+    ChangeReceipt,
+    GameNight,
+    Group,
+    Match,
+    MatchChange,
+    Membership,
+    Player,
+    TablePass,
+)
 from companion.services import deals as deal_services
 from companion.services import matches as match_services
 from companion.services import passes as services
@@ -214,6 +224,31 @@ def test_a_guests_undo_is_logged_via_the_table_pass(writing: TablePass, match: M
     assert (change.undone_by, change.undone_by_guest) == (None, "Zoe")
     log = client.get(url("match_changes", match)).content.decode()
     assert "by Anna" in log and "via table pass (Zoe)" in log
+
+
+def test_a_guests_correction_sent_twice_is_applied_once(
+    writing: TablePass, match: Match, anna: User
+) -> None:
+    """The receipt of a guest's send is kept with the pass (a guest has no account)."""
+    deal_services.deal_record(match=match, number=1, user=anna, entries={
+        seat.player_id: {"hand": [5, 3, 0][seat.number]} for seat in match.seats.all()})
+    client = guest_with(writing, "Zoe")
+    sent = {"number": 1, "version": 1, "s0-hand": 9, "s1-hand": 3, "s2-x_stack": 1,
+            "client_key": "guest-fix-0001"}
+    first = client.post(url("deal_edit", match, number=1), sent, **HX)
+    again = client.post(url("deal_edit", match, number=1), sent, **HX)
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert "Deal 1 was corrected already." in again.content.decode()
+    assert match.deals.get(number=1).version == 2
+    receipt = ChangeReceipt.objects.get(key="guest-fix-0001")
+    assert (receipt.user, receipt.table_pass) == (None, writing)
+    # The same key from another pass's guest is not this guest's receipt.
+    other = make_pass(by=anna, match=match)
+    stranger = guest_with(other, "Yuri")
+    changed = {**sent, "version": 2, "s0-hand": 7}
+    response = stranger.post(url("deal_edit", match, number=1), changed, **HX)
+    assert response.status_code == 200
+    assert match.deals.get(number=1).version == 3
 
 
 def test_a_guest_who_may_write_finishes_a_complete_match(
@@ -513,6 +548,18 @@ def test_a_member_makes_a_pass_and_sees_its_qr_code_and_link(
     assert '<svg role="img" aria-label="QR code of the table pass"' in html
     assert "follow only" in html
     assert "<html" not in html
+
+
+def test_a_pass_sent_twice_is_made_once(anna_client: Client, match: Match) -> None:
+    page = reverse("match_pass", args=[match.group_id, match.pk])
+    form = anna_client.get(page, **EN).content.decode()
+    key = re.search(r'name="client_key" value="([^"]+)"', form)
+    assert key is not None
+    sent = {"may_write": "1", "client_key": key.group(1)}
+    first, again = (anna_client.post(page, sent, **HX, **EN) for _ in range(2))
+    assert (first.status_code, again.status_code) == (200, 200)
+    table_pass = TablePass.objects.get()
+    assert join_url(table_pass) in again.content.decode()
 
 
 def test_every_member_may_revoke_a_pass(

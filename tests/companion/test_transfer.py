@@ -296,15 +296,11 @@ def test_a_damaged_document_is_rejected_whole(history: Group, change: Any) -> No
     assert _error(history, change)
 
 
-def test_the_file_size_is_limited(bob_client: Client) -> None:
-    from companion.forms import history as forms
+def test_the_file_size_is_limited(bob_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import limits
 
-    old = forms.MAX_IMPORT_BYTES
-    forms.MAX_IMPORT_BYTES = 10
-    try:
-        body = _reject(bob_client, b'{"format": "kartenrunde-history"}')
-    finally:
-        forms.MAX_IMPORT_BYTES = old
+    monkeypatch.setattr(limits, "IMPORT_BYTES", limits.Limit(10, limits.IMPORT_BYTES.message))
+    body = _reject(bob_client, b'{"format": "kartenrunde-history"}')
     assert "MB" in body
 
 

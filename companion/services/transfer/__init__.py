@@ -11,11 +11,12 @@ made a change are left out (the importing user owns the new group). A match impo
 from elsewhere (BG Stats) keeps its ``source`` and ``external_id`` and has final scores
 only: finished, its seats' totals, no deals.
 
-An import is all or nothing: the document is checked completely first (its
-structure, and every deal through the engine's ``validate_deal`` and
-``score_deal``, which must give the recorded scores and totals), then written
-in one transaction. Any problem raises :class:`TransferError` with a message
-that says where and what.
+An import is all or nothing: the document is counted against the limits of
+:mod:`companion.limits` and checked completely first (its structure, and every deal
+through the engine's ``validate_deal`` and ``score_deal``, which must give the
+recorded scores and totals), then written in short transactions while nobody sees the
+new group (its owner's membership comes last; a failure deletes what was written).
+Any problem raises :class:`TransferError` with a message that says where and what.
 
 The CSV export has one row per player per deal, with English headers.
 

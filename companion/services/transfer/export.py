@@ -58,21 +58,24 @@ def _group_by(items: Iterable[T], key: Callable[[T], int]) -> dict[int, list[T]]
     return grouped
 
 
-def _load(group: Group) -> _History:
+def _load(group: Group, source: str | None = None) -> _History:
+    matches = Match.objects.filter(group=group)
+    if source is not None:
+        matches = matches.filter(source=source)
     seats = list(
-        Seat.objects.filter(match__group=group)
+        Seat.objects.filter(match__in=matches)
         .order_by("match_id", "number")
         .values("match_id", "player_id", "number", "total", "place", "is_winner")
     )
     seat_number = {(seat["match_id"], seat["player_id"]): seat["number"] for seat in seats}
     deals = list(
-        Deal.objects.filter(match__group=group)
+        Deal.objects.filter(match__in=matches)
         .order_by("match_id", "number")
         .values("id", "match_id", "number", "version", "created_at", "updated_at")
     )
     match_of_deal = {deal["id"]: deal["match_id"] for deal in deals}
     scores = sorted(
-        DealScore.objects.filter(deal__match__group=group).values(
+        DealScore.objects.filter(deal__match__in=matches).values(
             "deal_id", "player_id", "data", "score"
         ),
         key=lambda s: (
@@ -83,21 +86,20 @@ def _load(group: Group) -> _History:
     return _History(
         players=list(Player.objects.filter(group=group).order_by("id")),
         nights=list(GameNight.objects.filter(group=group).order_by("id")),
-        matches=_group_by(
-            Match.objects.filter(group=group).order_by("id"), lambda m: m.game_night_id
-        ),
+        matches=_group_by(matches.order_by("id"), lambda m: m.game_night_id),
         seats=_group_by(seats, lambda s: s["match_id"]),
         deals=_group_by(deals, lambda d: d["match_id"]),
         scores=_group_by(scores, lambda s: s["deal_id"]),
         changes=_group_by(
-            MatchChange.objects.filter(match__group=group).order_by("id"), lambda c: c.match_id
+            MatchChange.objects.filter(match__in=matches).order_by("id"), lambda c: c.match_id
         ),
     )
 
 
-def group_export(group: Group) -> dict[str, Any]:
-    """The group's whole history as a JSON-compatible document (seven queries)."""
-    history = _load(group)
+def group_export(group: Group, *, source: str | None = None) -> dict[str, Any]:
+    """The group's whole history as a JSON-compatible document (seven queries); with
+    ``source``, only the matches of that source (``Match.Source``)."""
+    history = _load(group, source)
     keys = {player.pk: f"p{index}" for index, player in enumerate(history.players, start=1)}
 
     def by_key(value: Any) -> Any:

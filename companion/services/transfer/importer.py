@@ -1,9 +1,16 @@
-"""Import, second step: the checked plan of a file written as a new group, at once."""
+"""Import, second step: the checked plan of a file written as a new group, in batches.
+
+A long history is written in many short transactions (:data:`BATCH_ROWS` rows each),
+so that no phone of another group waits long for SQLite's write lock. The new group
+has no member while it is written: nobody sees it (every page reaches a group through
+its memberships). Its owner's membership is written last, once the group is complete
+with its statistics; an import that fails half-way deletes what it wrote.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import IO, Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
@@ -19,9 +26,16 @@ from companion.models import (
     Player,
     Seat,
 )
-from companion.services.results import results_rebuild
+from companion.services.batches import let_others_write
+from companion.services.results import results_rebuild_hidden
 from companion.services.transfer import map_options
-from companion.services.transfer.validate import read_import
+from companion.services.transfer.validate import ImportPlan, MatchPlan, read_import
+
+BATCH_ROWS = 2_500
+"""Rows (nights, matches, seats, deals, entries, log entries) written per transaction:
+a few tenths of a second on SQLite, with a pause after each
+(:func:`~companion.services.batches.let_others_write`)."""
+
 
 
 def _by_id(entries: Any, players: Mapping[str, Player]) -> Any:
@@ -31,57 +45,111 @@ def _by_id(entries: Any, players: Mapping[str, Player]) -> Any:
     return {str(players[key].pk): data for key, data in entries.items()}
 
 
-def group_import(*, user: AbstractBaseUser, content: bytes | str) -> Group:
+def _rows(item: MatchPlan) -> int:
+    return (1 + len(item.seats) + len(item.changes)
+            + sum(1 + len(deal.scores) for deal in item.deals))
+
+
+def _batches(plan: ImportPlan) -> Iterator[list[tuple[GameNight, list[MatchPlan]]]]:
+    """The plan's game nights with their matches, a few thousand rows at a time (a night
+    with more matches than that is written whole: the limits keep it short)."""
+    batch: list[tuple[GameNight, list[MatchPlan]]] = []
+    rows = 0
+    for night, matches in plan.nights:
+        batch.append((night, matches))
+        rows += 1 + sum(_rows(item) for item in matches)
+        if rows >= BATCH_ROWS:
+            yield batch
+            batch, rows = [], 0
+    if batch:
+        yield batch
+
+
+def _write(group: Group, players: Mapping[str, Player],
+           nights: list[tuple[GameNight, list[MatchPlan]]]) -> None:
+    """One batch of game nights with everything of their matches (in the caller's
+    transaction)."""
+    for night, _matches in nights:
+        night.group = group
+    GameNight.objects.bulk_create([night for night, _matches in nights])
+    items = []
+    for night, matches in nights:
+        for item in matches:
+            item.match.group = group
+            item.match.game_night = night
+            item.match.options = map_options(item.match.options, lambda key: players[key].pk)
+            items.append(item)
+    Match.objects.bulk_create([item.match for item in items])
+    Seat.objects.bulk_create(
+        Seat(match=item.match, player=players[seat.player], number=seat.number,
+             total=seat.total, place=seat.place, is_winner=seat.is_winner)
+        for item in items for seat in item.seats
+    )
+    deals = Deal.objects.bulk_create(
+        Deal(match=item.match, number=deal.number, version=deal.version,
+             created_at=deal.created_at, updated_at=deal.updated_at)
+        for item in items for deal in item.deals
+    )
+    planned = (deal for item in items for deal in item.deals)
+    DealScore.objects.bulk_create(
+        DealScore(deal=deal, player=players[score.player], data=score.data, score=score.score)
+        for deal, plan in zip(deals, planned, strict=True) for score in plan.scores
+    )
+    MatchChange.objects.bulk_create(
+        MatchChange(match=item.match, kind=change.kind, deal_number=change.deal_number,
+                    before=_by_id(change.before, players), after=_by_id(change.after, players),
+                    created_at=change.created_at, undone_at=change.undone_at,
+                    client_key=change.client_key)
+        for item in items for change in item.changes
+    )
+
+
+def _discard(group: Group) -> None:
+    """Delete a group whose import failed, a few hundred matches at a time."""
+    matches = Match.objects.filter(group=group).order_by("pk").values_list("pk", flat=True)
+    while True:
+        with transaction.atomic():
+            ids = list(matches[:200])
+            if not ids:
+                break
+            Match.objects.filter(pk__in=ids).delete()
+    with transaction.atomic():
+        group.delete()
+
+
+def group_import(
+    *, user: AbstractBaseUser, content: bytes | str | IO[bytes],
+    complete: Callable[[Group], None] | None = None,
+) -> Group:
     """Create a new group owned by ``user`` from an exported JSON document.
 
     Raises :class:`TransferError` (nothing is saved) if the file is damaged,
-    foreign, of a newer format or breaks a rule of the games.
+    foreign, over a limit of :mod:`companion.limits`, of a newer format or breaks a
+    rule of the games. The group appears (its owner's membership is written) only
+    when all of it is written; ``complete(group)`` runs in that last transaction (the
+    send's receipt, :func:`companion.idempotency.receipt_writer`).
     """
     plan = read_import(content)
     with transaction.atomic():
         group = plan.group
         group.owner = user  # type: ignore[assignment]
         group.save()
-        Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
         for player in plan.players.values():
             player.group = group
         Player.objects.bulk_create(plan.players.values())
-        for night, _matches in plan.nights:
-            night.group = group
-        GameNight.objects.bulk_create([night for night, _matches in plan.nights])
-        match_plans = []
-        for night, matches in plan.nights:
-            for item in matches:
-                item.match.group = group
-                item.match.game_night = night
-                item.match.options = map_options(
-                    item.match.options, lambda key: plan.players[key].pk
-                )
-                match_plans.append(item)
-        Match.objects.bulk_create([item.match for item in match_plans])
-        seats, deals = [], []
-        for item in match_plans:
-            for seat, _key in item.seats:
-                seat.match = item.match
-                seats.append(seat)
-            for deal, _rows in item.deals:
-                deal.match = item.match
-                deals.append(deal)
-        Seat.objects.bulk_create(seats)
-        Deal.objects.bulk_create(deals)
-        scores, changes = [], []
-        for item in match_plans:
-            for deal, rows in item.deals:
-                for score, key in rows:
-                    score.deal = deal
-                    score.player = plan.players[key]
-                    scores.append(score)
-            for change, before, after in item.changes:
-                change.match = item.match
-                change.before = _by_id(before, plan.players)
-                change.after = _by_id(after, plan.players)
-                changes.append(change)
-        DealScore.objects.bulk_create(scores)
-        MatchChange.objects.bulk_create(changes)
-        results_rebuild(group=group)
+    try:
+        for nights in _batches(plan):
+            with transaction.atomic():
+                _write(group, plan.players, nights)
+            for _night, matches in nights:
+                matches.clear()  # written: their rows need no memory any more
+            let_others_write()
+        results_rebuild_hidden(group=group)
+        with transaction.atomic():
+            Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+            if complete is not None:
+                complete(group)
+    except BaseException:
+        _discard(group)
+        raise
     return group

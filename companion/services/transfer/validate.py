@@ -12,28 +12,29 @@ import codecs
 import datetime as dt
 import functools
 import json
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any, NamedTuple
 
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from companion import limits
 from companion.engine_messages import message_for
 from companion.games import game_app
 from companion.games.checks import Refusal
 from companion.models import (
-    Deal,
-    DealScore,
     GameNight,
     Group,
     Match,
     MatchChange,
     Player,
-    Seat,
 )
 from companion.parsing import (
     MAX_ID,
@@ -82,6 +83,43 @@ def _check_values(document: Any) -> None:
     Text without NUL and without lone surrogates, no fractional numbers,
     integers within 64 bits, at most :data:`MAX_DEPTH` levels of nesting.
     """
+    if _values_fit(document):
+        return
+    _locate_value(document)
+
+
+def _values_fit(document: Any) -> bool:
+    """:func:`_check_values` without finding the place: one level of the document at a
+    time, no path kept per value (a long file has millions of values)."""
+    level, depth = [document], 0
+    while level:
+        if depth > MAX_DEPTH:
+            return False
+        below: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is dict:
+                if not all(map(_text_fits, value)):
+                    return False
+                below.extend(value.values())
+            elif kind is list:
+                below.extend(value)
+            elif kind is str:
+                if not _text_fits(value):
+                    return False
+            elif kind is float or (kind is int and not -MAX_ID <= value <= MAX_ID):
+                return False
+        level, depth = below, depth + 1
+    return True
+
+
+def _text_fits(text: str) -> bool:
+    return "\x00" not in text and (text.isascii() or _encodable(text))
+
+
+def _locate_value(document: Any) -> None:
+    """Raise the :class:`TransferError` that names the first value :func:`_values_fit`
+    refused, with its place in the file."""
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
     while stack:
         value, path = stack.pop()
@@ -257,7 +295,10 @@ class _Reader:
 
 @dataclass(slots=True)
 class ImportPlan:
-    """The checked document, ready to be written (model instances without a group yet)."""
+    """The checked document, ready to be written: the group, its players and nights as
+    model instances without a group yet, the rest of each match as plain tuples (a
+    long history takes a fraction of the memory model instances would; the importer
+    makes the rows of a few hundred matches at a time)."""
 
     group: Group
     players: dict[str, Player]
@@ -265,13 +306,47 @@ class ImportPlan:
     nights: list[tuple[GameNight, list[MatchPlan]]]
 
 
+class SeatPlan(NamedTuple):
+    player: str
+    """The player's key in the document."""
+    number: int
+    total: int
+    place: int | None
+    is_winner: bool
+
+
+class ScorePlan(NamedTuple):
+    player: str
+    data: dict[str, Any]
+    """The engine's ``entry_to_dict`` of the entry."""
+    score: int
+
+
+class DealPlan(NamedTuple):
+    number: int
+    version: int
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    scores: list[ScorePlan]
+
+
+class ChangePlan(NamedTuple):
+    kind: str
+    deal_number: int | None
+    created_at: dt.datetime
+    undone_at: dt.datetime | None
+    client_key: str | None
+    before: Any
+    """``{player key: entry}`` or None."""
+    after: Any
+
+
 @dataclass(slots=True)
 class MatchPlan:
     match: Match
-    seats: list[tuple[Seat, str]]
-    deals: list[tuple[Deal, list[tuple[DealScore, str]]]]
-    changes: list[tuple[MatchChange, Any, Any]]
-    """Each change with its ``before`` and ``after`` by player key."""
+    seats: list[SeatPlan]
+    deals: list[DealPlan]
+    changes: list[ChangePlan]
 
 
 def _refuse_constant(name: str) -> Any:
@@ -289,7 +364,10 @@ its little-endian mark begins with UTF-16's)."""
 
 def _refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """An object as a dict; a key given twice makes the file ambiguous, so it is refused."""
-    document: dict[str, Any] = {}
+    document = dict(pairs)
+    if len(document) == len(pairs):
+        return document
+    document = {}
     for key, value in pairs:
         if key in document:
             shown = key[:80].encode("utf-8", "backslashreplace").decode("utf-8")
@@ -346,8 +424,66 @@ def _check_header(document: Any) -> _Reader:
         )
     if version < 1:
         raise TransferError(_("This export has no valid version number."))
+    _check_sizes(document)
     _check_values(document)
     return _Reader(document, _("The file"))
+
+
+def _listed(parent: Any, key: str) -> list[Any]:
+    """``parent[key]`` if that is a list, else [] (the full check refuses it later)."""
+    value = parent.get(key) if isinstance(parent, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _check_sizes(document: dict[str, Any]) -> None:
+    """The document within the limits of :mod:`companion.limits`, counted before anything
+    else is checked: a file over them is refused at once, whatever else it holds."""
+    try:
+        _count(document)
+    except limits.LimitExceeded as err:
+        raise TransferError(str(err)) from err
+
+
+def _count(document: dict[str, Any]) -> None:
+    nights = _listed(document, "game_nights")
+    limits.NIGHTS.check(len(nights))
+    dates = [_date_or_none(night.get("date")) for night in nights if isinstance(night, dict)]
+    known = [date for date in dates if date is not None]
+    if known:
+        years = max(1, math.ceil(((max(known) - min(known)).days + 1) / 365.25))
+        if len(nights) > limits.NIGHTS_PER_YEAR.maximum * years:
+            raise limits.LimitExceeded(limits.NIGHTS_PER_YEAR.refusal(
+                len(nights), per_year=number_format(len(nights) / years, decimal_pos=0,
+                                                    force_grouping=True)))
+    matches = deals = changes = 0
+    for index, night in enumerate(nights):
+        for number, match in enumerate(_listed(night, "matches"), start=1):
+            matches += 1
+            deals += len(_listed(match, "deals"))
+            logged = len(_listed(match, "changes"))
+            changes += logged
+            options = match.get("options") if isinstance(match, dict) else None
+            size = len(json.dumps(options, separators=(",", ":"))) if options else 0
+            where = functools.partial(_match_place, index, number)
+            if logged > limits.CHANGES_PER_MATCH.maximum:
+                raise limits.LimitExceeded(limits.CHANGES_PER_MATCH.refusal(logged, where=where()))
+            if size > limits.OPTIONS_BYTES.maximum:
+                raise limits.LimitExceeded(limits.OPTIONS_BYTES.refusal(size, where=where()))
+    limits.MATCHES.check(matches)
+    limits.DEALS.check(deals)
+    limits.CHANGES.check(changes)
+
+
+def _match_place(night: int, match: int) -> str:
+    return _("%(night)s, match %(n)d") % {
+        "night": _("Game night %(n)d") % {"n": night + 1}, "n": match}
+
+
+def _date_or_none(value: Any) -> dt.date | None:
+    try:
+        return parse_date(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _check_options(
@@ -414,12 +550,12 @@ def _entries_by_key(
 
 def _check_changes(
     reader: _Reader, game: str, keys: Sequence[str], deals: int
-) -> list[tuple[MatchChange, Any, Any]]:
+) -> list[ChangePlan]:
     """The match's log: kinds, deal numbers that fit the deals, entries the engine reads."""
     deal_kinds = set(MatchChange.DEAL_KINDS)
     # Undo and redo are logged with the deal they changed; they are not undone themselves.
     with_deal = deal_kinds | set(MatchChange.STEP_KINDS)
-    changes: list[tuple[MatchChange, Any, Any]] = []
+    changes: list[ChangePlan] = []
     client_keys: set[str] = set()
     readers = reader.items(
         "changes", lambda i: _("%(match)s, change %(n)d") % {"match": reader.where, "n": i + 1}
@@ -439,9 +575,8 @@ def _check_changes(
             client_keys.add(client_key)
         undone_at = (change_reader.stamp("undone_at", null=True)
                      if change_reader.has("undone_at") else None)
-        changes.append((
-            MatchChange(kind=kind, deal_number=number, created_at=change_reader.stamp("created_at"),
-                        undone_at=undone_at, client_key=client_key),
+        changes.append(ChangePlan(
+            kind, number, change_reader.stamp("created_at"), undone_at, client_key,  # type: ignore[arg-type]
             _entries_by_key(change_reader, "before", keys, game),
             _entries_by_key(change_reader, "after", keys, game),
         ))
@@ -449,7 +584,7 @@ def _check_changes(
     # is oldest first: undo takes back the newest deal change not undone, redo re-applies
     # the oldest undone one after it (``services.matches.undo_target``/``redo_target``).
     # A deal comes back (undo of a delete, redo of a record) at most right after the last.
-    in_log = [(index, change) for index, (change, _b, _a) in enumerate(changes)
+    in_log = [(index, change) for index, change in enumerate(changes)
               if change.kind in deal_kinds]
     done = [index for index, change in in_log if change.undone_at is None]
     undo = done[-1] if done else None
@@ -458,7 +593,7 @@ def _check_changes(
     for target, returns in ((undo, MatchChange.Kind.DELETE), (redo, MatchChange.Kind.RECORD)):
         if target is None:
             continue
-        change = changes[target][0]
+        change = changes[target]
         limit = deals + 1 if change.kind == returns else deals
         if change.deal_number is not None and change.deal_number > limit:
             raise readers[target].fail(
@@ -494,35 +629,31 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
     imported = source != Match.Source.SHEET
     if imported and status != Match.Status.FINISHED:
         raise reader.fail(_("an imported match is finished: it has final scores only."))
-    seats: list[tuple[Seat, str]] = []
+    seats: list[SeatPlan] = []
     for seat_reader in reader.items("seats", lambda i: _("%(match)s, seat %(n)d")
                                     % {"match": reader.where, "n": i + 1}):
-        key = seat_reader.choice("player", list(players))
-        seats.append((
-            Seat(
-                player=players[key],
-                number=seat_reader.integer("number", minimum=0, maximum=MAX_SMALL),
-                total=seat_reader.integer("total", minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE),
-                place=seat_reader.integer("place", minimum=1, maximum=MAX_SMALL, null=True),
-                is_winner=seat_reader.boolean("is_winner"),
-            ),
-            key,
+        seats.append(SeatPlan(
+            seat_reader.choice("player", list(players)),
+            seat_reader.integer("number", minimum=0, maximum=MAX_SMALL),
+            seat_reader.integer("total", minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE),
+            seat_reader.integer("place", minimum=1, maximum=MAX_SMALL, null=True),
+            seat_reader.boolean("is_winner"),
         ))
     try:
         info.check_players(len(seats))
     except ScoringError as err:
         raise reader.fail(message_for(err)) from err
-    keys = [key for _seat, key in seats]
+    keys = [seat.player for seat in seats]
     if len(set(keys)) != len(keys):
         raise reader.fail(_("a player has more than one seat."))
-    if sorted(seat.number for seat, _key in seats) != list(range(len(seats))):
+    if sorted(seat.number for seat in seats) != list(range(len(seats))):
         raise reader.fail(_("the seats must be numbered 0, 1, 2, … without gaps."))
     if match.first_dealer >= len(seats):
         raise reader.fail(_("the first dealer is not one of the seats."))
     name_of = {key: players[key].name for key in keys}
     match.options = _check_options(reader, game, status, keys, name_of)
     rules = rules_for(game)
-    deals: list[tuple[Deal, list[tuple[DealScore, str]]]] = []
+    deals: list[DealPlan] = []
     totals = dict.fromkeys(keys, 0)
     deal_readers = reader.items(
         "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": reader.where, "n": i + 1}
@@ -547,13 +678,11 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
                "needed": needed}
         )
     for index, deal_reader in enumerate(deal_readers, start=1):
-        deal = Deal(
-            number=deal_reader.integer("number", minimum=1, maximum=MAX_SMALL),
-            version=deal_reader.integer("version", minimum=1, maximum=MAX_POSITIVE),
-            created_at=deal_reader.stamp("created_at"),
-            updated_at=deal_reader.stamp("updated_at"),
-        )
-        if deal.number != index:
+        number = deal_reader.integer("number", minimum=1, maximum=MAX_SMALL)
+        version = deal_reader.integer("version", minimum=1, maximum=MAX_POSITIVE)
+        created_at = deal_reader.stamp("created_at")
+        updated_at = deal_reader.stamp("updated_at")
+        if number != index:
             raise deal_reader.fail(
                 _("the deals must be numbered 1, 2, 3, … in order; this one should be "
                   "%(expected)d.") % {"expected": index}
@@ -581,7 +710,7 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
             scores = rules.score_deal(parsed)
         except ScoringError as err:
             raise deal_reader.fail(message_for(err)) from err
-        rows = []
+        rows: list[ScorePlan] = []
         for key, (entry, score) in recorded.items():
             if scores[name_of[key]] != score:
                 raise deal_reader.fail(
@@ -591,16 +720,17 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
                        "computed": scores[name_of[key]]}
                 )
             totals[key] += score
-            rows.append((DealScore(data=rules.entry_to_dict(entry), score=score), key))
-        deals.append((deal, rows))
+            rows.append(ScorePlan(key, rules.entry_to_dict(entry), score))
+        deals.append(DealPlan(number, version, created_at, updated_at, rows))  # type: ignore[arg-type]
     if imported:  # no deals to add up: the final scores are the totals
-        totals = {key: seat.total for seat, key in seats}
+        totals = {seat.player: seat.total for seat in seats}
     places = {
         name: place
         for place, name, _total in rank(totals, lower_is_better=info.lower_is_better)
     }
     finished = status == Match.Status.FINISHED
-    for seat, key in seats:
+    for seat in seats:
+        key = seat.player
         if seat.total != totals[key]:
             raise reader.fail(
                 _("%(player)s's total %(total)d is not the sum of the deals (%(sum)d).")
@@ -666,13 +796,66 @@ def _check(document: Any) -> ImportPlan:
                        "id": match.external_id})
             external_ids.add((match.source, match.external_id))
         nights.append((night, matches))
+        # What the plan needs is copied out of it: the night's part of the document goes
+        # now, so that a long file is not held twice (as JSON objects and as the plan).
+        night_reader.value.clear()
     return ImportPlan(group, players, nights)
 
 
-def read_import(content: bytes | str) -> ImportPlan:
-    """The uploaded file ``content`` checked completely, as the rows to write.
+def read_import(content: bytes | str | IO[bytes]) -> ImportPlan:
+    """The uploaded file ``content`` (its bytes, its text, or the file to read them from)
+    checked completely, as the rows to write.
 
     Raises :class:`~companion.services.transfer.TransferError` if the file is damaged,
-    foreign, of a newer format or breaks a rule of the games.
+    foreign, of a newer format, over a limit of :mod:`companion.limits` or breaks a rule
+    of the games.
     """
+    if not isinstance(content, bytes | str):
+        # Read here, not by the caller: the bytes are dropped once they are parsed.
+        return _check(_parse(_read(content)))
+    _check_file_size(len(content))
     return _check(_parse(content))
+
+
+def _read(file: IO[bytes]) -> bytes:
+    data = file.read(limits.IMPORT_BYTES.maximum + 1)
+    _check_file_size(len(data))
+    return data
+
+
+def _check_file_size(size: int) -> None:
+    try:
+        limits.check_size(limits.IMPORT_BYTES, size)
+    except limits.LimitExceeded as err:
+        raise TransferError(str(err)) from err
+
+
+def check_history(group: Group) -> None:
+    """The stored history of ``group`` checked as the group import checks a file (a
+    restored backup must pass what an upload must pass): its score sheet matches through
+    the export's document, the matches imported from BG Stats (final scores only) on
+    their own. Raises :class:`~companion.services.transfer.TransferError`."""
+    from companion.services.transfer.export import group_export
+
+    _check(group_export(group, source=Match.Source.SHEET))
+    imported = (
+        Match.objects.filter(group=group).exclude(source=Match.Source.SHEET)
+        .annotate(recorded=Count("deals")).prefetch_related("seats")
+    )
+    for match in imported:
+        where = _("Imported match %(id)d") % {"id": match.pk}
+        seats = sorted(match.seats.all(), key=lambda seat: seat.number)
+        if match.status != Match.Status.FINISHED or match.recorded or match.game not in GAMES:
+            raise TransferError(_("%(where)s: an imported match is finished, of one of the "
+                                  "games, and has no deals.") % {"where": where})
+        try:
+            GAMES[match.game].check_players(len(seats))
+        except ScoringError as err:
+            raise TransferError(f"{where}: {message_for(err)}") from err
+        places = {int(seat): place for place, seat, _total in rank(
+            {str(seat.number): seat.total for seat in seats},
+            lower_is_better=GAMES[match.game].lower_is_better)}
+        if any(seat.place != places[seat.number] or seat.is_winner != (places[seat.number] == 1)
+               or abs(seat.total) > MAX_POSITIVE for seat in seats):
+            raise TransferError(_("%(where)s: a place or win does not follow from the final "
+                                  "scores.") % {"where": where})
