@@ -20,6 +20,8 @@ def strings() -> dict[str, str]:
         "offline": _("No connection: nothing was sent. Check the network and try again."),
         "timeout": _("The server did not answer in time. Try again."),
         "server": _("The server had a problem and saved nothing. Try again in a moment."),
+        "busy": _("The server was busy saving another change, so nothing of this one was "
+                  "saved. Try again in a moment."),
         "forbidden": _("Not allowed, or the page is out of date. Reload the page."),
         "notFound": _("Not found: perhaps it was deleted on another phone. Reload the page."),
         "refused": _("The server refused the request (error %(status)s)."),

@@ -170,7 +170,7 @@
   document.addEventListener("htmx:timeout", function (event) { failed(event, "timeout"); });
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
-    var key = status >= 500 ? "server" : status === 403 ? "forbidden" : status === 404 ? "notFound" : "refused";
+    var key = status === 503 ? "busy" : status >= 500 ? "server" : status === 403 ? "forbidden" : status === 404 ? "notFound" : "refused";
     failed(event, key, { status: status });
   });
   if (window.htmx) { htmx.config.timeout = 20000; }

@@ -186,16 +186,20 @@ def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
     assert table.match.deals.count() == 1
 
 
+@pytest.mark.parametrize(("status", "says"), [
+    (500, "The server had a problem and saved nothing."),
+    (503, "The server was busy saving another change, so nothing of this one was saved."),
+])
 def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
-    table: Table, page: Page
+    table: Table, page: Page, status: int, says: str
 ) -> None:
     open_sheet(page, table)
-    page.route("**/deals/new/", lambda route: route.fulfill(status=500, body="boom"))
+    page.route("**/deals/new/", lambda route: route.fulfill(status=status, body="boom"))
     fill(page, OURS)
     page.get_by_role("button", name=SAVE).click()
 
     toast = page.locator("#net-toast")
-    expect(toast).to_contain_text("The server had a problem and saved nothing.")
+    expect(toast).to_contain_text(says)
     for name, value in OURS.items():
         expect(page.locator(f'#deal-form input[name="{name}"]')).to_have_value(value)
     expect(page.get_by_role("button", name=SAVE)).to_be_enabled()
