@@ -6,8 +6,11 @@ link to.
 Read from the statistics kept per finished match (``SeatResult``, ``GameRecord``; see
 ``companion.services.results``), in a fixed number of queries however long the history:
 the best final score is the one ``GameRecord`` keeps, the other extreme and the worst
-deal one indexed lookup each; a streak reads the game's (or group's) win flags in the
-order played, one query of one short row per result.
+deal one indexed lookup each. The longest streak and the busiest night need every
+result, so they are kept in Django's cache under a stamp of the group's results (how
+many, the newest id, and a version that ``results_dates_changed`` moves when dates
+change in place): a page reads the stamp and the kept value, and only the first page
+after a change reads the results.
 
 Matches imported with final scores only (no deals) count everywhere but in the worst
 deal; ``without_deals`` says how many that skipped.
@@ -19,7 +22,8 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.core.cache import cache
+from django.db.models import Count, Max
 
 from companion.colours import player_colours
 from companion.models import GameRecord, Group, Match, Player, SeatResult
@@ -99,7 +103,39 @@ class _Roster:
         self.colours = player_colours((pk, colour) for pk, _name, colour in rows)
 
 
-def _streak(rows: Iterable[tuple[int, int, dt.date, bool]], roster: _Roster) -> Streak | None:
+_RawStreak = tuple[int, int, int, int, dt.date, dt.date]
+"""(player id, wins, first match, last match, first date, last date)"""
+_RawBusiest = tuple[int, dt.date, int]
+
+
+def _version_key(group_id: int) -> str:
+    return f"records-version:{group_id}"
+
+
+def results_dates_changed(group_id: int) -> None:
+    """The group's results changed in place (a night's new date): the kept streaks and
+    busiest nights are read afresh. (New, reopened, deleted or imported matches change
+    the stamp by themselves: the count or the newest id of the results.)"""
+    try:
+        cache.incr(_version_key(group_id))
+    except ValueError:  # never set: any value other than the default will do
+        cache.set(_version_key(group_id), 1, timeout=None)
+
+
+def _kept(group: Group, game: str | None) -> tuple[_RawStreak | None, _RawBusiest | None]:
+    """The longest streak and the busiest night of the game (None: all games), from the
+    cache while the group's results are as they were (two small queries), else read."""
+    stamp = SeatResult.objects.filter(group=group).aggregate(n=Count("id"), last=Max("id"))
+    version = cache.get(_version_key(group.pk), 0)
+    key = f"records:{group.pk}:{game or '-'}:{stamp['n']}:{stamp['last']}:{version}"
+    kept = cache.get(key)
+    if kept is None:
+        kept = (_longest_run(_streak_rows(group, game)), _busiest(group, game))
+        cache.set(key, kept)
+    return kept
+
+
+def _longest_run(rows: Iterable[tuple[int, int, dt.date, bool]]) -> _RawStreak | None:
     """The longest run of wins in ``rows`` (player, match, date, won), ordered by player and
     then in the order played; of equally long runs, the one that ended first."""
     best: tuple[tuple[int, dt.date, int], int, list[tuple[int, dt.date]]] | None = None
@@ -117,8 +153,15 @@ def _streak(rows: Iterable[tuple[int, int, dt.date, bool]], roster: _Roster) -> 
     if best is None:
         return None
     _key, player_id, wins = best
-    return Streak(player_id, roster.names[player_id], roster.colours[player_id], len(wins),
-                  wins[0][0], wins[-1][0], wins[0][1], wins[-1][1])
+    return (player_id, len(wins), wins[0][0], wins[-1][0], wins[0][1], wins[-1][1])
+
+
+def _streak(raw: _RawStreak | None, roster: _Roster) -> Streak | None:
+    if raw is None:
+        return None
+    player_id, wins, first, last, began, ended = raw
+    return Streak(player_id, roster.names[player_id], roster.colours[player_id], wins,
+                  first, last, began, ended)
 
 
 def _streak_rows(group: Group, game: str | None) -> list[tuple[int, int, dt.date, bool]]:
@@ -129,7 +172,7 @@ def _streak_rows(group: Group, game: str | None) -> list[tuple[int, int, dt.date
         "player_id", "match_id", "date", "is_winner"))
 
 
-def _busiest(group: Group, game: str | None) -> BusiestNight | None:
+def _busiest(group: Group, game: str | None) -> _RawBusiest | None:
     matches = Match.objects.filter(group=group, status=Match.Status.FINISHED)
     if game is not None:
         matches = matches.filter(game=game)
@@ -138,7 +181,7 @@ def _busiest(group: Group, game: str | None) -> BusiestNight | None:
         .order_by("-n", "game_night__date", "game_night_id")
         .values_list("game_night_id", "game_night__date", "n").first()
     )
-    return None if row is None else BusiestNight(*row)
+    return None if row is None else (row[0], row[1], row[2])
 
 
 def _feat(row: tuple[int, int, int, dt.date] | None, roster: _Roster,
@@ -177,15 +220,17 @@ def game_records(group: Group, game: str) -> GameRecords:
     worst = None if found is None else _feat(found[:4], roster, deal=found[4])
     highest, lowest = (other, best) if lower else (best, other)
     without_deals = results.filter(deals=0).values("match_id").distinct().count()
-    return GameRecords(game, highest, lowest, worst, _streak(_streak_rows(group, game), roster),
-                       _busiest(group, game), without_deals)
+    streak, busiest = _kept(group, game)
+    return GameRecords(game, highest, lowest, worst, _streak(streak, roster),
+                       BusiestNight(*busiest) if busiest else None, without_deals)
 
 
 def group_records(group: Group) -> GroupRecords:
-    """The group's records across all games (three queries)."""
+    """The group's records across all games (four small queries while nothing changed)."""
     roster = _Roster(group)
-    return GroupRecords(_streak(_streak_rows(group, None), roster), _busiest(group, None))
+    streak, busiest = _kept(group, None)
+    return GroupRecords(_streak(streak, roster), BusiestNight(*busiest) if busiest else None)
 
 
 __all__ = ["BusiestNight", "Feat", "GameRecords", "GroupRecords", "Streak", "game_records",
-           "group_records"]
+           "group_records", "results_dates_changed"]

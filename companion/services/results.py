@@ -40,6 +40,7 @@ from companion.models import (
     Seat,
     SeatResult,
 )
+from companion.selectors.records import results_dates_changed
 from companion.services.batches import let_others_write
 from companion.services.ratings import (
     ratings_match_changed,
@@ -475,6 +476,7 @@ def night_results_update(*, night: GameNight) -> None:
                 record.data["best"] = _best(night.group_id, record.game)
                 record.save(update_fields=["data"])
             ratings_night_moved(night=night)
+            results_dates_changed(night.group_id)  # at worst read afresh once too often
 
 
 def results_rebuild(

@@ -4,7 +4,9 @@ and say how many."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -12,7 +14,9 @@ from django.test import Client
 from companion.bgstats import bgstats_plan
 from companion.models import GameNight, Group, Match
 from companion.selectors.records import game_records, group_records
+from companion.services import matches as match_services
 from companion.services.bgstats import bgstats_import
+from companion.services.groups import game_night_update
 from tests.companion.test_history_helpers import freaky, night, play, x_nimmt
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +100,32 @@ def test_the_history_page_shows_the_records_across_all_games(
     assert f'href="/g/{history.pk}/matches/{records.longest_streak.last_match_id}/"' in section
     assert records.busiest_night is not None and records.busiest_night.matches == 2
     assert f'href="/g/{history.pk}/nights/{records.busiest_night.night_id}/"' in section
+
+
+def test_the_kept_records_follow_every_change_of_the_results(
+    anna_client: Client, history: Group, django_assert_max_num_queries: Any
+) -> None:
+    """Streak and busiest night are kept between pages, never past a change."""
+    first = group_records(history)
+    assert first.longest_streak is not None and first.longest_streak.length == 3
+    with django_assert_max_num_queries(4):  # kept: roster, stamp, version, the kept value
+        assert group_records(history) == first
+
+    # Reopened: the Freaky that ended the streak no longer counts (fewer results).
+    freaky_match = Match.objects.get(group=history, game="freaky")
+    match_services.match_reopen(match=freaky_match)
+    reopened = group_records(history)
+    assert reopened.longest_streak is not None and reopened.longest_streak.length == 2
+    # Finished again: it counts again (new results).
+    match_services.match_finish(match=freaky_match)
+    assert group_records(history).longest_streak == first.longest_streak
+
+    # A night moved in place: the busiest night carries its new date at once.
+    evening = GameNight.objects.get(group=history, date=dt.date(2026, 2, 14))
+    game_night_update(night=evening, date=dt.date(2026, 2, 13), place="Bei Cem")
+    busiest = group_records(history).busiest_night
+    assert busiest is not None and busiest.date == dt.date(2026, 2, 13)
+    assert "13.02.2026" in anna_client.get(f"/g/{history.pk}/history/").content.decode()
 
 
 def test_the_history_filter_sends_the_nights_without_the_records(
