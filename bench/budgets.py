@@ -477,8 +477,8 @@ def main() -> None:
     print(f"# bench/budgets.py, commit {commit}, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     print(f"# {label}; gunicorn as `make run` starts it (gthread, "
-          f"{environment.get('WEB_CONCURRENCY', '2')} processes x "
-          f"{environment.get('GUNICORN_THREADS', '4')} threads), DEBUG off, German, logged in")
+          f"{environment.get('WEB_CONCURRENCY', '1')} process(es) x "
+          f"{environment.get('GUNICORN_THREADS', '32')} threads), DEBUG off, German, logged in")
     print("# load average (1/5/15 min): at start {:.2f} {:.2f} {:.2f}, when measuring began "
           "{:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
               *load_start, *load_measured, *load_end))
