@@ -250,7 +250,8 @@ class Phones:
         if missing:
             raise SystemExit(f"the deal form has no field {missing}")
         page.wait_for_timeout(400)  # the preview waits 300 ms for more typing
-        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        # The preview's request done (not the sheet's held poll, which is nearly always out).
+        page.wait_for_function("() => !document.querySelector('.deal-preview-box.htmx-request')")
 
     def open_sheet(self, page: Any, match: Any) -> None:
         page.goto(self.sheet_url(match, mode=self.plan["mode"]), wait_until="load")
