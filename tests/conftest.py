@@ -79,7 +79,12 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
+    # No service worker unless a test asks for one (@pytest.mark.browser_context_args(
+    # service_workers="allow")): once it controls a page, the browser's static routing
+    # sends the page's requests past Playwright's page.route(), and a test that fakes an
+    # answer there would sometimes talk to the real server.
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844},
+            "service_workers": "block"}
 
 
 @pytest.fixture(scope="session")

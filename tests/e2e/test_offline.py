@@ -74,6 +74,7 @@ def totals(match: Match) -> list[int]:
     return [seat.total for seat in match.seats.order_by("number")]
 
 
+@pytest.mark.browser_context_args(service_workers="allow")
 def test_a_deal_entered_offline_waits_survives_a_reload_and_is_saved_exactly_once(
     table: Table, page: Page
 ) -> None:
@@ -295,6 +296,7 @@ def test_a_deal_saved_on_one_phone_appears_on_the_other_which_keeps_its_half_typ
     assert totals(table.match) == [30, 5, 2]
 
 
+@pytest.mark.browser_context_args(service_workers="allow")
 def test_the_app_installs_and_a_sheet_opened_once_opens_offline(
     table: Table, page: Page, live_server: Any
 ) -> None:

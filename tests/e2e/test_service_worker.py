@@ -16,7 +16,8 @@ from companion.models import Group, Membership, Player
 from companion.services import matches as match_services
 from tests.e2e.scenes import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True),
+              pytest.mark.browser_context_args(service_workers="allow")]
 
 
 @pytest.fixture
