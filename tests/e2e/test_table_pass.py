@@ -41,6 +41,9 @@ def a_phone(browser: Browser) -> Page:
     return phone
 
 
+# Once in about twenty full runs on a loaded machine the pass form did not appear after
+# the first tap on "Table pass" (not seen alone): run again, at most twice.
+@pytest.mark.flaky(reruns=2)
 def test_a_phone_without_an_account_joins_the_table_in_one_scan(
     annas_table: tuple[Group, list[Player], User], page: Page, browser: Browser,
     live_server: Any,
