@@ -22,7 +22,7 @@ from rapidfuzz.distance import OSA
 
 from companion.games import GAME_APPS
 from companion.rules_search.card_questions import is_move, move_games
-from companion.rules_search.index import Document, Index, Passage
+from companion.rules_search.index import FACTS, Document, Index, Passage
 from companion.rules_search.names import find_games
 from companion.rules_search.synonyms import find_phrases, thesaurus
 from companion.rules_search.text import COUNT, is_number, is_stop_word, stem, tokens
@@ -44,6 +44,9 @@ PREFERRED_BOOST = 1.4
 TIE_BREAKER = 0.1
 DECISION_WEIGHT = 0.85
 """An app's decision settles a detail of a rule: asked in general, the rule comes first."""
+FACT_WEIGHT = 0.75
+"""The Steckbrief sums a rule up in a line: a section that says it in full comes first
+when both answer about as well (the box's facts, age or playing time, are its alone)."""
 MOVE_PRIOR = 0.6
 """For a question about one move, the sections on where a card may go get this share of
 the best section's score, the game's overview of them most (a move's numbers and "legen"
@@ -76,6 +79,11 @@ class Question:
     """The games whose words the move is put in ("auf die 18": 11 nimmt!'s piles)."""
     words: tuple[str, ...]
     """The folded words of the question, game names left out (for the card checks)."""
+    scope: tuple[str, ...] = ()
+    """The games whose sections answer: those named, else the page's game, else all."""
+    own_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """A sibling game's words asked about the game in scope, and the game's words they
+    were searched as ("reihe" → "Stapel" in 11 nimmt!)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +142,8 @@ def _concepts_of(word: str, index: Index, sorted_terms: Sequence[str]) -> list[C
         _alternatives(base, 1.0, index, alternatives)
     if term in index.postings or word.isdigit():
         return [Concept(word, weight, alternatives)]
-    if not alternatives and term not in index.word_stems and word.isalpha() and len(word) >= 4:
+    if (not alternatives and term not in index.word_stems and word.isalpha() and len(word) >= 4
+            and not is_number(word)):
         for typo in _typos(word, index):
             _alternatives(stem(typo, language), TYPO_WEIGHT, index, alternatives)
     for prefixed in _prefixed(term, index, sorted_terms):
@@ -168,12 +177,32 @@ def _counted(words: Sequence[str], language: str) -> set[int]:
     return found
 
 
-def read_question(text: str, index: Index) -> Question:
-    """What ``text`` asks, as concepts of ``index``'s language."""
+def _own_word(word: str, own: tuple[str, ...], index: Index,
+              sorted_terms: Sequence[str]) -> Concept | None:
+    """One concept for a sibling game's word: its own alternatives and those of the
+    game's words for it ("stapel" in X nimmt!: X-Stapel, and Reihe)."""
+    alternatives: dict[str, float] = {}
+    parts = [word, *(token.word for name in own for token in tokens(name))]
+    for part in parts:
+        if is_stop_word(part, index.language):
+            continue
+        for concept in _concepts_of(part, index, sorted_terms):
+            for term, weight in concept.alternatives.items():
+                alternatives[term] = max(alternatives.get(term, 0.0), weight)
+    return Concept(word, 1.0, alternatives) if alternatives else None
+
+
+def read_question(text: str, index: Index, *, prefer: str | None = None) -> Question:
+    """What ``text`` asks, as concepts of ``index``'s language; ``prefer`` is the game of
+    the page it is asked on (its sections answer unless the question names a game)."""
     language = index.language
     words = [token.word for token in tokens(text[:MAX_QUESTION])]
     named = find_games(words)
     used = set(named.used)
+    scope = named.games or ((prefer,) if prefer in GAME_APPS else ())
+    siblings = (GAME_APPS[scope[0]].search.own_words.get(language, {})
+                if len(scope) == 1 else {})
+    own_words: list[tuple[str, tuple[str, ...]]] = []
     stems = [stem(word, language) for word in words]
     concepts: list[Concept] = []
     # Phrases are read with the game's name taken out: "when is 11 nimmt over".
@@ -195,6 +224,12 @@ def read_question(text: str, index: Index) -> Question:
         if position in used or is_stop_word(word, language):
             continue
         if len(word) == 1 and not word.isdigit() and word != "x":
+            continue
+        if word in siblings:
+            concept = _own_word(word, siblings[word], index, sorted_terms)
+            if concept is not None:
+                concepts.append(concept)
+                own_words.append((word, siblings[word]))
             continue
         concepts.extend(_concepts_of(word, index, sorted_terms))
         if position in counted:
@@ -219,7 +254,7 @@ def read_question(text: str, index: Index) -> Question:
                   if c.word.isdigit() and c.weight == NUMBER_WEIGHT else c
                   for key, c in unique.items()}
     return Question(tuple(unique.values()), named.games, named.preferred, is_move(rest),
-                    moves, rest)
+                    moves, rest, scope, tuple(dict.fromkeys(own_words)))
 
 
 def answering_sentence(document: Document, question: Question,
@@ -236,6 +271,16 @@ def answering_sentence(document: Document, question: Question,
         if value > best_value:
             best, best_value = passage, value
     return best or (document.sentences[0] if document.sentences else None)
+
+
+def _one_game_words(question: Question, index: Index) -> set[str]:
+    """The games a question names by a word of their own ("X-Reihe", "Zielscheibe", in
+    one game's synonyms only): with no game named, such a game is preferred."""
+    if question.scope:
+        return set()
+    game_of = thesaurus(index.language).game_of
+    return {game_of[term] for concept in question.concepts
+            for term in concept.alternatives if term in game_of}
 
 
 def rank(question: Question, index: Index, *, prefer: str | None = None,
@@ -262,7 +307,7 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
                     best[number] = value
         for number, value in best.items():
             scores[number] += concept.weight * (value + TIE_BREAKER * (total[number] - value))
-    preferred = {*question.preferred, *question.move_games}
+    preferred = {*question.preferred, *question.move_games, *_one_game_words(question, index)}
     moves = question.games or question.move_games or tuple(GAME_APPS)
     if prefer and not question.games:
         # Asked on a game's page: a move is a move of that game, whatever its words.
@@ -283,16 +328,20 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
     ranked: list[tuple[float, Document]] = []
     for number, score in scores.items():
         document = index.documents[number]
-        if question.games and document.game.slug not in question.games:
+        if question.scope and document.game.slug not in question.scope:
             continue
         if document.section.decision:
             score *= DECISION_WEIGHT
+        elif document.section.anchor == FACTS:
+            score *= FACT_WEIGHT
         if document.game.slug in preferred:
             score *= PREFERRED_BOOST
         ranked.append((score, document))
     if not ranked:
         return []
     ranked.sort(key=lambda item: -item[0])
+    seen: set[str] = set()  # a section once, at its best place (the Steckbrief's items)
+    ranked = [item for item in ranked if not (item[1].url in seen or seen.add(item[1].url))]
     floor = ranked[0][0] * RELATIVE_CUTOFF
     marked = frozenset(term for concept in question.concepts for term in concept.alternatives)
     return [Ranked(document, score, answering_sentence(document, question, index), marked)

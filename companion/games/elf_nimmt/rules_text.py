@@ -22,6 +22,22 @@ bekommt eine Bullenkarte und darf danach mehrere Karten auf einmal ablegen. Gesp
 werden so viele Durchgänge, wie Spieler mitmachen; die wenigsten Minuspunkte gewinnen.</p>
 <p>2 bis 7 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 2 bis 7 Personen.</li>
+<li><strong>Alter:</strong> Ab 8 Jahren.</li>
+<li><strong>Dauer:</strong> Etwa 30 Minuten.</li>
+<li><strong>In der Schachtel:</strong> 100 Hornochsenkarten (1 bis 100) und 10
+    Bullenkarten.</li>
+<li><strong>Wer beginnt:</strong> Im ersten Durchgang der jüngste Spieler, danach wer im
+    letzten Durchgang die meisten Minuspunkte bekam.</li>
+<li><strong>Spielrichtung:</strong> Reihum im Uhrzeigersinn, die Richtung ist also nach links.</li>
+<li><strong>Spielende:</strong> Es gibt so viele Durchgänge wie Spieler (zu dritt drei); ein
+    Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat.</li>
+<li><strong>Gewinner:</strong> Wer nach allen Durchgängen die wenigsten Minuspunkte hat,
+    gewinnt.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <ul>
 <li>100 Hornochsenkarten von 1 bis 100 (Hornochsen pro Karte: 55 hat 7; andere Vielfache
@@ -176,6 +192,20 @@ pile goes into your hand. Whoever takes a big pile gets a Bullenkarte (bull card
 then on may put down several cards at once. You play as many deals as there are players;
 the fewest minus points win.</p>
 <p>2 to 7 players.</p>
+"""),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 2 to 7 people.</li>
+<li><strong>Age:</strong> From 8 years.</li>
+<li><strong>Playing time:</strong> About 30 minutes.</li>
+<li><strong>In the box:</strong> 100 Hornochsen cards (1 to 100) and 10 bull cards.</li>
+<li><strong>Who starts:</strong> In the first deal the youngest player, then whoever got the
+    most minus points in the deal before.</li>
+<li><strong>Direction of play:</strong> Clockwise, that is to the left, in turn.</li>
+<li><strong>End of the game:</strong> There are as many deals as players (three with three
+    players); a deal ends as soon as somebody has no card left in hand.</li>
+<li><strong>Winner:</strong> The fewest minus points after all deals win.</li>
+</ul>
 """),
         Section("material", "Components", """
 <ul>
