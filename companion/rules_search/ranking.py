@@ -51,6 +51,8 @@ MOVE_PRIOR = 0.6
 """For a question about one move, the sections on where a card may go get this share of
 the best section's score, the game's overview of them most (a move's numbers and "legen"
 say little about which rule decides)."""
+HOW_MANY_BONUS = 1.5
+"""A question for a number is answered by a sentence with one, of two that match alike."""
 RELATIVE_CUTOFF = 0.3
 """Sections scoring less than this share of the best one are not shown."""
 
@@ -84,6 +86,8 @@ class Question:
     own_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """A sibling game's words asked about the game in scope, and the game's words they
     were searched as ("reihe" → "Stapel" in 11 nimmt!)."""
+    how_many: bool = False
+    """It asks for a number ("wie viele Durchgänge"): a sentence with one answers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +258,7 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
                   if c.word.isdigit() and c.weight == NUMBER_WEIGHT else c
                   for key, c in unique.items()}
     return Question(tuple(unique.values()), named.games, named.preferred, is_move(rest),
-                    moves, rest, scope, tuple(dict.fromkeys(own_words)))
+                    moves, rest, scope, tuple(dict.fromkeys(own_words)), bool(counted))
 
 
 def answering_sentence(document: Document, question: Question,
@@ -268,6 +272,8 @@ def answering_sentence(document: Document, question: Question,
             value += concept.weight * max(
                 (weight * index.idf[term] for term, weight in concept.alternatives.items()
                  if term in passage.terms), default=0.0)
+        if question.how_many and any(is_number(token.word) for token in tokens(passage.text)):
+            value *= HOW_MANY_BONUS
         if value > best_value:
             best, best_value = passage, value
     return best or (document.sentences[0] if document.sentences else None)

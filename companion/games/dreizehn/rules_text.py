@@ -78,7 +78,8 @@ Du nimmst die Karten, die dort lagen; deine gelbe 2 bleibt liegen.</p>
         Section("end", "Ende eines Durchgangs", """
 <p>Ein Durchgang endet, wenn der Nachziehstapel leer ist und alle Handkarten gespielt sind.
 Karten, die noch auf den Zielscheiben liegen, zählen nicht.</p>
-<p>Jeder gibt einmal; zu dritt gibt jeder zweimal. Der Geber wechselt im Uhrzeigersinn.</p>
+<p>Das Spiel hat so viele Durchgänge wie Spieler, zu dritt sechs: jeder gibt einmal, zu dritt
+zweimal. Dann ist es zu Ende. Der Geber wechselt im Uhrzeigersinn.</p>
 """),
         Section("scoring", "Wertung", """
 <p>Jeder zählt seine genommenen Karten pro Farbe (gelb, grün, blau):</p>
@@ -190,8 +191,8 @@ the cards that were there; your yellow 2 stays.</p>
         Section("end", "End of a deal", """
 <p>A deal ends when the draw pile is used up and all hand cards have been played. Cards
 still lying on the targets do not count.</p>
-<p>Everyone deals once; with three players everyone deals twice. The deal passes
-clockwise.</p>
+<p>A game has as many deals as there are players, six with three players: everyone deals
+once, with three players twice. Then it is over. The deal passes clockwise.</p>
 """),
         Section("scoring", "Scoring", """
 <p>Everyone counts their taken cards per colour (yellow, green, blue):</p>

@@ -103,8 +103,8 @@ die meisten hat. Haben mehrere gleich viele, suchst du dir einen davon aus. Wie 
 „die meisten“ zählt, steht unten unter „So entscheidet die App“.</p>
 """, level=3),
         Section("end", "Ende eines Durchgangs", """
-<p>Ein Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat. Es werden so
-viele Durchgänge gespielt, wie Spieler mitmachen (zu dritt also drei). Den nächsten
+<p>Ein Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat. Das Spiel hat so
+viele Durchgänge, wie Spieler mitmachen (zu dritt also drei), dann ist es zu Ende. Den nächsten
 Durchgang beginnt, wer gerade die meisten Minuspunkte bekommen hat.</p>
 <p>Wird der letzte Stapel genommen, während der Zugstapel leer ist, endet der Durchgang
 ebenfalls (siehe „So entscheidet die App“).</p>
@@ -272,9 +272,9 @@ has the most. If several have equally many, you choose one of them. How the app 
 most” is explained below under “How the app decides”.</p>
 """, level=3),
         Section("end", "End of a deal", """
-<p>A deal ends as soon as someone has no card left in hand. You play as many deals as there
-are players (three with three players). Whoever just scored the most minus points starts
-the next deal.</p>
+<p>A deal ends as soon as someone has no card left in hand. A game has as many deals as there
+are players (three with three players); then it is over. Whoever just scored the most
+minus points starts the next deal.</p>
 <p>If the last pile is taken while the draw pile is empty, the deal ends too (see “How the
 app decides”).</p>
 """),

@@ -109,7 +109,8 @@ Karten, die weichen müssen, kommen auf denselben X-Stapel.</p>
         Section("end", "Ende eines Durchgangs", """
 <p>Ein Durchgang endet sofort nach einer Runde, an deren Ende jemand keine Handkarten mehr
 hat. Wer seine letzte Karte spielt und danach Karten kassiert und auf die Hand nimmt, hat
-wieder Handkarten und spielt weiter. Gespielt werden zwei Durchgänge.</p>
+wieder Handkarten und spielt weiter.</p>
+<p>Das Spiel hat zwei Durchgänge: nach dem zweiten ist es zu Ende.</p>
 """),
         Section("scoring", "Wertung", """
 <ul>
@@ -254,8 +255,8 @@ same X-stack.</p>
 """),
         Section("end", "End of a deal", """
 <p>A deal ends right after a round at whose end someone has no hand cards. Whoever plays
-their last card and then takes cards into hand holds cards again and plays on. You play two
-deals.</p>
+their last card and then takes cards into hand holds cards again and plays on.</p>
+<p>A game has two deals: it is over after the second.</p>
 """),
         Section("scoring", "Scoring", """
 <ul>
