@@ -44,9 +44,11 @@ PREFERRED_BOOST = 1.4
 TIE_BREAKER = 0.1
 DECISION_WEIGHT = 0.85
 """An app's decision settles a detail of a rule: asked in general, the rule comes first."""
+SUMMARIES = (FACTS, "overview")
+"""The Steckbrief and the overview sum the rules up in a line each."""
 FACT_WEIGHT = 0.75
-"""The Steckbrief sums a rule up in a line: a section that says it in full comes first
-when both answer about as well (the box's facts, age or playing time, are its alone)."""
+"""A section that says a rule in full comes before a summary of it when both answer
+about as well (the box's facts, age or playing time, are the Steckbrief's alone)."""
 MOVE_PRIOR = 0.6
 """For a question about one move, the sections on where a card may go get this share of
 the best section's score, the game's overview of them most (a move's numbers and "legen"
@@ -338,7 +340,7 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
             continue
         if document.section.decision:
             score *= DECISION_WEIGHT
-        elif document.section.anchor == FACTS:
+        elif document.section.anchor in SUMMARIES:
             score *= FACT_WEIGHT
         if document.game.slug in preferred:
             score *= PREFERRED_BOOST

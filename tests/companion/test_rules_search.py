@@ -185,13 +185,13 @@ def test_a_game_s_own_word_has_no_note() -> None:
 @pytest.mark.parametrize(("question", "language", "game", "fact"), [
     ("wie lange dauert 11 nimmt", "de", None, "Etwa 30 Minuten."),
     ("ab wie viel Jahren", "de", "freaky", "Ab 8 Jahren."),
-    ("wir sind fünf", "de", "elf-nimmt", "2 bis 7 Personen."),
-    ("Können wir das zu acht spielen?", "de", "elf-nimmt", "2 bis 7 Personen."),
+    ("wir sind fünf", "de", "elf-nimmt", "2 bis 7 Spieler, also zu zweit bis zu siebt."),
+    ("Können wir das zu acht spielen?", "de", "elf-nimmt", "2 bis 7 Spieler"),
     ("in welche Richtung wird in 13 gespielt", "de", None, "Reihum im Uhrzeigersinn"),
     ("was ist in der Schachtel", "de", "x-nimmt", "100 Zahlenkarten"),
     ("how long does a game take", "en", "freaky", "About 15 minutes."),
     ("how old do kids need to be for x nimmt", "en", None, "From 8 years."),
-    ("how many players for 13", "en", None, "3 to 6 people."),
+    ("how many players for 13", "en", None, "3 to 6 players."),
     ("which direction do you play in 13", "en", None, "Clockwise"),
 ])
 def test_the_steckbrief_answers_the_questions_on_the_box(

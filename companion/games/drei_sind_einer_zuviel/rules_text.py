@@ -24,7 +24,7 @@ Punkte hat; bei Gleichstand gibt es mehrere Sieger.</p>
 """),
         Section("at-a-glance", "Steckbrief", """
 <ul>
-<li><strong>Spielerzahl:</strong> 2 bis 4 Personen.</li>
+<li><strong>Spielerzahl:</strong> 2 bis 4 Spieler, also zu zweit bis zu viert.</li>
 <li><strong>Alter:</strong> Unsere Anleitung nennt kein Mindestalter.</li>
 <li><strong>Dauer:</strong> Unsere Anleitung nennt keine Spieldauer; gespielt wird, bis alle
     Nachziehstapel aufgebraucht sind.</li>
@@ -190,7 +190,7 @@ turns plus points into minus points. Most points wins; a tie has several winners
 """),
         Section("at-a-glance", "At a glance (Steckbrief)", """
 <ul>
-<li><strong>Number of players:</strong> 2 to 4 people.</li>
+<li><strong>Number of players:</strong> 2 to 4 players.</li>
 <li><strong>Age:</strong> Our rulebook gives no minimum age.</li>
 <li><strong>Playing time:</strong> Our rulebook gives no playing time; you play until every
     draw pile is used up.</li>

@@ -23,7 +23,7 @@ die meisten hast. Die wenigsten Minuspunkte gewinnen.</p>
 """),
         Section("at-a-glance", "Steckbrief", """
 <ul>
-<li><strong>Spielerzahl:</strong> 3 bis 6 Personen.</li>
+<li><strong>Spielerzahl:</strong> 3 bis 6 Spieler, also zu dritt bis zu sechst.</li>
 <li><strong>Alter:</strong> Unsere Quelle (eine Besprechung, nicht die Anleitung) nennt kein
     Mindestalter.</li>
 <li><strong>Dauer:</strong> Unsere Quelle nennt keine Spieldauer; eine Partie hat so viele
@@ -137,7 +137,7 @@ points win.</p>
 """),
         Section("at-a-glance", "At a glance (Steckbrief)", """
 <ul>
-<li><strong>Number of players:</strong> 3 to 6 people.</li>
+<li><strong>Number of players:</strong> 3 to 6 players.</li>
 <li><strong>Age:</strong> Our source (a review, not the rulebook) gives no minimum age.</li>
 <li><strong>Playing time:</strong> Our source gives no playing time; a game has as many deals
     as players (six with three players).</li>

@@ -24,7 +24,7 @@ werden so viele Durchgänge, wie Spieler mitmachen; die wenigsten Minuspunkte ge
 """),
         Section("at-a-glance", "Steckbrief", """
 <ul>
-<li><strong>Spielerzahl:</strong> 2 bis 7 Personen.</li>
+<li><strong>Spielerzahl:</strong> 2 bis 7 Spieler, also zu zweit bis zu siebt.</li>
 <li><strong>Alter:</strong> Ab 8 Jahren.</li>
 <li><strong>Dauer:</strong> Etwa 30 Minuten.</li>
 <li><strong>In der Schachtel:</strong> 100 Hornochsenkarten (1 bis 100) und 10
@@ -195,7 +195,7 @@ the fewest minus points win.</p>
 """),
         Section("at-a-glance", "At a glance (Steckbrief)", """
 <ul>
-<li><strong>Number of players:</strong> 2 to 7 people.</li>
+<li><strong>Number of players:</strong> 2 to 7 players.</li>
 <li><strong>Age:</strong> From 8 years.</li>
 <li><strong>Playing time:</strong> About 30 minutes.</li>
 <li><strong>In the box:</strong> 100 Hornochsen cards (1 to 100) and 10 bull cards.</li>

@@ -23,7 +23,7 @@ kassiert hat, gewinnt; bei Gleichstand gibt es mehrere Sieger.</p>
 """),
         Section("at-a-glance", "Steckbrief", """
 <ul>
-<li><strong>Spielerzahl:</strong> 2 bis 5 Personen.</li>
+<li><strong>Spielerzahl:</strong> 2 bis 5 Spieler, also zu zweit bis zu fünft.</li>
 <li><strong>Alter:</strong> Ab 8 Jahren.</li>
 <li><strong>Dauer:</strong> Etwa 15 Minuten.</li>
 <li><strong>In der Schachtel:</strong> 108 Karten, jede mit Hintergrundfarbe, Kreisfarbe und
@@ -148,7 +148,7 @@ the end wins; a tie has several winners.</p>
 """),
         Section("at-a-glance", "At a glance (Steckbrief)", """
 <ul>
-<li><strong>Number of players:</strong> 2 to 5 people.</li>
+<li><strong>Number of players:</strong> 2 to 5 players.</li>
 <li><strong>Age:</strong> From 8 years.</li>
 <li><strong>Playing time:</strong> About 15 minutes.</li>
 <li><strong>In the box:</strong> 108 cards, each with a background colour, a circle colour and

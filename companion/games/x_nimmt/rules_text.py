@@ -24,7 +24,7 @@ die wenigsten Minuspunkte hat.</p>
 """),
         Section("at-a-glance", "Steckbrief", """
 <ul>
-<li><strong>Spielerzahl:</strong> 2 bis 4 Personen.</li>
+<li><strong>Spielerzahl:</strong> 2 bis 4 Spieler, also zu zweit bis zu viert.</li>
 <li><strong>Alter:</strong> Ab 8 Jahren.</li>
 <li><strong>Dauer:</strong> Etwa 25 Minuten für eine Partie aus zwei Durchgängen.</li>
 <li><strong>In der Schachtel:</strong> 100 Zahlenkarten (1 bis 100) und 7 Reihenkarten: „3“,
@@ -176,7 +176,7 @@ on a card is a minus point. After two deals, the fewest minus points win.</p>
 """),
         Section("at-a-glance", "At a glance (Steckbrief)", """
 <ul>
-<li><strong>Number of players:</strong> 2 to 4 people.</li>
+<li><strong>Number of players:</strong> 2 to 4 players.</li>
 <li><strong>Age:</strong> From 8 years.</li>
 <li><strong>Playing time:</strong> About 25 minutes for a game of two deals.</li>
 <li><strong>In the box:</strong> 100 number cards (1 to 100) and 7 row cards: “3”, “4” and “5”
