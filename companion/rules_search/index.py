@@ -97,8 +97,6 @@ class Index:
     """Folded words that typos are matched against: the texts' and the synonyms'."""
     word_stems: frozenset[str]
     """Stems of :attr:`words`: a question word with such a stem is no typo."""
-    sorted_terms: tuple[str, ...] = ()
-    """The stems of :attr:`postings` in order, for prefix look-ups."""
     known: frozenset[str] = frozenset()
     """Stems of the texts' own words: what compounds and participles are split into."""
 
@@ -286,7 +284,7 @@ def build_index(language: str) -> Index:
         language=language, documents=tuple(documents), postings=dict(postings), idf=idf,
         average_length=sum(d.length for d in documents) / max(total, 1), words=words,
         word_stems=frozenset(stem(w, language) for w in vocabulary | synonym_words),
-        sorted_terms=tuple(sorted(postings)), known=known,
+        known=known,
     )
 
 

@@ -12,7 +12,6 @@ answer shown (a bonus for that sentence ranked worse, so there is none).
 
 from __future__ import annotations
 
-import bisect
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,7 +32,6 @@ K1 = 1.2
 B = 0.75
 SYNONYM_WEIGHT = 0.8
 TYPO_WEIGHT = 0.75
-PREFIX_WEIGHT = 0.6
 PART_WEIGHT = 0.7
 NUMBER_WEIGHT = 0.4
 """Card numbers are mostly examples: they decide little."""
@@ -111,21 +109,6 @@ def _typos(word: str, index: Index) -> list[str]:
     return [match for match, distance, _position in found if distance == best]
 
 
-def _prefixed(term: str, index: Index, terms: Sequence[str]) -> list[str]:
-    """Stems that begin with ``term`` or that ``term`` begins with, a few letters apart
-    ("kassiert" and "kassi"): verb endings the stemmer leaves on."""
-    if len(term) < 4:
-        return []
-    found = [term[:cut] for cut in range(max(4, len(term) - 3), len(term))
-             if term[:cut] in index.postings]
-    position = bisect.bisect_left(terms, term)
-    while position < len(terms) and terms[position].startswith(term):
-        if len(terms[position]) - len(term) <= 3:
-            found.append(terms[position])
-        position += 1
-    return found
-
-
 def _alternatives(term: str, weight: float, index: Index, into: dict[str, float]) -> None:
     """``term`` and the terms of its synonym groups, those in the index, at ``weight``."""
     groups = thesaurus(index.language).groups_of.get(term, ())
@@ -134,7 +117,7 @@ def _alternatives(term: str, weight: float, index: Index, into: dict[str, float]
             into[alternative] = max(into.get(alternative, 0.0), weight * factor)
 
 
-def _concepts_of(word: str, index: Index, sorted_terms: Sequence[str]) -> list[Concept]:
+def _concepts_of(word: str, index: Index) -> list[Concept]:
     """The concepts of one question word: itself with its synonyms; if the texts do not
     have it, its other forms, the words it may be a typo of, and a compound's parts."""
     language = index.language
@@ -152,8 +135,6 @@ def _concepts_of(word: str, index: Index, sorted_terms: Sequence[str]) -> list[C
             and not is_number(word)):
         for typo in _typos(word, index):
             _alternatives(stem(typo, language), TYPO_WEIGHT, index, alternatives)
-    for prefixed in _prefixed(term, index, sorted_terms):
-        _alternatives(prefixed, PREFIX_WEIGHT, index, alternatives)
     concepts = [Concept(word, weight, alternatives)] if alternatives else []
     for part in forms.parts:
         part_alternatives: dict[str, float] = {}
@@ -183,8 +164,7 @@ def _counted(words: Sequence[str], language: str) -> set[int]:
     return found
 
 
-def _own_word(word: str, own: tuple[str, ...], index: Index,
-              sorted_terms: Sequence[str]) -> Concept | None:
+def _own_word(word: str, own: tuple[str, ...], index: Index) -> Concept | None:
     """One concept for a sibling game's word: its own alternatives and those of the
     game's words for it ("stapel" in X nimmt!: X-Stapel, and Reihe)."""
     alternatives: dict[str, float] = {}
@@ -192,7 +172,7 @@ def _own_word(word: str, own: tuple[str, ...], index: Index,
     for part in parts:
         if is_stop_word(part, index.language):
             continue
-        for concept in _concepts_of(part, index, sorted_terms):
+        for concept in _concepts_of(part, index):
             for term, weight in concept.alternatives.items():
                 alternatives[term] = max(alternatives.get(term, 0.0), weight)
     return Concept(word, 1.0, alternatives) if alternatives else None
@@ -225,19 +205,18 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
             used.add(position)
             concepts.append(Concept(words[position], 1.0, dict.fromkeys(groups, 1.0)))
     counted = _counted(words, language)
-    sorted_terms = index.sorted_terms
     for position, word in enumerate(words):
         if position in used or is_stop_word(word, language):
             continue
         if len(word) == 1 and not word.isdigit() and word != "x":
             continue
         if word in siblings:
-            concept = _own_word(word, siblings[word], index, sorted_terms)
+            concept = _own_word(word, siblings[word], index)
             if concept is not None:
                 concepts.append(concept)
                 own_words.append((word, siblings[word]))
             continue
-        concepts.extend(_concepts_of(word, index, sorted_terms))
+        concepts.extend(_concepts_of(word, index))
         if position in counted:
             counts = {COUNT + term: 1.0 for term in (stems[position],
                                                      *index.forms(word).parts)
@@ -248,7 +227,7 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
         # Nothing but a game's name ("13", "Freaky"): its words are the question.
         for position in sorted(named.used):
             if not is_stop_word(words[position], language):
-                concepts.extend(_concepts_of(words[position], index, sorted_terms))
+                concepts.extend(_concepts_of(words[position], index))
     unique: dict[frozenset[str], Concept] = {}
     for concept in concepts:
         if concept.alternatives:
