@@ -2,7 +2,9 @@
 were written: a change that answers fewer of them right fails here.
 
 Measured once, untuned: 50 of 64 first (78 %), 62 of 64 in the top three (97 %), and
-no question asked from a sheet answered first with another game's section.
+no question asked from a sheet answered first with another game's section. One bug it
+showed was fixed after ("the wrong way round" in 11 nimmt!'s rules read as a round, a
+deal): 51 of 64 first (80 %).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import pytest
 from companion.rules_search.answers import search
 from tests.companion.rules_questions_heldout import HELDOUT_QUESTIONS, Question
 
-FIRST = {"de": 26, "en": 24}
+FIRST = {"de": 26, "en": 25}
 """Questions answered first with a right section, per language (of 32 each)."""
 TOP_3 = {"de": 32, "en": 30}
 

@@ -305,7 +305,7 @@ of each deal all bull cards go back to the supply.</p>
         Section("app-decides-wrap-order", "Several cards across the 100", """
 <p>When you put several cards on one pile with a bull card, “ascending, highest on top”
 counts across the 100, seen from the pile: on the 95 come 96, then 3; the 3 lies on top
-although 96 is the bigger number. The 3 first would be the wrong way round.</p>
+although 96 is the bigger number. The 3 first would be in the wrong order.</p>
 """, level=3, decision=True),
         Section("app-decides-short-draw-pile", "Draw pile almost empty", """
 <p>If fewer than two cards are left in the draw pile when new piles are turned up, turn up
