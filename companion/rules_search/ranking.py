@@ -84,8 +84,8 @@ class Question:
     scope: tuple[str, ...] = ()
     """The games whose sections answer: those named, else the page's game, else all."""
     own_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """A sibling game's words asked about the game in scope, and the game's words they
-    were searched as ("reihe" → "Stapel" in 11 nimmt!)."""
+    """A sibling game's words asked about the game in scope, as typed, and the game's
+    words they were searched as ("Reihe" → "Stapel" in 11 nimmt!)."""
     how_many: bool = False
     """It asks for a number ("wie viele Durchgänge"): a sentence with one answers."""
 
@@ -182,7 +182,8 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
     """What ``text`` asks, as concepts of ``index``'s language; ``prefer`` is the game of
     the page it is asked on (its sections answer unless the question names a game)."""
     language = index.language
-    words = [token.word for token in tokens(text[:MAX_QUESTION])]
+    read = list(tokens(text[:MAX_QUESTION]))
+    words = [token.word for token in read]
     named = find_games(words)
     used = set(named.used)
     scope = named.games or ((prefer,) if prefer in GAME_APPS else ())
@@ -214,7 +215,8 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
             concept = _own_word(word, siblings[word], index)
             if concept is not None:
                 concepts.append(concept)
-                own_words.append((word, siblings[word]))
+                own_words.append((text[read[position].start:read[position].end],
+                                  siblings[word]))
             continue
         concepts.extend(_concepts_of(word, index))
         if position in counted:

@@ -160,11 +160,11 @@ def test_a_game_named_on_another_game_s_sheet_answers_for_the_named_game() -> No
 
 
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
-    ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "reihe", ("Stapel",),
+    ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),
     ("what happens when the row is full in 11 nimmt", "en", None, "row", ("pile",),
      "elf-nimmt#taking-a-pile"),
-    ("zählt mein Stapel am Ende", "de", "x-nimmt", "stapel", ("Reihe", "X-Stapel"),
+    ("zählt mein Stapel am Ende", "de", "x-nimmt", "Stapel", ("Reihe", "X-Stapel"),
      "x-nimmt#scoring x-nimmt#x-row"),
 ])
 def test_a_sibling_game_s_word_is_searched_as_this_game_s_word_with_a_note(
@@ -352,7 +352,7 @@ def test_the_check_page_leaves_out_what_its_fields_refuse(client: Client) -> Non
 
 def test_the_answers_say_which_word_of_the_game_they_searched_for(client: Client) -> None:
     html = get(client, reverse("rules_search") + "?q=Reihe+voll&game=elf-nimmt", htmx=True)
-    assert "In 11 nimmt! heißt „reihe“ „Stapel“: die Antworten gelten dafür." in html
+    assert "In 11 nimmt! heißt „Reihe“ „Stapel“: die Antworten gelten dafür." in html
     html = get(client, reverse("rules_search") + "?q=row+full&game=elf-nimmt", htmx=True,
                language="en")
     assert "In 11 nimmt!, “row” is called “pile”: the answers are for that." in html
