@@ -109,10 +109,11 @@ def search(question: str, language: str | None, *, prefer: str | None = None,
            limit: int = 8) -> tuple[Answer, ...]:
     """The sections of all games' rules in ``language`` that answer ``question``, best first.
 
-    ``prefer`` (a game's slug) puts that game's sections higher: the game being played.
-    A game named in the question keeps the answers to that game. Where the question names
-    cards of a move and the game has a check for it, the game's first answer offers the
-    check with the cards filled in.
+    ``prefer`` (a game's slug) is the game being played: only its sections answer,
+    unless the question names another game (then that game's) or nothing in it answers
+    (then all games'). A game named in the question keeps the answers to that game.
+    Where the question names cards of a move and the game has a check for it, the game's
+    first answer offers the check with the cards filled in.
     """
     question = question.strip()[:MAX_QUESTION]
     if len(question) < MIN_QUESTION:
@@ -120,6 +121,10 @@ def search(question: str, language: str | None, *, prefer: str | None = None,
     index = index_for(language_of(language))
     read = read_question(question, index, prefer=prefer)
     ranked = rank(read, index, prefer=prefer, limit=limit)
+    if not ranked and prefer and not read.games:
+        # Nothing in the page's game ("Bullenkarte" on the Freaky sheet): the others answer.
+        read = read_question(question, index)
+        ranked = rank(read, index, limit=limit)
     if not ranked:
         return ()
     offered_game = read.games[0] if len(read.games) == 1 else ranked[0].document.game.slug

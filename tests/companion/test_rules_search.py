@@ -367,3 +367,13 @@ def test_every_rules_page_has_the_steckbrief(client: Client) -> None:
         html = get(client, f"/rules/{slug}/", language="en")
         assert '<h2 id="at-a-glance">At a glance (Steckbrief)' in html
         assert "Number of players:" in html
+
+
+def test_when_nothing_in_the_page_s_game_answers_the_other_games_do_and_say_so(
+    client: Client,
+) -> None:
+    assert first("Bullenkarte", prefer="freaky").startswith("elf-nimmt#")
+    html = get(client, reverse("rules_search") + "?q=Bullenkarte&game=freaky", htmx=True)
+    assert "In den Regeln dieses Spiels steht dazu nichts" in html
+    html = get(client, reverse("rules_search") + "?q=Bullenkarte&game=elf-nimmt", htmx=True)
+    assert "search-hits" in html and "other-games" not in html
