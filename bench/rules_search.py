@@ -26,6 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -37,6 +38,10 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the questions missed")
     parser.add_argument("--fresh", action="store_true",
                         help="the questions written after tuning (FRESH_QUESTIONS) instead")
+    parser.add_argument("--sheet", action="store_true",
+                        help="ask each question from its game's sheet (prefer=its game)")
+    parser.add_argument("--heldout", action="store_true",
+                        help="the held-out set (HELDOUT_QUESTIONS), each from its own sheet")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
     import django
@@ -47,8 +52,16 @@ def main() -> None:
     from companion.rules_search.answers import search
     from companion.rules_search.index import build_index
     from tests.companion.rules_questions import FRESH_QUESTIONS, QUESTIONS
+    from tests.companion.rules_questions_heldout import HELDOUT_QUESTIONS
 
-    questions = FRESH_QUESTIONS if args.fresh else QUESTIONS
+    questions: list[Any] = list(FRESH_QUESTIONS if args.fresh else QUESTIONS)
+    if args.heldout:
+        questions = list(HELDOUT_QUESTIONS)
+
+    def sheet_of(question: Any) -> str | None:
+        if args.heldout:
+            return cast(str | None, question.sheet)
+        return cast(str, question.game) if args.sheet else None
     reverse("rules_index")  # the URL configuration loads once, outside the index build
 
     builds = []
@@ -59,23 +72,27 @@ def main() -> None:
 
     tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     misses = []
+    other_first = 0
     for question in questions:
+        prefer = sheet_of(question)
         found = [f"{a.game.slug}#{a.section.anchor}"
-                 for a in search(question.text, question.language)]
+                 for a in search(question.text, question.language, prefer=prefer)]
         first = bool(found) and found[0] in question.answers
+        other_first += bool(found) and not found[0].startswith(question.game + "#")
         three = any(url in question.answers for url in found[:3])
-        for key in ((question.language, "all"), (question.language, question.game)):
+        asked = ("sheet" if prefer else "no sheet") if args.heldout else question.game
+        for key in ((question.language, "all"), (question.language, asked), ("all", "all")):
             tally[key][0] += 1
             tally[key][1] += first
             tally[key][2] += three
-        if not three:
-            misses.append((question, found[:3]))
+        if not first:
+            misses.append((question, found[:3], three))
 
     times: list[float] = []
     for _ in range(args.repeats):
         for question in questions:
             started = time.perf_counter()
-            search(question.text, question.language)
+            search(question.text, question.language, prefer=sheet_of(question))
             times.append(time.perf_counter() - started)
     times.sort()
 
@@ -88,11 +105,12 @@ def main() -> None:
           f"max {times[-1] * 1000:.2f} ms")
     print(f"index build: de {builds[0] * 1000:.0f} ms, en {builds[1] * 1000:.0f} ms "
           "(once per process and language)")
+    print(f"another game's section first: {other_first} of {len(questions)}")
     if args.misses:
-        print("\nnot in the top 3:")
-        for question, found in misses:
-            print(f"  [{question.language}] {question.text}\n      want {question.answers}\n"
-                  f"      got  {found}")
+        print("\nnot first (* not in the top 3 either):")
+        for question, found, three in misses:
+            print(f"  {' ' if three else '*'}[{question.language}] {question.text}\n"
+                  f"      want {question.answers}\n      got  {found}")
 
 
 if __name__ == "__main__":

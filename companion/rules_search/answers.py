@@ -44,6 +44,15 @@ class CheckOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnWord:
+    """A sibling game's word in a question about a game that says it otherwise: "Reihe"
+    asked about 11 nimmt!, searched as its "Stapel"."""
+
+    asked: str
+    own: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """One section that answers a question."""
 
@@ -54,6 +63,8 @@ class Answer:
     sentence: tuple[Segment, ...]
     score: float
     check: CheckOffer | None = None
+    own_words: tuple[OwnWord, ...] = ()
+    """On the first answer: the words of the question searched as this game's words."""
 
 
 def segments(passage: Passage, marked: frozenset[str], *, limit: int = 0) -> tuple[Segment, ...]:
@@ -98,22 +109,28 @@ def search(question: str, language: str | None, *, prefer: str | None = None,
            limit: int = 8) -> tuple[Answer, ...]:
     """The sections of all games' rules in ``language`` that answer ``question``, best first.
 
-    ``prefer`` (a game's slug) puts that game's sections higher: the game being played.
-    A game named in the question keeps the answers to that game. Where the question names
-    cards of a move and the game has a check for it, the game's first answer offers the
-    check with the cards filled in.
+    ``prefer`` (a game's slug) is the game being played: only its sections answer,
+    unless the question names another game (then that game's) or nothing in it answers
+    (then all games'). A game named in the question keeps the answers to that game.
+    Where the question names cards of a move and the game has a check for it, the game's
+    first answer offers the check with the cards filled in.
     """
     question = question.strip()[:MAX_QUESTION]
     if len(question) < MIN_QUESTION:
         return ()
     index = index_for(language_of(language))
-    read = read_question(question, index)
+    read = read_question(question, index, prefer=prefer)
     ranked = rank(read, index, prefer=prefer, limit=limit)
+    if not ranked and prefer and not read.games:
+        # Nothing in the page's game ("Bullenkarte" on the Freaky sheet): the others answer.
+        read = read_question(question, index)
+        ranked = rank(read, index, limit=limit)
     if not ranked:
         return ()
     offered_game = read.games[0] if len(read.games) == 1 else ranked[0].document.game.slug
     offer = _check_offer(offered_game, read.words)
     answers: list[Answer] = []
+    own_words = tuple(OwnWord(asked, own) for asked, own in read.own_words)
     for item in ranked:
         document = item.document
         check = None
@@ -123,6 +140,6 @@ def search(question: str, language: str | None, *, prefer: str | None = None,
         answers.append(Answer(
             game=document.game, section=document.section, url=document.url,
             title=segments(document.title, item.marked), sentence=sentence,
-            score=item.score, check=check,
+            score=item.score, check=check, own_words=() if answers else own_words,
         ))
     return tuple(answers)

@@ -97,8 +97,6 @@ class Index:
     """Folded words that typos are matched against: the texts' and the synonyms'."""
     word_stems: frozenset[str]
     """Stems of :attr:`words`: a question word with such a stem is no typo."""
-    sorted_terms: tuple[str, ...] = ()
-    """The stems of :attr:`postings` in order, for prefix look-ups."""
     known: frozenset[str] = frozenset()
     """Stems of the texts' own words: what compounds and participles are split into."""
 
@@ -217,30 +215,48 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
     return Passage(text, tuple(words), frozenset(t for w in words for t in w.terms))
 
 
+FACTS = "at-a-glance"
+"""The anchor of the Steckbrief: each of its items ("Spieler: 2 bis 4") is searched as a
+section of its own, its label a heading, so a short fact is not lost in the list."""
+
+
+def _documents(section: Section) -> list[tuple[str, list[str]]]:
+    """The heading and sentences of each document a section is searched as: the section,
+    or each item of the Steckbrief."""
+    blocks = plain_blocks(section)
+    if section.anchor != FACTS:
+        return [(section.title, [sentence for block in blocks for sentence in sentences(block)])]
+    found = []
+    for block in blocks:
+        label, _colon, fact = block.partition(":")
+        found.append((f"{section.title}: {label}", sentences(fact.strip())))
+    return found
+
+
 def build_index(language: str) -> Index:
     """Read every section of every game in ``language`` into a fresh index."""
     texts = all_texts(language)
     # First pass: every word of the texts, so that compounds split into known words only.
-    raw: list[tuple[GameText, Section, Section | None, list[str]]] = []
+    raw: list[tuple[GameText, Section, Section | None, str, list[str]]] = []
     vocabulary: set[str] = set()
     for text in texts:
         parent: Section | None = None
         for section in text.sections:
             if section.level == 2:
                 parent = None
-            found = [sentence for block in plain_blocks(section) for sentence in sentences(block)]
-            raw.append((text, section, parent, found))
-            for piece in (section.title, *found):
-                vocabulary.update(t.word for t in tokens(piece)
-                                  if not is_stop_word(t.word, language))
+            for title, found in _documents(section):
+                raw.append((text, section, parent, title, found))
+                for piece in (title, *found):
+                    vocabulary.update(t.word for t in tokens(piece)
+                                      if not is_stop_word(t.word, language))
             if section.level == 2:
                 parent = section
     known = frozenset(stem(word, language) for word in vocabulary)
 
     documents: list[Document] = []
     postings: dict[str, dict[int, float]] = defaultdict(dict)
-    for number, (text, section, parent, found) in enumerate(raw):
-        title = _passage(section.title, language, known)
+    for number, (text, section, parent, heading, found) in enumerate(raw):
+        title = _passage(heading, language, known)
         passages = tuple(_passage(sentence, language, known) for sentence in found)
         counts: dict[str, float] = defaultdict(float)
         length = 0.0
@@ -268,7 +284,7 @@ def build_index(language: str) -> Index:
         language=language, documents=tuple(documents), postings=dict(postings), idf=idf,
         average_length=sum(d.length for d in documents) / max(total, 1), words=words,
         word_stems=frozenset(stem(w, language) for w in vocabulary | synonym_words),
-        sorted_terms=tuple(sorted(postings)), known=known,
+        known=known,
     )
 
 

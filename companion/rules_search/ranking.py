@@ -12,7 +12,6 @@ answer shown (a bonus for that sentence ranked worse, so there is none).
 
 from __future__ import annotations
 
-import bisect
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from rapidfuzz.distance import OSA
 
 from companion.games import GAME_APPS
 from companion.rules_search.card_questions import is_move, move_games
-from companion.rules_search.index import Document, Index, Passage
+from companion.rules_search.index import FACTS, Document, Index, Passage
 from companion.rules_search.names import find_games
 from companion.rules_search.synonyms import find_phrases, thesaurus
 from companion.rules_search.text import COUNT, is_number, is_stop_word, stem, tokens
@@ -33,7 +32,6 @@ K1 = 1.2
 B = 0.75
 SYNONYM_WEIGHT = 0.8
 TYPO_WEIGHT = 0.75
-PREFIX_WEIGHT = 0.6
 PART_WEIGHT = 0.7
 NUMBER_WEIGHT = 0.4
 """Card numbers are mostly examples: they decide little."""
@@ -44,10 +42,17 @@ PREFERRED_BOOST = 1.4
 TIE_BREAKER = 0.1
 DECISION_WEIGHT = 0.85
 """An app's decision settles a detail of a rule: asked in general, the rule comes first."""
+SUMMARIES = (FACTS, "overview")
+"""The Steckbrief and the overview sum the rules up in a line each."""
+FACT_WEIGHT = 0.75
+"""A section that says a rule in full comes before a summary of it when both answer
+about as well (the box's facts, age or playing time, are the Steckbrief's alone)."""
 MOVE_PRIOR = 0.6
 """For a question about one move, the sections on where a card may go get this share of
 the best section's score, the game's overview of them most (a move's numbers and "legen"
 say little about which rule decides)."""
+HOW_MANY_BONUS = 1.5
+"""A question for a number is answered by a sentence with one, of two that match alike."""
 RELATIVE_CUTOFF = 0.3
 """Sections scoring less than this share of the best one are not shown."""
 
@@ -76,6 +81,13 @@ class Question:
     """The games whose words the move is put in ("auf die 18": 11 nimmt!'s piles)."""
     words: tuple[str, ...]
     """The folded words of the question, game names left out (for the card checks)."""
+    scope: tuple[str, ...] = ()
+    """The games whose sections answer: those named, else the page's game, else all."""
+    own_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """A sibling game's words asked about the game in scope, as typed, and the game's
+    words they were searched as ("Reihe" → "Stapel" in 11 nimmt!)."""
+    how_many: bool = False
+    """It asks for a number ("wie viele Durchgänge"): a sentence with one answers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,21 +109,6 @@ def _typos(word: str, index: Index) -> list[str]:
     return [match for match, distance, _position in found if distance == best]
 
 
-def _prefixed(term: str, index: Index, terms: Sequence[str]) -> list[str]:
-    """Stems that begin with ``term`` or that ``term`` begins with, a few letters apart
-    ("kassiert" and "kassi"): verb endings the stemmer leaves on."""
-    if len(term) < 4:
-        return []
-    found = [term[:cut] for cut in range(max(4, len(term) - 3), len(term))
-             if term[:cut] in index.postings]
-    position = bisect.bisect_left(terms, term)
-    while position < len(terms) and terms[position].startswith(term):
-        if len(terms[position]) - len(term) <= 3:
-            found.append(terms[position])
-        position += 1
-    return found
-
-
 def _alternatives(term: str, weight: float, index: Index, into: dict[str, float]) -> None:
     """``term`` and the terms of its synonym groups, those in the index, at ``weight``."""
     groups = thesaurus(index.language).groups_of.get(term, ())
@@ -120,7 +117,7 @@ def _alternatives(term: str, weight: float, index: Index, into: dict[str, float]
             into[alternative] = max(into.get(alternative, 0.0), weight * factor)
 
 
-def _concepts_of(word: str, index: Index, sorted_terms: Sequence[str]) -> list[Concept]:
+def _concepts_of(word: str, index: Index) -> list[Concept]:
     """The concepts of one question word: itself with its synonyms; if the texts do not
     have it, its other forms, the words it may be a typo of, and a compound's parts."""
     language = index.language
@@ -134,11 +131,10 @@ def _concepts_of(word: str, index: Index, sorted_terms: Sequence[str]) -> list[C
         _alternatives(base, 1.0, index, alternatives)
     if term in index.postings or word.isdigit():
         return [Concept(word, weight, alternatives)]
-    if not alternatives and term not in index.word_stems and word.isalpha() and len(word) >= 4:
+    if (not alternatives and term not in index.word_stems and word.isalpha() and len(word) >= 4
+            and not is_number(word)):
         for typo in _typos(word, index):
             _alternatives(stem(typo, language), TYPO_WEIGHT, index, alternatives)
-    for prefixed in _prefixed(term, index, sorted_terms):
-        _alternatives(prefixed, PREFIX_WEIGHT, index, alternatives)
     concepts = [Concept(word, weight, alternatives)] if alternatives else []
     for part in forms.parts:
         part_alternatives: dict[str, float] = {}
@@ -168,12 +164,32 @@ def _counted(words: Sequence[str], language: str) -> set[int]:
     return found
 
 
-def read_question(text: str, index: Index) -> Question:
-    """What ``text`` asks, as concepts of ``index``'s language."""
+def _own_word(word: str, own: tuple[str, ...], index: Index) -> Concept | None:
+    """One concept for a sibling game's word: its own alternatives and those of the
+    game's words for it ("stapel" in X nimmt!: X-Stapel, and Reihe)."""
+    alternatives: dict[str, float] = {}
+    parts = [word, *(token.word for name in own for token in tokens(name))]
+    for part in parts:
+        if is_stop_word(part, index.language):
+            continue
+        for concept in _concepts_of(part, index):
+            for term, weight in concept.alternatives.items():
+                alternatives[term] = max(alternatives.get(term, 0.0), weight)
+    return Concept(word, 1.0, alternatives) if alternatives else None
+
+
+def read_question(text: str, index: Index, *, prefer: str | None = None) -> Question:
+    """What ``text`` asks, as concepts of ``index``'s language; ``prefer`` is the game of
+    the page it is asked on (its sections answer unless the question names a game)."""
     language = index.language
-    words = [token.word for token in tokens(text[:MAX_QUESTION])]
+    read = list(tokens(text[:MAX_QUESTION]))
+    words = [token.word for token in read]
     named = find_games(words)
     used = set(named.used)
+    scope = named.games or ((prefer,) if prefer in GAME_APPS else ())
+    siblings = (GAME_APPS[scope[0]].search.own_words.get(language, {})
+                if len(scope) == 1 else {})
+    own_words: list[tuple[str, tuple[str, ...]]] = []
     stems = [stem(word, language) for word in words]
     concepts: list[Concept] = []
     # Phrases are read with the game's name taken out: "when is 11 nimmt over".
@@ -190,13 +206,19 @@ def read_question(text: str, index: Index) -> Question:
             used.add(position)
             concepts.append(Concept(words[position], 1.0, dict.fromkeys(groups, 1.0)))
     counted = _counted(words, language)
-    sorted_terms = index.sorted_terms
     for position, word in enumerate(words):
         if position in used or is_stop_word(word, language):
             continue
         if len(word) == 1 and not word.isdigit() and word != "x":
             continue
-        concepts.extend(_concepts_of(word, index, sorted_terms))
+        if word in siblings:
+            concept = _own_word(word, siblings[word], index)
+            if concept is not None:
+                concepts.append(concept)
+                own_words.append((text[read[position].start:read[position].end],
+                                  siblings[word]))
+            continue
+        concepts.extend(_concepts_of(word, index))
         if position in counted:
             counts = {COUNT + term: 1.0 for term in (stems[position],
                                                      *index.forms(word).parts)
@@ -207,7 +229,7 @@ def read_question(text: str, index: Index) -> Question:
         # Nothing but a game's name ("13", "Freaky"): its words are the question.
         for position in sorted(named.used):
             if not is_stop_word(words[position], language):
-                concepts.extend(_concepts_of(words[position], index, sorted_terms))
+                concepts.extend(_concepts_of(words[position], index))
     unique: dict[frozenset[str], Concept] = {}
     for concept in concepts:
         if concept.alternatives:
@@ -219,7 +241,7 @@ def read_question(text: str, index: Index) -> Question:
                   if c.word.isdigit() and c.weight == NUMBER_WEIGHT else c
                   for key, c in unique.items()}
     return Question(tuple(unique.values()), named.games, named.preferred, is_move(rest),
-                    moves, rest)
+                    moves, rest, scope, tuple(dict.fromkeys(own_words)), bool(counted))
 
 
 def answering_sentence(document: Document, question: Question,
@@ -233,9 +255,21 @@ def answering_sentence(document: Document, question: Question,
             value += concept.weight * max(
                 (weight * index.idf[term] for term, weight in concept.alternatives.items()
                  if term in passage.terms), default=0.0)
+        if question.how_many and any(is_number(token.word) for token in tokens(passage.text)):
+            value *= HOW_MANY_BONUS
         if value > best_value:
             best, best_value = passage, value
     return best or (document.sentences[0] if document.sentences else None)
+
+
+def _one_game_words(question: Question, index: Index) -> set[str]:
+    """The games a question names by a word of their own ("X-Reihe", "Zielscheibe", in
+    one game's synonyms only): with no game named, such a game is preferred."""
+    if question.scope:
+        return set()
+    game_of = thesaurus(index.language).game_of
+    return {game_of[term] for concept in question.concepts
+            for term in concept.alternatives if term in game_of}
 
 
 def rank(question: Question, index: Index, *, prefer: str | None = None,
@@ -262,7 +296,7 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
                     best[number] = value
         for number, value in best.items():
             scores[number] += concept.weight * (value + TIE_BREAKER * (total[number] - value))
-    preferred = {*question.preferred, *question.move_games}
+    preferred = {*question.preferred, *question.move_games, *_one_game_words(question, index)}
     moves = question.games or question.move_games or tuple(GAME_APPS)
     if prefer and not question.games:
         # Asked on a game's page: a move is a move of that game, whatever its words.
@@ -283,16 +317,20 @@ def rank(question: Question, index: Index, *, prefer: str | None = None,
     ranked: list[tuple[float, Document]] = []
     for number, score in scores.items():
         document = index.documents[number]
-        if question.games and document.game.slug not in question.games:
+        if question.scope and document.game.slug not in question.scope:
             continue
         if document.section.decision:
             score *= DECISION_WEIGHT
+        elif document.section.anchor in SUMMARIES:
+            score *= FACT_WEIGHT
         if document.game.slug in preferred:
             score *= PREFERRED_BOOST
         ranked.append((score, document))
     if not ranked:
         return []
     ranked.sort(key=lambda item: -item[0])
+    seen: set[str] = set()  # a section once, at its best place (the Steckbrief's items)
+    ranked = [item for item in ranked if not (item[1].url in seen or seen.add(item[1].url))]
     floor = ranked[0][0] * RELATIVE_CUTOFF
     marked = frozenset(term for concept in question.concepts for term in concept.alternatives)
     return [Ranked(document, score, answering_sentence(document, question, index), marked)

@@ -43,8 +43,12 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("wertung", "punkte", "punktzahl", "zählen", "abrechnung", "auswertung", "rechnen",
          "punktestand", "werten"),
         ("gewinnen", "gewinnt", "gewinner", "sieger", "sieg", "siegt"),
-        ("ende", "endet", "enden", "vorbei", "schluss", "aufhören", "fertig", "spielende",
-         "wie lange", "wie lang", "dauert", "dauer"),
+        ("ende", "endet", "enden", "vorbei", "schluss", "aufhören", "fertig", "spielende"),
+        # The Steckbrief answers the questions about the box: time, age, players, direction.
+        ("dauer", "dauert", "spieldauer", "wie lange", "wie lang", "minuten", "spielzeit"),
+        ("alter", "jahre", "jahren", "wie alt", "kinder", "mindestalter"),
+        ("richtung", "spielrichtung", "uhrzeigersinn", "reihum", "nach links", "linksherum",
+         "rechtsherum", "gegen den uhrzeigersinn"),
         ("gleichstand", "unentschieden", "patt", "gleich viele"),
         ("umdrehen", "umgedreht", "verdeckt", "umdreht", "umgekehrt"),
         ("offen", "aufgedeckt", "sichtbar"),
@@ -54,8 +58,13 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("aufbau", "vorbereitung", "vorbereiten", "aufbauen", "spielvorbereitung",
          "am anfang", "zu beginn", "zum start", "spielbeginn"),
         ("geben", "gibt", "austeilen", "teilt aus", "verteilen", "geber", "mischen"),
-        ("spieler", "mitspieler", "personen", "leute", "spielerzahl", "spieleranzahl"),
-        ("material", "spielmaterial", "inhalt", "schachtel"),
+        ("spieler", "mitspieler", "personen", "leute", "mitspielen"),
+        # How many may play: the Steckbrief's "Spielerzahl" ("wir sind fünf", "zu siebt").
+        ("spielerzahl", "spieleranzahl", "anzahl spieler", "wie viele spieler", "wir sind",
+         "zu zweit", "zu dritt", "zu viert", "zu fünft", "zu sechst", "zu siebt", "zu acht",
+         "wie viele leute", "mit wie vielen", "wie viele personen"),
+        ("material", "spielmaterial", "inhalt", "schachtel", "karton", "packung",
+         "enthalten", "drin"),
         ("voll", "überfüllt", "übervoll", "überfüllen"),
         ("verpasst", "vergessen", "übersehen", "nachholen", "später"),
         ("passt", "passen", "erlaubt", "zulässig", "legal", "verboten", "übereinstimmen",
@@ -70,7 +79,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("oberste", "obere", "oben", "obenauf"),
         ("variante", "regelvariante", "hausregel", "option"),
         ("notieren", "aufschreiben", "eintragen", "mitschreiben", "erfassen"),
-        ("farbe", "farben", "farbig"),
+        # A colour named stands for "Farbe": "zwei Rote" asks about two cards of a colour.
+        ("farbe", "farben", "farbig", "rot", "rote", "roten", "gelb", "gelbe", "grün", "grüne",
+         "blau", "blaue", "orange", "flieder", "hellblau", "türkis", "magenta", "olivgrün",
+         "lila"),
         ("vier", "4"),
         ("drei", "3"),
         ("zweimal", "mehrmals", "nochmal", "öfter", "mehrfach"),
@@ -91,8 +103,12 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("play", "put", "place", "lay", "put down", "lay down", "add", "drop"),
         ("score", "scoring", "points", "point", "count", "tally", "counting"),
         ("win", "winner", "wins", "won", "victory"),
-        ("end", "ends", "finish", "finished", "game over", "stop", "is over", "how long",
-         "last long"),
+        ("end", "ends", "finish", "finished", "game over", "stop", "is over"),
+        ("playing time", "how long", "last long", "minutes", "duration", "takes long",
+         "how long does a game take", "how long does it take", "how long does one game take"),
+        ("age", "how old", "years", "kids", "children", "minimum age"),
+        ("direction", "clockwise", "counterclockwise", "anticlockwise", "to the left",
+         "which way"),
         ("tie", "tied", "ties", "equal"),
         ("face down", "facedown", "flip", "flipped", "turned over", "upside down", "turn over"),
         ("face up", "faceup", "visible"),
@@ -101,9 +117,14 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("setup", "set up", "prepare", "preparation", "at the start", "at the beginning",
          "to start with"),
         ("dealer", "deal", "shuffle", "deals"),
-        ("players", "people", "persons", "player count"),
-        ("components", "material", "contents", "pieces", "box"),
-        ("colour", "color", "colours", "colors", "coloured", "colored"),
+        ("players", "people", "persons"),
+        ("player count", "number of players", "how many players", "we are", "of us",
+         "how many people", "how many can play", "play with"),
+        ("components", "material", "contents", "pieces", "box", "in the box", "included",
+         "comes with"),
+        ("colour", "color", "colours", "colors", "coloured", "colored", "red", "reds",
+         "yellow", "green", "blue", "orange", "lilac", "light blue", "turquoise", "magenta",
+         "olive", "purple"),
         ("grey", "gray"),
         ("full", "overfull", "overfill", "overfilled", "fills"),
         ("missed", "forgot", "forget", "overlooked", "later", "make up"),
@@ -142,6 +163,8 @@ class Thesaurus:
     """Words marked "~" (stem → group terms): read in questions only."""
     words: frozenset[str]
     """Every folded word of every entry (typos are matched against them too)."""
+    game_of: dict[str, str]
+    """A group only one game lists (its own word: "X-Reihe", "Zielscheibe") → that game."""
 
 
 def group_term(number: int) -> str:
@@ -162,8 +185,15 @@ def thesaurus(language: str) -> Thesaurus:
     asked: dict[str, list[str]] = {}
     phrases: list[tuple[tuple[str, ...], str]] = []
     words: set[str] = set()
+    listed: dict[tuple[str, ...], set[str]] = {}
+    for slug, app in GAME_APPS.items():
+        for group in app.search.synonyms.get(language, ()):
+            listed.setdefault(group, set()).add(slug)
+    game_of: dict[str, str] = {}
     for number, group in enumerate(groups(language)):
         term = group_term(number)
+        if group not in GROUPS[language] and len(listed.get(group, ())) == 1:
+            game_of[term] = next(iter(listed[group]))
         for entry in group:
             found = [token.word for token in tokens(entry)]
             words.update(found)
@@ -179,6 +209,7 @@ def thesaurus(language: str) -> Thesaurus:
         phrases=tuple(sorted(phrases, key=lambda item: -len(item[0]))),
         asked={key: tuple(dict.fromkeys(value)) for key, value in asked.items()},
         words=frozenset(words),
+        game_of=game_of,
     )
 
 

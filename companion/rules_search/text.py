@@ -75,16 +75,26 @@ def _stemmer(language: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(STEMMERS[language])
 
 
+_PLAYER = re.compile(r"^\w*spieler(?:n|s|in|innen)?$")
+"""German words for players ("Spieler", "Mitspielern", "Startspieler"): Snowball cuts them
+to "spiel", the stem of the game and of playing."""
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str, language: str) -> str:
     """The Snowball stem of a folded word; numbers stay as they are.
 
     >>> stem("kassierten", "de"), stem("colours", "en"), stem("23", "en")
     ('kassiert', 'colour', '23')
+    >>> stem("Spielern", "de"), stem("Mitspieler", "de"), stem("spielen", "de")
+    ('spieler', 'mitspieler', 'spiel')
     """
     if word.isdigit():
         return word
-    stemmed: str = _stemmer(language).stemWord(fold(word))
+    folded = fold(word)
+    if language == "de" and _PLAYER.match(folded):
+        return folded[:folded.index("spieler") + 7]  # not "spiel": the game, to play
+    stemmed: str = _stemmer(language).stemWord(folded)
     if language != "de":
         # The English texts keep German game words: "Hornochsen" and "hornochsen" alike.
         stemmed = stemmed.replace("ä", "a").replace("ö", "o").replace("ü", "u")
@@ -116,7 +126,7 @@ STOP_WORDS = {
         selbst sich sie sind so solche solchem solchen solcher solches sondern sonst um und uns
         unser unsere unserem unseren unseres unter viel viele vom von vor war waren warst was wann
         warum weil welche welchem welchen welcher welches wenn werde werden wer wie wird wirst wo
-        wir würde würden zu zum zur zwar machen mache macht gilt
+        wir würde würden zu zum zur zwar machen mache macht gilt schon halt
     """),
     "en": word_set("""
         a about above again against all am an and any are as at be because been before being

@@ -80,6 +80,10 @@ class GameSearch:
     move_phrased: Callable[[Sequence[str]], bool] | None = None
     """Whether an unnamed question's move is phrased the way only this game's moves are
     ("a card on a card"); such a question prefers the game."""
+    own_words: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Per language, the words of sibling games (folded) and this game's words for the
+    same thing: asked about this game, "Reihe" in 11 nimmt! means its "Stapel". The
+    question is searched with the game's word, and the answer says so."""
 
 
 def card_numbers(words: Sequence[str], low: int, high: int) -> list[tuple[int, int]]:

@@ -101,17 +101,34 @@ def test_the_games_own_words_are_understood_by_their_synonyms(
     assert answer in found(question, language)[:2]
 
 
-@pytest.mark.parametrize("name", ["11 nimmt", "elf nimmt", "11nimmt", "11 nimt", "Elf-nimmt!"])
+@pytest.mark.parametrize("name", ["11 nimmt", "elf nimmt", "11nimmt", "11 nimt", "Elf-nimmt!",
+                                  "elfnimmt"])
 def test_a_game_named_in_any_spelling_keeps_the_answers_to_that_game(name: str) -> None:
     answers = found(f"{name} wann ist der Durchgang zu Ende")
     assert answers[0] == "elf-nimmt#end"
     assert {answer.split("#")[0] for answer in answers} == {"elf-nimmt"}
 
 
+@pytest.mark.parametrize(("name", "game"), [
+    ("dreisind", "drei-sind-einer-zuviel"), ("Drei sind einer zu viel", "drei-sind-einer-zuviel"),
+    ("3 sind einer", "drei-sind-einer-zuviel"), ("13er", "dreizehn"), ("Dreizehn", "dreizehn"),
+    ("x nimmt", "x-nimmt"), ("X-nimmt!", "x-nimmt"), ("Freeky", "freaky"),
+    ("elf nimmt", "elf-nimmt"), ("Elfnimmt", "elf-nimmt"),
+])
+def test_every_game_is_named_as_people_say_it(name: str, game: str) -> None:
+    answers = found(f"{name} wer gewinnt", prefer="freaky" if game != "freaky" else "dreizehn")
+    assert answers and {answer.split("#")[0] for answer in answers} == {game}
+
+
+def test_a_word_that_sounds_like_a_name_names_no_game() -> None:
+    # "sind" is one letter from no game's name: "wir sind fünf" asks how many may play.
+    assert first("wir sind fünf", prefer="x-nimmt") == "x-nimmt#at-a-glance"
+
+
 @pytest.mark.parametrize("question", ["dreizehn wer fängt an", "13: wer fängt an",
                                       "wer fängt an bei 13"])
 def test_13_names_the_game_but_over_13_is_a_sum(question: str) -> None:
-    assert first(question) == "dreizehn#setup"
+    assert first(question) in ("dreizehn#setup", "dreizehn#at-a-glance")
     assert first("Was passiert, wenn die Summe über 13 geht?").startswith("dreizehn#")
 
 
@@ -119,6 +136,82 @@ def test_the_page_s_game_is_preferred() -> None:
     assert first("Wie endet das Spiel?", prefer="freaky") == "freaky#end"
     assert first("Wie endet das Spiel?", prefer="drei-sind-einer-zuviel") == \
         "drei-sind-einer-zuviel#end"
+
+
+@pytest.mark.parametrize(("question", "language", "game"), [
+    ("Ich hab schon zwei Rote, was passiert wenn ich noch eine rote Karte nehmen muss?", "de",
+     "drei-sind-einer-zuviel"),
+    ("darf ich die 23 auf die 18 legen", "de", "x-nimmt"),
+    ("Bullenkarte zweimal benutzen", "de", "dreizehn"),
+    ("what happens when the row is full", "en", "elf-nimmt"),
+    ("can I take a pile", "en", "freaky"),
+])
+def test_from_a_game_s_sheet_the_answers_are_that_game_s(
+    question: str, language: str, game: str,
+) -> None:
+    answers = found(question, language, prefer=game)
+    assert {answer.split("#")[0] for answer in answers} <= {game}
+
+
+def test_a_game_named_on_another_game_s_sheet_answers_for_the_named_game() -> None:
+    assert found("wer fängt an bei 11 nimmt", prefer="freaky")[0].startswith("elf-nimmt#")
+    assert {a.split("#")[0] for a in found("how does 13 score", "en", prefer="x-nimmt")} == {
+        "dreizehn"}
+
+
+@pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
+    ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
+     "elf-nimmt#taking-a-pile"),
+    ("what happens when the row is full in 11 nimmt", "en", None, "row", ("pile",),
+     "elf-nimmt#taking-a-pile"),
+    ("zählt mein Stapel am Ende", "de", "x-nimmt", "Stapel", ("Reihe", "X-Stapel"),
+     "x-nimmt#scoring x-nimmt#x-row"),
+])
+def test_a_sibling_game_s_word_is_searched_as_this_game_s_word_with_a_note(
+    question: str, language: str, game: str | None, asked: str, own: tuple[str, ...],
+    answer: str,
+) -> None:
+    answers = search(question, language, prefer=game)
+    assert f"{answers[0].game.slug}#{answers[0].section.anchor}" in answer.split()
+    assert [(note.asked, note.own) for note in answers[0].own_words] == [(asked, own)]
+    assert all(not later.own_words for later in answers[1:])
+
+
+def test_a_game_s_own_word_has_no_note() -> None:
+    answers = search("was passiert wenn die Reihe voll ist", "de", prefer="x-nimmt")
+    assert answers[0].section.anchor == "rule-full-row" and not answers[0].own_words
+
+
+@pytest.mark.parametrize(("question", "language", "game", "fact"), [
+    ("wie lange dauert 11 nimmt", "de", None, "Etwa 30 Minuten."),
+    ("ab wie viel Jahren", "de", "freaky", "Ab 8 Jahren."),
+    ("wir sind fünf", "de", "elf-nimmt", "2 bis 7 Spieler, also zu zweit bis zu siebt."),
+    ("Können wir das zu acht spielen?", "de", "elf-nimmt", "2 bis 7 Spieler"),
+    ("in welche Richtung wird in 13 gespielt", "de", None, "Reihum im Uhrzeigersinn"),
+    ("was ist in der Schachtel", "de", "x-nimmt", "100 Zahlenkarten"),
+    ("how long does a game take", "en", "freaky", "About 15 minutes."),
+    ("how old do kids need to be for x nimmt", "en", None, "From 8 years."),
+    ("how many players for 13", "en", None, "3 to 6 players."),
+    ("which direction do you play in 13", "en", None, "Clockwise"),
+])
+def test_the_steckbrief_answers_the_questions_on_the_box(
+    question: str, language: str, game: str | None, fact: str,
+) -> None:
+    answers = search(question, language, prefer=game)
+    assert answers[0].section.anchor == "at-a-glance"
+    assert "".join(part.text for part in answers[0].sentence).startswith(fact)
+
+
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    ("how is a deal of 13 scored", "en", "dreizehn#scoring"),
+    ("wie wird bei 13 gezählt", "de", "dreizehn#scoring"),
+    ("wann ist das Spiel bei X nimmt zu Ende", "de", "x-nimmt#end"),
+    ("how many deals in x nimmt", "en", "x-nimmt#end"),
+])
+def test_the_answer_is_the_section_that_answers_how_or_when(
+    question: str, language: str, answer: str,
+) -> None:
+    assert first(question, language) == answer
 
 
 @pytest.mark.parametrize(("question", "language", "answer"), [
@@ -255,3 +348,32 @@ def test_the_check_page_leaves_out_what_its_fields_refuse(client: Client) -> Non
     assert re.search(r'name="play-target"[^>]*value="blue" checked', html)
     assert re.search(r'name="play-colour"[^>]*value="yellow" checked', html)  # as before
     assert 'value="purple"' not in html and "is-invalid" not in html
+
+
+def test_the_answers_say_which_word_of_the_game_they_searched_for(client: Client) -> None:
+    html = get(client, reverse("rules_search") + "?q=Reihe+voll&game=elf-nimmt", htmx=True)
+    assert "In 11 nimmt! heißt „Reihe“ „Stapel“: die Antworten gelten dafür." in html
+    html = get(client, reverse("rules_search") + "?q=row+full&game=elf-nimmt", htmx=True,
+               language="en")
+    assert "In 11 nimmt!, “row” is called “pile”: the answers are for that." in html
+    html = get(client, reverse("rules_search") + "?q=Reihe+voll&game=x-nimmt", htmx=True)
+    assert "search-hits" in html and "own-word" not in html
+
+
+def test_every_rules_page_has_the_steckbrief(client: Client) -> None:
+    for slug in ("drei-sind-einer-zuviel", "x-nimmt", "freaky", "elf-nimmt", "dreizehn"):
+        html = get(client, f"/rules/{slug}/")
+        assert '<h2 id="at-a-glance">Steckbrief' in html and "Spielerzahl:" in html
+        html = get(client, f"/rules/{slug}/", language="en")
+        assert '<h2 id="at-a-glance">At a glance (Steckbrief)' in html
+        assert "Number of players:" in html
+
+
+def test_when_nothing_in_the_page_s_game_answers_the_other_games_do_and_say_so(
+    client: Client,
+) -> None:
+    assert first("Bullenkarte", prefer="freaky").startswith("elf-nimmt#")
+    html = get(client, reverse("rules_search") + "?q=Bullenkarte&game=freaky", htmx=True)
+    assert "In den Regeln dieses Spiels steht dazu nichts" in html
+    html = get(client, reverse("rules_search") + "?q=Bullenkarte&game=elf-nimmt", htmx=True)
+    assert "search-hits" in html and "other-games" not in html

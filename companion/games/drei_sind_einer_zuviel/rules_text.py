@@ -22,6 +22,23 @@ Farbe bekommt, macht aus Pluspunkten Minuspunkte. Am Ende gewinnt, wer die meist
 Punkte hat; bei Gleichstand gibt es mehrere Sieger.</p>
 <p>2 bis 4 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 2 bis 4 Spieler, also zu zweit bis zu viert.</li>
+<li><strong>Alter:</strong> Unsere Anleitung nennt kein Mindestalter.</li>
+<li><strong>Dauer:</strong> Unsere Anleitung nennt keine Spieldauer; gespielt wird, bis alle
+    Nachziehstapel aufgebraucht sind.</li>
+<li><strong>In der Schachtel:</strong> 90 Zahlenkarten (0 bis 89, darunter die Startkarten 0,
+    30 und 60 und die grauen 15, 45 und 75), 4 Karten „Zwischenwertung“ und 4 Karten
+    „Endwertung“.</li>
+<li><strong>Wer beginnt:</strong> Der jüngste Spieler.</li>
+<li><strong>Spielrichtung:</strong> Reihum im Uhrzeigersinn, die Richtung ist also nach links.</li>
+<li><strong>Spielende:</strong> Das Spiel endet, wenn alle ihren Nachziehstapel aufgebraucht
+    haben und nur noch zwei Handkarten halten; diese zwei zählen nicht.</li>
+<li><strong>Gewinner:</strong> Wer die meisten Punkte hat (Sammlung plus Bonuskarten) gewinnt;
+    bei Gleichstand gibt es mehrere Gewinner.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <ul>
 <li>90 Zahlenkarten von 0 bis 89:
@@ -170,6 +187,23 @@ must take cards out of it and sort them by colour in front of you. One card of a
 is worth 1 point, two are worth 5 &ndash; but whoever gets the third card of a colour
 turns plus points into minus points. Most points wins; a tie has several winners.</p>
 <p>2 to 4 players.</p>
+"""),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 2 to 4 players.</li>
+<li><strong>Age:</strong> Our rulebook gives no minimum age.</li>
+<li><strong>Playing time:</strong> Our rulebook gives no playing time; you play until every
+    draw pile is used up.</li>
+<li><strong>In the box:</strong> 90 number cards (0 to 89, among them the start cards 0, 30 and
+    60 and the grey 15, 45 and 75), 4 “Zwischenwertung” (interim bonus) cards and 4
+    “Endwertung” (final bonus) cards.</li>
+<li><strong>Who starts:</strong> The youngest player.</li>
+<li><strong>Direction of play:</strong> Clockwise, that is to the left, in turn.</li>
+<li><strong>End of the game:</strong> The game ends when everybody has used up their draw pile
+    and holds only two hand cards; those two do not count.</li>
+<li><strong>Winner:</strong> The most points (collection plus bonus cards) win; on a tie there
+    are several winners.</li>
+</ul>
 """),
         Section("material", "Components", """
 <ul>

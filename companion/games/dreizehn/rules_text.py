@@ -21,6 +21,24 @@ Durchgangs sind genommene Karten Minuspunkte &ndash; außer in der Farbe, in der
 die meisten hast. Die wenigsten Minuspunkte gewinnen.</p>
 <p>3 bis 6 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 3 bis 6 Spieler, also zu dritt bis zu sechst.</li>
+<li><strong>Alter:</strong> Unsere Quelle (eine Besprechung, nicht die Anleitung) nennt kein
+    Mindestalter.</li>
+<li><strong>Dauer:</strong> Unsere Quelle nennt keine Spieldauer; eine Partie hat so viele
+    Durchgänge wie Spieler (zu dritt sechs).</li>
+<li><strong>In der Schachtel:</strong> 50 Karten (gelbe, grüne und blaue Zahlenkarten und 8
+    rote Vieren) und drei Zielscheiben.</li>
+<li><strong>Wer beginnt:</strong> Der Spieler links vom Geber.</li>
+<li><strong>Spielrichtung:</strong> Reihum im Uhrzeigersinn, die Richtung ist also nach links;
+    auch der Geber wechselt im Uhrzeigersinn.</li>
+<li><strong>Spielende:</strong> Ein Durchgang endet, wenn Stapel und Handkarten aufgebraucht
+    sind; die Partie endet, wenn jeder einmal gegeben hat (zu dritt zweimal).</li>
+<li><strong>Gewinner:</strong> Wer nach allen Durchgängen die wenigsten Minuspunkte hat,
+    gewinnt; bei Gleichstand teilt man sich den Sieg.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <ul>
 <li>50 Karten: gelbe, grüne und blaue Zahlenkarten (14 pro Farbe, mit den Werten 1, 2, 5
@@ -60,7 +78,8 @@ Du nimmst die Karten, die dort lagen; deine gelbe 2 bleibt liegen.</p>
         Section("end", "Ende eines Durchgangs", """
 <p>Ein Durchgang endet, wenn der Nachziehstapel leer ist und alle Handkarten gespielt sind.
 Karten, die noch auf den Zielscheiben liegen, zählen nicht.</p>
-<p>Jeder gibt einmal; zu dritt gibt jeder zweimal. Der Geber wechselt im Uhrzeigersinn.</p>
+<p>Das Spiel hat so viele Durchgänge wie Spieler, zu dritt sechs: jeder gibt einmal, zu dritt
+zweimal. Dann ist es zu Ende. Der Geber wechselt im Uhrzeigersinn.</p>
 """),
         Section("scoring", "Wertung", """
 <p>Jeder zählt seine genommenen Karten pro Farbe (gelb, grün, blau):</p>
@@ -116,6 +135,23 @@ minus points &ndash; except in the colour where you alone have the most. The few
 points win.</p>
 <p>3 to 6 players.</p>
 """),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 3 to 6 players.</li>
+<li><strong>Age:</strong> Our source (a review, not the rulebook) gives no minimum age.</li>
+<li><strong>Playing time:</strong> Our source gives no playing time; a game has as many deals
+    as players (six with three players).</li>
+<li><strong>In the box:</strong> 50 cards (yellow, green and blue number cards and 8 red 4s)
+    and three targets.</li>
+<li><strong>Who starts:</strong> The player to the dealer's left.</li>
+<li><strong>Direction of play:</strong> Clockwise, that is to the left; the dealer moves on
+    clockwise too.</li>
+<li><strong>End of the game:</strong> A deal ends when the draw pile and the hand cards are
+    used up; the game ends when everybody has dealt once (twice with three players).</li>
+<li><strong>Winner:</strong> The fewest minus points after all deals win; a tie shares the
+    win.</li>
+</ul>
+"""),
         Section("material", "Components", """
 <ul>
 <li>50 cards: yellow, green and blue number cards (14 per colour, with the values 1, 2, 5
@@ -155,8 +191,8 @@ the cards that were there; your yellow 2 stays.</p>
         Section("end", "End of a deal", """
 <p>A deal ends when the draw pile is used up and all hand cards have been played. Cards
 still lying on the targets do not count.</p>
-<p>Everyone deals once; with three players everyone deals twice. The deal passes
-clockwise.</p>
+<p>A game has as many deals as there are players, six with three players: everyone deals
+once, with three players twice. Then it is over. The deal passes clockwise.</p>
 """),
         Section("scoring", "Scoring", """
 <p>Everyone counts their taken cards per colour (yellow, green, blue):</p>

@@ -73,4 +73,8 @@ SEARCH = GameSearch(
     move_sections=("colours", "red-fours", "over-13"),
     read_cards=read_cards,
     move_phrased=move_phrased,
+    own_words={
+        "de": {"reihe": ("Zielscheibe",), "reihen": ("Zielscheibe",)},
+        "en": {"row": ("target",), "rows": ("target",)},
+    },
 )

@@ -22,6 +22,22 @@ bekommt eine Bullenkarte und darf danach mehrere Karten auf einmal ablegen. Gesp
 werden so viele Durchgänge, wie Spieler mitmachen; die wenigsten Minuspunkte gewinnen.</p>
 <p>2 bis 7 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 2 bis 7 Spieler, also zu zweit bis zu siebt.</li>
+<li><strong>Alter:</strong> Ab 8 Jahren.</li>
+<li><strong>Dauer:</strong> Etwa 30 Minuten.</li>
+<li><strong>In der Schachtel:</strong> 100 Hornochsenkarten (1 bis 100) und 10
+    Bullenkarten.</li>
+<li><strong>Wer beginnt:</strong> Im ersten Durchgang der jüngste Spieler, danach wer im
+    letzten Durchgang die meisten Minuspunkte bekam.</li>
+<li><strong>Spielrichtung:</strong> Reihum im Uhrzeigersinn, die Richtung ist also nach links.</li>
+<li><strong>Spielende:</strong> Es gibt so viele Durchgänge wie Spieler (zu dritt drei); ein
+    Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat.</li>
+<li><strong>Gewinner:</strong> Wer nach allen Durchgängen die wenigsten Minuspunkte hat,
+    gewinnt.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <ul>
 <li>100 Hornochsenkarten von 1 bis 100 (Hornochsen pro Karte: 55 hat 7; andere Vielfache
@@ -87,8 +103,8 @@ die meisten hat. Haben mehrere gleich viele, suchst du dir einen davon aus. Wie 
 „die meisten“ zählt, steht unten unter „So entscheidet die App“.</p>
 """, level=3),
         Section("end", "Ende eines Durchgangs", """
-<p>Ein Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat. Es werden so
-viele Durchgänge gespielt, wie Spieler mitmachen (zu dritt also drei). Den nächsten
+<p>Ein Durchgang endet, sobald jemand keine Karte mehr auf der Hand hat. Das Spiel hat so
+viele Durchgänge, wie Spieler mitmachen (zu dritt also drei), dann ist es zu Ende. Den nächsten
 Durchgang beginnt, wer gerade die meisten Minuspunkte bekommen hat.</p>
 <p>Wird der letzte Stapel genommen, während der Zugstapel leer ist, endet der Durchgang
 ebenfalls (siehe „So entscheidet die App“).</p>
@@ -177,6 +193,20 @@ then on may put down several cards at once. You play as many deals as there are 
 the fewest minus points win.</p>
 <p>2 to 7 players.</p>
 """),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 2 to 7 players.</li>
+<li><strong>Age:</strong> From 8 years.</li>
+<li><strong>Playing time:</strong> About 30 minutes.</li>
+<li><strong>In the box:</strong> 100 Hornochsen cards (1 to 100) and 10 bull cards.</li>
+<li><strong>Who starts:</strong> In the first deal the youngest player, then whoever got the
+    most minus points in the deal before.</li>
+<li><strong>Direction of play:</strong> Clockwise, that is to the left, in turn.</li>
+<li><strong>End of the game:</strong> There are as many deals as players (three with three
+    players); a deal ends as soon as somebody has no card left in hand.</li>
+<li><strong>Winner:</strong> The fewest minus points after all deals win.</li>
+</ul>
+"""),
         Section("material", "Components", """
 <ul>
 <li>100 Hornochsen cards from 1 to 100 (Hornochsen per card: 55 has 7; other multiples of
@@ -242,9 +272,9 @@ has the most. If several have equally many, you choose one of them. How the app 
 most” is explained below under “How the app decides”.</p>
 """, level=3),
         Section("end", "End of a deal", """
-<p>A deal ends as soon as someone has no card left in hand. You play as many deals as there
-are players (three with three players). Whoever just scored the most minus points starts
-the next deal.</p>
+<p>A deal ends as soon as someone has no card left in hand. A game has as many deals as there
+are players (three with three players); then it is over. Whoever just scored the most
+minus points starts the next deal.</p>
 <p>If the last pile is taken while the draw pile is empty, the deal ends too (see “How the
 app decides”).</p>
 """),
@@ -275,7 +305,7 @@ of each deal all bull cards go back to the supply.</p>
         Section("app-decides-wrap-order", "Several cards across the 100", """
 <p>When you put several cards on one pile with a bull card, “ascending, highest on top”
 counts across the 100, seen from the pile: on the 95 come 96, then 3; the 3 lies on top
-although 96 is the bigger number. The 3 first would be the wrong way round.</p>
+although 96 is the bigger number. The 3 first would be in the wrong order.</p>
 """, level=3, decision=True),
         Section("app-decides-short-draw-pile", "Draw pile almost empty", """
 <p>If fewer than two cards are left in the draw pile when new piles are turned up, turn up

@@ -38,7 +38,7 @@ def move_phrased(words: Sequence[str]) -> bool:
 
 SEARCH = GameSearch(
     names=("11 nimmt", "elf nimmt", "11nimmt", "elfnimmt", "11 nimt", "elf nimt",
-           "eleven takes", "11 takes", "eleven nimmt"),
+           "eleven takes", "11 takes", "eleven nimmt", "elfnimmt"),
     synonyms={
         "de": (
             # The same group as X nimmt!'s (both count Hornochsen); it counts once.
@@ -57,4 +57,8 @@ SEARCH = GameSearch(
                    "bull-cards"),
     read_cards=read_cards,
     move_phrased=move_phrased,
+    own_words={
+        "de": {"reihe": ("Stapel",), "reihen": ("Stapel",)},
+        "en": {"row": ("pile",), "rows": ("pile",)},
+    },
 )

@@ -21,6 +21,21 @@ darf der Spieler am Zug die ganze Reihe kassieren. Wer am Ende die meisten Karte
 kassiert hat, gewinnt; bei Gleichstand gibt es mehrere Sieger.</p>
 <p>2 bis 5 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 2 bis 5 Spieler, also zu zweit bis zu fünft.</li>
+<li><strong>Alter:</strong> Ab 8 Jahren.</li>
+<li><strong>Dauer:</strong> Etwa 15 Minuten.</li>
+<li><strong>In der Schachtel:</strong> 108 Karten, jede mit Hintergrundfarbe, Kreisfarbe und
+    einer Zahl.</li>
+<li><strong>Wer beginnt:</strong> Der jüngste Spieler.</li>
+<li><strong>Spielrichtung:</strong> Reihum im Uhrzeigersinn, die Richtung ist also nach links.</li>
+<li><strong>Spielende:</strong> Das Spiel endet sofort, wenn jemand am Ende seines Zugs nicht
+    mehr auf drei Handkarten auffüllen kann.</li>
+<li><strong>Gewinner:</strong> Wer die meisten Karten kassiert hat, gewinnt (Handkarten zählen
+    nicht); bei Gleichstand gibt es mehrere Sieger.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <p>108 Karten, jede mit Hintergrundfarbe, Kreisfarbe und einer Zahl von 1 bis 6. Eine Karte
 ist für die App einfach das, was du an Merkmalen eingibst.</p>
@@ -130,6 +145,21 @@ You add your cards to the open rows. When one feature appears four times in a ro
 player whose turn it is may collect the whole row. Whoever has collected the most cards at
 the end wins; a tie has several winners.</p>
 <p>2 to 5 players.</p>
+"""),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 2 to 5 players.</li>
+<li><strong>Age:</strong> From 8 years.</li>
+<li><strong>Playing time:</strong> About 15 minutes.</li>
+<li><strong>In the box:</strong> 108 cards, each with a background colour, a circle colour and
+    a number.</li>
+<li><strong>Who starts:</strong> The youngest player.</li>
+<li><strong>Direction of play:</strong> Clockwise, that is to the left, in turn.</li>
+<li><strong>End of the game:</strong> The game ends at once when somebody cannot refill to
+    three hand cards at the end of their turn.</li>
+<li><strong>Winner:</strong> The most cards collected win (hand cards do not count); on a tie
+    there are several winners.</li>
+</ul>
 """),
         Section("material", "Components", """
 <p>108 cards, each with a background colour, a circle colour and a number from 1 to 6. To

@@ -14,4 +14,8 @@ SEARCH = GameSearch(
         "en": (("feature", "attribute", "property", "symbol", "characteristic", "trait"),),
     },
     move_sections=("joining-a-row", "new-row"),
+    own_words={
+        "de": {"stapel": ("Reihe",)},
+        "en": {"pile": ("row",), "piles": ("row",), "stack": ("row",)},
+    },
 )

@@ -22,6 +22,23 @@ Jeder Hornochse auf den Karten ist ein Minuspunkt. Nach zwei Durchgängen gewinn
 die wenigsten Minuspunkte hat.</p>
 <p>2 bis 4 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 2 bis 4 Spieler, also zu zweit bis zu viert.</li>
+<li><strong>Alter:</strong> Ab 8 Jahren.</li>
+<li><strong>Dauer:</strong> Etwa 25 Minuten für eine Partie aus zwei Durchgängen.</li>
+<li><strong>In der Schachtel:</strong> 100 Zahlenkarten (1 bis 100) und 7 Reihenkarten: „3“,
+    „4“ und „5“ für die Tischmitte und vier „X“-Reihenkarten, eine pro Spieler.</li>
+<li><strong>Wer beginnt:</strong> Niemand: alle wählen gleichzeitig verdeckt eine Karte und
+    decken sie zusammen auf.</li>
+<li><strong>Spielrichtung:</strong> Keine Richtung am Tisch, alle spielen gleichzeitig: die
+    aufgedeckten Karten werden von der niedrigsten zur höchsten angelegt.</li>
+<li><strong>Spielende:</strong> Die Partie endet nach dem zweiten Durchgang; ein Durchgang
+    endet, wenn nach einer Runde jemand keine Handkarten mehr hat.</li>
+<li><strong>Gewinner:</strong> Wer nach beiden Durchgängen die wenigsten Minuspunkte
+    (Hornochsen) hat, gewinnt.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <ul>
 <li>100 Zahlenkarten von 1 bis 100 mit 1, 2, 3, 5 oder 7 Hornochsen. Die App zählt so:
@@ -92,7 +109,8 @@ Karten, die weichen müssen, kommen auf denselben X-Stapel.</p>
         Section("end", "Ende eines Durchgangs", """
 <p>Ein Durchgang endet sofort nach einer Runde, an deren Ende jemand keine Handkarten mehr
 hat. Wer seine letzte Karte spielt und danach Karten kassiert und auf die Hand nimmt, hat
-wieder Handkarten und spielt weiter. Gespielt werden zwei Durchgänge.</p>
+wieder Handkarten und spielt weiter.</p>
+<p>Das Spiel hat zwei Durchgänge: nach dem zweiten ist es zu Ende.</p>
 """),
         Section("scoring", "Wertung", """
 <ul>
@@ -155,6 +173,22 @@ three rows. Each row fills up at a different speed. Whoever takes cards puts one
 into their own X-Reihe (X-row) and the rest into their hand. Every Hornochse (bullhead)
 on a card is a minus point. After two deals, the fewest minus points win.</p>
 <p>2 to 4 players.</p>
+"""),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 2 to 4 players.</li>
+<li><strong>Age:</strong> From 8 years.</li>
+<li><strong>Playing time:</strong> About 25 minutes for a game of two deals.</li>
+<li><strong>In the box:</strong> 100 number cards (1 to 100) and 7 row cards: “3”, “4” and “5”
+    for the middle of the table and four “X” row cards, one per player.</li>
+<li><strong>Who starts:</strong> Nobody: everybody picks a card face down at the same time and
+    all are revealed together.</li>
+<li><strong>Direction of play:</strong> No order round the table: the revealed cards are placed
+    from the lowest to the highest.</li>
+<li><strong>End of the game:</strong> The game ends after the second deal; a deal ends when
+    after a round somebody has no hand cards left.</li>
+<li><strong>Winner:</strong> The fewest minus points (Hornochsen) over both deals win.</li>
+</ul>
 """),
         Section("material", "Components", """
 <ul>
@@ -221,8 +255,8 @@ same X-stack.</p>
 """),
         Section("end", "End of a deal", """
 <p>A deal ends right after a round at whose end someone has no hand cards. Whoever plays
-their last card and then takes cards into hand holds cards again and plays on. You play two
-deals.</p>
+their last card and then takes cards into hand holds cards again and plays on.</p>
+<p>A game has two deals: it is over after the second.</p>
 """),
         Section("scoring", "Scoring", """
 <ul>

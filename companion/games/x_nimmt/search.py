@@ -55,4 +55,9 @@ SEARCH = GameSearch(
     move_sections=("placement", "rule-ascending", "rule-lowest-difference", "rule-full-row",
                    "rule-low-card", "x-row"),
     read_cards=read_cards,
+    own_words={
+        "de": {"stapel": ("Reihe", "X-Stapel"), "stapeln": ("Reihe", "X-Stapel")},
+        "en": {"pile": ("row", "X-Stapel"), "piles": ("row", "X-Stapel"),
+               "stack": ("row", "X-Stapel")},
+    },
 )
