@@ -52,7 +52,7 @@ class SimulatedGame:
 
 PartKind: TypeAlias = Literal[
     "hand", "x_stack", "went_out", "open", "face_down", "final_bonus", "interim_bonus",
-    "colour", "most", "red", "collected",
+    "colour", "most", "red", "collected", "pile",
 ]
 """What a term of a deal score counts:
 
@@ -62,7 +62,7 @@ PartKind: TypeAlias = Literal[
 (3 sind einer zuviel!); ``final_bonus``: open colours at the end;
 ``interim_bonus``: the Zwischenwertung card; ``colour`` / ``most``: a colour's
 cards, counted or spared for the strict majority (13); ``red``: red 4s (13);
-``collected``: collected cards (Freaky).
+``collected``: collected cards (Freaky); ``pile``: Hornochsen in the player's pile (6 nimmt!).
 """
 
 
