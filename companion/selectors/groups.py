@@ -22,7 +22,7 @@ from companion.models import (
     Seat,
 )
 from scoring import ScoringError
-from scoring.common import rules_for
+from scoring.common import deals_needed
 
 RECENT_NIGHTS = 3
 """How many game nights (the newest) the group home shows."""
@@ -104,7 +104,9 @@ def _running_rows(found: Iterable[Match]) -> list[RunningMatch]:
     for match in found:
         seats = sorted(match.seat_list, key=lambda seat: seat.number)
         try:
-            needed: int | None = rules_for(match.game).deal_count(len(seats))
+            needed: int | None = deals_needed(
+                match.game, len(seats), recorded=int(match.deal_count), options=match.options,
+                totals=lambda seats=seats: {str(seat.player_id): seat.total for seat in seats})
         except ScoringError:
             needed = None
         deals = int(match.deal_count)

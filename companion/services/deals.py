@@ -263,7 +263,7 @@ def deal_delete(*, match: Match, number: int, version: int, user: Any = None) ->
 
 def _check_room(match: Match, *, recorded: int, players: int) -> None:
     """Refuse another deal when the match already has all its deals."""
-    needed = deals_needed(match, players)
+    needed = deals_needed(match, players, recorded)
     if recorded >= needed:
         raise ValidationError(
             ngettext("The match is complete: its %(needed)s deal is recorded.",
