@@ -11,7 +11,9 @@ The rules are in ``rules/sechs-nimmt.md``. This module has four parts:
   :func:`score_deal`, :func:`explain_deal`, :func:`entry_from_dict`,
   :func:`entry_to_dict`, :func:`random_game`;
 * the match: :class:`Options` (target, a fixed number of deals, Profi),
-  :func:`options_from_dict`, :func:`match_over`.
+  :func:`options_from_dict`, :func:`match_over`, :func:`deals_needed`, and
+  :func:`with_options` (the recording interface bound to a match's options, which
+  :func:`scoring.common.rules_for` asks for).
 
 Decisions (shown to players on the rules page): cards are resolved strictly
 lowest first and a low card's row is chosen when that card is resolved; the
@@ -54,9 +56,11 @@ __all__ = [
     "PlacementRule",
     "RoundResolution",
     "Row",
+    "Rules",
     "Step",
     "cards_in_play",
     "deal_count",
+    "deals_needed",
     "entry_from_dict",
     "entry_to_dict",
     "explain_deal",
@@ -69,6 +73,7 @@ __all__ = [
     "resolve_round",
     "score_deal",
     "validate_deal",
+    "with_options",
 ]
 
 Card: TypeAlias = int
@@ -727,6 +732,73 @@ def match_over(
             totals[player] = totals.get(player, 0) + score
     assert chosen.target is not None
     return any(total >= chosen.target for total in totals.values())
+
+
+def deals_needed(
+    players: int, *, recorded: int, totals: Mapping[str, int],
+    options: Options | Mapping[str, object] | None = None,
+) -> int:
+    """How many deals the match has with ``recorded`` deals and these ``totals``: the
+    fixed number, or to a target ``recorded`` once somebody has reached it, else one more.
+
+    >>> deals_needed(4, recorded=3, totals={"Anna": 66, "Ben": 12})
+    3
+    >>> deals_needed(4, recorded=3, totals={"Anna": 65, "Ben": 12})
+    4
+    >>> deals_needed(4, recorded=0, totals={}, options={"deals": 2})
+    2
+    """
+    _INFO.check_players(players)
+    chosen = _options(options)
+    if chosen.deals is not None:
+        return chosen.deals
+    assert chosen.target is not None
+    reached = recorded > 0 and any(total >= chosen.target for total in totals.values())
+    return recorded if reached else recorded + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The recording interface of :mod:`scoring.common` bound to one match's options.
+
+    >>> rules = with_options({"profi": True, "deals": 1})
+    >>> rules.deal_count(2), rules.score_deal({"Anna": Entry(cards=(24,)), "Ben": Entry()})
+    (1, {'Anna': 1, 'Ben': 0})
+    """
+
+    options: Options
+
+    def deal_count(self, players: int) -> int | None:
+        return deal_count(players, self.options)
+
+    def deals_needed(self, players: int, *, recorded: int, totals: Mapping[str, int]) -> int:
+        return deals_needed(players, recorded=recorded, totals=totals, options=self.options)
+
+    def validate_deal(self, entries: Mapping[str, Entry]) -> None:
+        validate_deal(entries, self.options)
+
+    def score_deal(self, entries: Mapping[str, Entry]) -> dict[str, int]:
+        return score_deal(entries, self.options)
+
+    def explain_deal(self, entries: Mapping[str, Entry]) -> Breakdown:
+        return explain_deal(entries, self.options)
+
+    def entry_from_dict(self, data: Mapping[str, object]) -> Entry:
+        return entry_from_dict(data)
+
+    def entry_to_dict(self, entry: Entry) -> dict[str, object]:
+        return entry_to_dict(entry)
+
+    def match_over(self, deal_scores: Sequence[Mapping[str, int]]) -> bool:
+        return match_over(deal_scores, self.options)
+
+    def random_game(self, players: int, rng: random.Random) -> SimulatedGame:
+        return random_game(players, rng, self.options)
+
+
+def with_options(options: Options | Mapping[str, object] | None) -> Rules:
+    """The rules of a match with these options (stored keys of other concerns ignored)."""
+    return Rules(_options(options))
 
 
 # ---------------------------------------------------------------------------
