@@ -571,8 +571,9 @@ def _checked(entries: object, options: Options) -> dict[str, int]:
         try:
             scores[player] = entry.count(highest)
         except ScoringError as problem:
+            # Keep the entry's own (translatable) template; name the player in params.
             raise ScoringError(f"{player}: {problem.message}", code=problem.code,
-                               template="{player}: " + problem.template,
+                               template=problem.template,
                                **{**problem.params, "player": player}) from problem
         cards = entry.cards or ()
         if len(cards) > HAND_SIZE * ROW_LIMIT:

@@ -97,7 +97,7 @@ def test_a_deal_by_counts_and_a_deal_by_card_numbers_add_up(
     ({}, {"mode": "cards", "s0-cards": "17, 4", "s2-cards": "17"},
      "Card 17 appears more than once in this deal (Anna and Cem)."),
     ({"profi": True}, {"mode": "cards", "s0-cards": "35"},
-     "Anna: There is no card 35: cards go from 1 to 34."),
+     "There is no card 35: cards go from 1 to 34."),
     ({"profi": True}, {"mode": "counts", "s0-hornochsen": "50", "s1-hornochsen": "6"},
      "This deal records 56 Hornochsen, but the cards in play show only 55."),
     ({}, {"mode": "cards", "s0-cards": " ".join(str(card) for card in range(1, 32))},
