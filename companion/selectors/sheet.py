@@ -86,6 +86,7 @@ class Sheet:
     standings: list[Standing]
     deals_needed: int
     next_turn: Turn
+    planned: int | None
     last_change: MatchChange | None
     """The change undo would take back (the newest deal change not undone)."""
     winners: list[Seat] = field(default_factory=list)
@@ -339,6 +340,8 @@ def _sheet(
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed,
+        # None: the match ends by its totals (to a target), so the sheet counts no "of N".
+        planned=rules_for(match.game, match.options).deal_count(len(seats)),
         next_turn=(game_app(match.game).turns.turn(match, seats, scores, len(rows))
                    if len(rows) < needed else Turn()),
         last_change=last_change, redo_change=redo_change,
