@@ -83,8 +83,13 @@ def test_a_deal_by_counts_and_a_deal_by_card_numbers_add_up(
     assert response.status_code == 302
     assert totals(match) == [23, 3, 7]
     sheet = text(anna_client.get(url("match_sheet", match), **EN).content.decode())
-    assert "Deal 3" in sheet
-    assert " of " not in sheet.split("Deal 3")[1][:12]
+    # A match to a target counts no "of N": nobody knows how many deals it will take.
+    assert "2 deals recorded" in sheet and "Deal 3" in sheet
+    assert "of 3 deals" not in sheet and "Deal 3 of" not in sheet
+    german = text(anna_client.get(url("match_sheet", match), **DE).content.decode())
+    assert "2 Durchgänge notiert" in german
+    home = text(anna_client.get(reverse("group_home", args=[group.pk]), **EN).content.decode())
+    assert "Deal 3" in home and "Deal 3 of" not in home
 
 
 @pytest.mark.django_db
