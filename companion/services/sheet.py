@@ -144,7 +144,7 @@ def place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) 
         seat.is_winner = finished and seat.place == 1
     Seat.objects.bulk_update(seats, ["total", "place", "is_winner"])
 
-def deals_needed(match: Match, players: int, recorded: int) -> int:
+def deals_needed(match: Match, players: int, recorded: int = 0) -> int:
     """How many deals the match has with ``recorded`` on its sheet (the engine's
     ``deals_needed``: a fixed count, or for a match to a target one more until somebody's
     total reaches it; the seats' totals are read only for such a game)."""
