@@ -215,3 +215,45 @@ def test_the_game_is_known_to_bg_stats_by_its_boardgamegeek_id() -> None:
     app = game_app("sechs-nimmt")
     assert app.bgg_id == 432 and "6 nimmt!" in app.bgstats_names
     assert {"6 nimmt", "sechs nimmt", "6nimmt", "take 6", "category 5"} <= set(app.search.names)
+
+
+def finished_match(group: Group, players: list[Player]) -> Match:
+    from companion.services import deals as deal_services
+
+    match = start(group, players)
+    for counts in ((40, 5, 0), (30, 2, 1)):  # Anna 70: over after the second deal
+        deal_services.deal_record(match=match, number=match.deals.count() + 1, entries={
+            player.pk: {"hornochsen": count} for player, count in zip(players, counts,
+                                                                    strict=True)})
+    return match_services.match_finish(match=match)
+
+
+@pytest.mark.django_db
+def test_a_finished_match_counts_in_the_statistics_ratings_and_bg_stats_export(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = finished_match(group, players)
+    assert [s.is_winner for s in match.seats.order_by("number")] == [False, False, True]
+    stats = text(anna_client.get(reverse("game_stats", args=[group.pk, "sechs-nimmt"]),
+                                 **EN).content.decode())
+    assert "Hornochsen per player and deal" in stats
+    # 78 Hornochsen in 6 entries: 13 per player and deal; Cem took none in one of two deals.
+    assert "13" in stats and "Deals without a single Hornochse" in stats
+    ratings = anna_client.get(reverse("ratings_game", args=[group.pk, "sechs-nimmt"]), **EN)
+    assert ratings.status_code == 200 and "Cem" in ratings.content.decode()
+    export = anna_client.get(reverse("bgstats_export", args=[group.pk])).json()
+    game = next(g for g in export["games"] if g["name"] == "6 nimmt!")
+    assert game["bggId"] == 432
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "question"), [
+    ("de", "6 nimmt sechste karte"), ("en", "take 6 sixth card"),
+    ("de", "sechs nimmt wohin kommt die 35"), ("en", "category 5 full row"),
+])
+def test_the_rules_search_finds_the_game_by_the_names_people_use(
+    client: Client, language: str, question: str,
+) -> None:
+    html = client.get(reverse("rules_search"), {"q": question},
+                      HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "/rules/sechs-nimmt/#" in html
