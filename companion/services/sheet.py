@@ -144,12 +144,16 @@ def place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) 
         seat.is_winner = finished and seat.place == 1
     Seat.objects.bulk_update(seats, ["total", "place", "is_winner"])
 
-def deals_needed(match: Match, players: int, recorded: int = 0) -> int:
+def deals_needed(
+    match: Match, players: int, recorded: int = 0, *, seats: Sequence[Seat] | None = None,
+) -> int:
     """How many deals the match has with ``recorded`` on its sheet (the engine's
     ``deals_needed``: a fixed count, or for a match to a target one more until somebody's
-    total reaches it; the seats' totals are read only for such a game)."""
-    return engine_deals_needed(
-        match.game, players, recorded=recorded, options=match.options,
-        totals=lambda: {str(pid): total for pid, total in
-                        match.seats.values_list("player_id", "total")},
-    )
+    total reaches it; the totals are read, from ``seats`` if given, only for such a game)."""
+    def totals() -> dict[str, int]:
+        if seats is not None:
+            return {str(seat.player_id): seat.total for seat in seats}
+        return {str(pid): total for pid, total in match.seats.values_list("player_id", "total")}
+
+    return engine_deals_needed(match.game, players, recorded=recorded, options=match.options,
+                               totals=totals)
