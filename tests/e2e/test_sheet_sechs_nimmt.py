@@ -116,3 +116,25 @@ def test_a_10_player_deal_by_counts_takes_at_most_25_taps(live_server: Any, page
     expect(page.locator("#deal-form h2")).to_have_text(re.compile("Deal 2"))
     print(f"\nTAPS 6 nimmt! 10 players, counts: {taps.count}")
     assert taps.count == 18 <= 25  # 7 fields, 10 digits, Save
+
+
+def test_the_start_form_shows_the_6_nimmt_options_only_for_6_nimmt(
+    live_server: Any, page: Page,
+) -> None:
+    match = sechs_nimmt_table(page, live_server.url, 2)
+    page.goto(f"{live_server.url}/g/{match.group_id}/matches/new/")
+    target = page.locator('input[name="sechs_nimmt-target"]')
+    page.locator('input[name="game"][value="x-nimmt"]').check()
+    expect(target).to_be_hidden()
+    page.locator('input[name="game"][value="sechs-nimmt"]').check()
+    expect(target).to_be_visible()
+    expect(target).to_have_value("66")
+    target.fill("100")
+    page.locator('input[name="sechs_nimmt-profi"]').check()
+    page.locator('select[name="seat_0"]').select_option(label="Anna")
+    page.locator('select[name="seat_1"]').select_option(label="Ben")
+    page.get_by_role("button", name="Start match").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    expect(page.locator("#deal-form h2")).to_have_text("Deal 1")
+    started = Match.objects.exclude(pk=match.pk).get()
+    assert (started.game, started.options) == ("sechs-nimmt", {"target": 100, "profi": True})
