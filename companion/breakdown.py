@@ -97,10 +97,16 @@ def _collected(part: ScorePart) -> str:
         "count": part.count}
 
 
+def _pile(part: ScorePart) -> str:
+    return ngettext("%(count)s Hornochse in the pile", "%(count)s Hornochsen in the pile",
+                    part.count) % {"count": part.count}
+
+
 TEXTS: dict[str, Callable[[ScorePart], str]] = {
     "hand": _hand, "x_stack": _x_stack, "went_out": _went_out, "open": _open,
     "face_down": _face_down, "final_bonus": _final_bonus, "interim_bonus": _interim_bonus,
     "colour": _colour_cards, "most": _most, "red": _red, "collected": _collected,
+    "pile": _pile,
 }
 """The words for each kind of part (``scoring.common.PartKind``)."""
 

@@ -35,6 +35,7 @@ class Game(models.TextChoices):
     FREAKY = "freaky", GAMES["freaky"].title
     ELF_NIMMT = "elf-nimmt", GAMES["elf-nimmt"].title
     DREIZEHN = "dreizehn", GAMES["dreizehn"].title
+    SECHS_NIMMT = "sechs-nimmt", GAMES["sechs-nimmt"].title
 
 
 class Group(models.Model):

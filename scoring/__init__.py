@@ -97,6 +97,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
             GameInfo("freaky", "Freaky", 2, 5, False, "scoring.freaky"),
             GameInfo("elf-nimmt", "11 nimmt!", 2, 7, True, "scoring.elf_nimmt"),
             GameInfo("dreizehn", "13", 3, 6, True, "scoring.dreizehn"),
+            GameInfo("sechs-nimmt", "6 nimmt!", 2, 10, True, "scoring.sechs_nimmt"),
         )
     }
 )

@@ -22,7 +22,7 @@ from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
 from companion.engine_messages import message_for
-from companion.games import game_app
+from companion.games import GAME_APPS, game_app
 from companion.games.entry import Mode, joined, parse_cards
 from companion.models import Game, Player, Seat
 from companion.parsing import (
@@ -82,6 +82,13 @@ class MatchStartForm(forms.Form):
             )
             self.fields[name].choices = [("", "—"), *((p.pk, p.name) for p in players)]
         self.fields["first_player"].choices = [("", "—"), *((p.pk, p.name) for p in players)]
+        # Each game's own match options (``GameApp.start_fields``), named after its folder.
+        self.game_field_names: dict[str, list[str]] = {}
+        for slug, app in GAME_APPS.items():
+            if app.start_fields is not None:
+                for name, field in app.start_fields().items():
+                    self.fields[f"{app.folder}-{name}"] = field
+                    self.game_field_names.setdefault(slug, []).append(name)
         self.order_fields([
             "game", *self.seat_names, "new_player", "first_player", "colour_by_first_card",
         ])
@@ -89,6 +96,12 @@ class MatchStartForm(forms.Form):
     @property
     def seat_fields(self) -> list[BoundField]:
         return [self[name] for name in self.seat_names]
+
+    @property
+    def game_option_fields(self) -> list[tuple[str, list[BoundField]]]:
+        """Per game with its own match options, its fields (shown while it is chosen)."""
+        return [(slug, [self[f"{game_app(slug).folder}-{name}"] for name in names])
+                for slug, names in self.game_field_names.items()]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -122,6 +135,15 @@ class MatchStartForm(forms.Form):
                     "%(name)s has no seat in this match: choose one of the seated players."
                 ) % {"name": name})
         cleaned["players"] = players
+        cleaned["game_options"] = {}
+        app = game_app(game) if game in GAME_APPS else None
+        if app is not None and app.start_options is not None:
+            values = {name: cleaned.get(f"{app.folder}-{name}")
+                      for name in self.game_field_names.get(game, [])}
+            try:
+                cleaned["game_options"] = app.start_options(values)
+            except forms.ValidationError as err:
+                self.add_error(None, err)
         return cleaned
 
     def options(self) -> dict[str, object]:
@@ -134,7 +156,7 @@ class MatchStartForm(forms.Form):
                 if self.cleaned_data.get("colour_by_first_card") else Variant.FIXED_COLOURS
             )
             return {"variant": variant.value}
-        return {}
+        return dict(self.cleaned_data.get("game_options") or {})
 
 
 # ---------------------------------------------------------------------- one deal

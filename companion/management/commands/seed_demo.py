@@ -37,9 +37,11 @@ NIGHTS: tuple[tuple[int, str, tuple[tuple[str, int], ...]], ...] = (
     # (days ago, place, ((game, players), ...))
     (21, "Bei Anna", (("x-nimmt", 4), ("dreizehn", 4), ("freaky", 3))),
     (14, "Café Karo", (("elf-nimmt", 5), ("drei-sind-einer-zuviel", 3), ("x-nimmt", 3))),
-    (7, "Bei Ben", (("dreizehn", 3), ("freaky", 4), ("drei-sind-einer-zuviel", 4))),
+    (7, "Bei Ben", (("dreizehn", 3), ("freaky", 4), ("drei-sind-einer-zuviel", 4),
+                    ("sechs-nimmt", 5))),
     (2, "Bei Cem", (("elf-nimmt", 3), ("x-nimmt", 4), ("freaky", 5),
-                    ("drei-sind-einer-zuviel", 2), ("dreizehn", 5), ("elf-nimmt", 4))),
+                    ("drei-sind-einer-zuviel", 2), ("dreizehn", 5), ("elf-nimmt", 4),
+                    ("sechs-nimmt", 6))),
 )
 
 
