@@ -27,6 +27,13 @@ AS_NUMBER = word_set("""
 gewinnt 13" name the game, "über 13", "genau 13" and "die 13" are the number (it stays in
 the question as a word and the game is preferred)."""
 
+COMPARING = word_set("""
+    wie als anders ähnlich aehnlich like than unlike as
+""")
+"""Words that make a named game a comparison: "legen alle gleichzeitig wie bei 6 nimmt",
+"like in 6 nimmt" ask about the game of the page or the other game named, not this one."""
+COMPARING_LINKS = word_set("bei beim in im")
+
 _PHRASES = sorted(
     ((slug, tuple(name.split())) for slug, app in GAME_APPS.items() for name in app.search.names),
     key=lambda item: -len(item[1]),
@@ -46,7 +53,19 @@ class Named:
 def _same(typed: str, name: str) -> bool:
     if typed == name:
         return True
-    return len(name) >= 5 and not name.isdigit() and OSA.distance(typed, name, score_cutoff=1) <= 1
+    # A name with a digit is typed as it is: one letter off "take6" or "6nimmt" is "take",
+    # "nimmt", plain words of questions about other games.
+    if len(name) < 5 or any(character.isdigit() for character in name):
+        return False
+    return OSA.distance(typed, name, score_cutoff=1) <= 1
+
+
+def _compared(words: Sequence[str], start: int) -> bool:
+    """Whether the name starting at ``start`` follows "wie (bei)", "like (in)", "than"..."""
+    before = start - 1
+    if before >= 0 and words[before] in COMPARING_LINKS:
+        before -= 1
+    return before >= 0 and words[before] in COMPARING
 
 
 def find_games(words: Sequence[str]) -> Named:
@@ -60,6 +79,10 @@ def find_games(words: Sequence[str]) -> Named:
     ('dreizehn',)
     >>> find_games("wer bekommt bei 13 null punkte".split()).games
     ('dreizehn',)
+    >>> find_games("can i take a pile".split()).games
+    ()
+    >>> find_games("x nimmt legen alle gleichzeitig wie bei 6 nimmt".split()).games
+    ('x-nimmt',)
     >>> find_games("dreizehn summe genau dreizehn".split())
     Named(games=('dreizehn',), used=frozenset({0}), preferred=())
     """
@@ -73,7 +96,7 @@ def find_games(words: Sequence[str]) -> Named:
                 continue
             if all(_same(words[i], part) for i, part in zip(span, phrase, strict=True)):
                 used.update(span)
-                if slug not in games:
+                if not _compared(words, start) and slug not in games:
                     games.append(slug)
     preferred: list[str] = []
     for slug, app in GAME_APPS.items():

@@ -16,6 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from companion.games import GAME_APPS
 from companion.rules_search.answers import search
 from tests.companion.rules_questions import QUESTIONS
 
@@ -361,7 +362,7 @@ def test_the_answers_say_which_word_of_the_game_they_searched_for(client: Client
 
 
 def test_every_rules_page_has_the_steckbrief(client: Client) -> None:
-    for slug in ("drei-sind-einer-zuviel", "x-nimmt", "freaky", "elf-nimmt", "dreizehn"):
+    for slug in GAME_APPS:
         html = get(client, f"/rules/{slug}/")
         assert '<h2 id="at-a-glance">Steckbrief' in html and "Spielerzahl:" in html
         html = get(client, f"/rules/{slug}/", language="en")

@@ -21,6 +21,24 @@ sich ab; jeder Hornochse darauf ist ein Minuspunkt. Gespielt wird Durchgang um D
 bis jemand 66 Hornochsen oder mehr gesammelt hat. Dann gewinnt, wer die wenigsten hat.</p>
 <p>2 bis 10 Spieler.</p>
 """),
+        Section("at-a-glance", "Steckbrief", """
+<ul>
+<li><strong>Spielerzahl:</strong> 2 bis 10 Spieler.</li>
+<li><strong>Alter:</strong> Ab 10 Jahren, sagt die Schachtel.</li>
+<li><strong>Dauer:</strong> Etwa 45 Minuten für eine Partie bis 66.</li>
+<li><strong>In der Schachtel:</strong> 104 Zahlenkarten (1 bis 104) mit 1, 2, 3, 5 oder 7
+    Hornochsen.</li>
+<li><strong>Wer beginnt:</strong> Niemand: alle wählen gleichzeitig verdeckt eine Karte und
+    decken sie zusammen auf.</li>
+<li><strong>Spielrichtung:</strong> Keine Richtung am Tisch, alle spielen gleichzeitig: die
+    aufgedeckten Karten werden von der niedrigsten zur höchsten angelegt.</li>
+<li><strong>Spielende:</strong> Nach dem Durchgang, in dem jemand insgesamt 66 Hornochsen
+    oder mehr erreicht (oder das vereinbarte Ziel, oder nach der vereinbarten Zahl von
+    Durchgängen); ein Durchgang hat 10 Runden.</li>
+<li><strong>Gewinner:</strong> Wer dann die wenigsten Hornochsen hat, gewinnt; bei
+    Gleichstand gibt es mehrere Sieger.</li>
+</ul>
+"""),
         Section("material", "Material", """
 <ul>
 <li>104 Zahlenkarten von 1 bis 104, jede mit 1, 2, 3, 5 oder 7 Hornochsen. Die App zählt
@@ -151,6 +169,23 @@ join four rows. Whoever has to take a row puts its cards face down in front of t
 Hornochse on them is a minus point. Deal follows deal until someone has 66 Hornochsen or
 more. Then the player with the fewest wins.</p>
 <p>2 to 10 players.</p>
+"""),
+        Section("at-a-glance", "At a glance (Steckbrief)", """
+<ul>
+<li><strong>Number of players:</strong> 2 to 10 players.</li>
+<li><strong>Age:</strong> From 10 years, says the box.</li>
+<li><strong>Playing time:</strong> About 45 minutes for a game to 66.</li>
+<li><strong>In the box:</strong> 104 number cards (1 to 104) showing 1, 2, 3, 5 or 7
+    Hornochsen.</li>
+<li><strong>Who starts:</strong> Nobody: everybody picks a card face down at the same time and
+    all are revealed together.</li>
+<li><strong>Direction of play:</strong> No order round the table: the revealed cards are placed
+    from the lowest to the highest.</li>
+<li><strong>End of the game:</strong> After the deal in which somebody reaches 66 Hornochsen or
+    more in total (or the agreed target, or after the agreed number of deals); a deal has
+    10 rounds.</li>
+<li><strong>Winner:</strong> The fewest Hornochsen then win; tied players share the win.</li>
+</ul>
 """),
         Section("material", "Components", """
 <ul>

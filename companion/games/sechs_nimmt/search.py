@@ -33,12 +33,10 @@ SEARCH = GameSearch(
         "de": (
             # The same group as X nimmt!'s and 11 nimmt!'s (all count Hornochsen).
             ("hornochse", "minuspunkt", "strafpunkt", "ochse", "hornochsenpunkt", "minus"),
-            ("sechste karte", "6 karte", "volle reihe", "reihe voll"),
         ),
         "en": (
             ("hornochse", "hornochsen", "bullhead", "bull head", "minus point", "penalty",
              "penalty point", "ox", "cow"),
-            ("sixth card", "6th card", "full row", "row full"),
         ),
     },
     move_sections=("placement", "rule-ascending", "rule-lowest-difference", "rule-sixth-card",
