@@ -26,17 +26,37 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import F
+from django.utils.formats import number_format
+from django.utils.translation import ngettext
 
 from companion.colours import player_colours
 from companion.models import DealScore, GameNight, Match, Player, Seat, SeatResult
 from companion.selectors.ratings import RatingChange, night_rating_changes
 from scoring import GAMES
 
+LISTED_PLACES = 20
+"""The places listed per player (the night's page, text and picture); the rest counted."""
+
 HORNOCHSEN = "bulls"
 """The per-deal tally (``SeatResult.tally``) that counts Hornochsen taken."""
+
+
+def and_more(count: int) -> str:
+    """"and 1,990 more" (the language's digit grouping): what a capped list leaves out."""
+    return ngettext("and %(count)s more", "and %(count)s more", count) % {
+        "count": number_format(count, force_grouping=True)}
+
+
+def places_text(places: Sequence[int]) -> str:
+    """``places`` as the tally writes them, at most :data:`LISTED_PLACES` of them."""
+    listed = ", ".join(f"{place}." for place in places[:LISTED_PLACES])
+    if len(places) > LISTED_PLACES:
+        return f"{listed} {and_more(len(places) - LISTED_PLACES)}"
+    return listed
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +76,9 @@ class NightPlayer:
 
     @property
     def places_text(self) -> str:
-        """The places as the tally writes them: "1., 1., 3."."""
-        return ", ".join(f"{place}." for place in self.places)
+        """The places as the tally writes them: "1., 1., 3.", the first
+        :data:`LISTED_PLACES` of them and "and 1,990 more" after a long night."""
+        return places_text(self.places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +299,7 @@ def night_matches(night: GameNight) -> list[NightMatch]:
 
 # --- What the image card shows, as a version (its ETag) -------------------------------------
 
-CARD_VERSION = "1"
+CARD_VERSION = "2"
 """Bumped when the card's drawing changes, so that browsers fetch it again."""
 
 
@@ -311,5 +332,6 @@ def night_version(night: GameNight, language: str) -> NightVersion:
     return NightVersion(digest.hexdigest()[:32], modified)
 
 
-__all__ = ["Comeback", "DealFeat", "NightGame", "NightMatch", "NightPlayer", "NightSeat",
-           "NightSummary", "NightVersion", "night_matches", "night_summary", "night_version"]
+__all__ = ["LISTED_PLACES", "Comeback", "DealFeat", "NightGame", "NightMatch", "NightPlayer",
+           "NightSeat", "NightSummary", "NightVersion", "and_more", "night_matches",
+           "night_summary", "night_version", "places_text"]
