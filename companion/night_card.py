@@ -292,7 +292,7 @@ def night_png(summary: NightSummary) -> bytes:
             draw.text((MARGIN, y), row.text, font=faces[row.kind], fill=INKS[row.kind])
         y += row.height
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG", compress_level=6)  # optimize=True: 4× the time, 5 % smaller
     return out.getvalue()
 
 
