@@ -11,26 +11,25 @@ large type so that it reads on a phone.
 from __future__ import annotations
 
 import io
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from django.core.cache import cache
 from django.utils import formats
 from django.utils.translation import get_language, ngettext, npgettext
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.colours import contrast
+from companion.kept import computed_once
 from companion.models import GameNight
 from companion.selectors.nights import (
     DealFeat,
     NightPlayer,
     NightSummary,
-    night_summary,
+    kept_night_summary,
     places_text,
 )
 from scoring import GAMES
@@ -315,27 +314,13 @@ def kept_night_png(night: GameNight, tag: str) -> tuple[bytes | None, bool]:
     picture kept for an earlier version of the night (``False``), or nothing (None) if
     the night never had one.
     """
-    key = f"night-card:{tag}"
-    png: bytes | None = cache.get(key)
-    if png is not None:
-        return png, True
     language = get_language()
-    latest = f"night-card-latest:{night.pk}:{language}"
-    lock = f"night-card-drawing:{night.pk}:{language}"
-    if cache.add(lock, tag, DRAWING_LOCK):
-        try:
-            png = night_png(night_summary(night))
-            cache.set_many({key: png, latest: png})
-        finally:
-            cache.delete(lock)
-        return png, True
-    deadline = time.monotonic() + DRAWING_WAIT
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        png = cache.get(key)
-        if png is not None:
-            return png, True
-    return cache.get(latest), False
+    return computed_once(
+        f"night-card:{tag}", lock=f"night-card-drawing:{night.pk}:{language}",
+        latest=f"night-card-latest:{night.pk}:{language}",
+        compute=lambda: night_png(kept_night_summary(night)), wait=DRAWING_WAIT,
+        lock_timeout=DRAWING_LOCK,
+    )
 
 
 __all__ = ["LISTED_PLAYERS", "font", "kept_night_png", "night_png", "night_text"]

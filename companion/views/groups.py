@@ -51,7 +51,12 @@ from companion.models import ChangeReceipt, GameNight, Group, Invite, Membership
 from companion.night_card import kept_night_png, night_text
 from companion.selectors import groups as selectors
 from companion.selectors.history import group_history
-from companion.selectors.nights import NightVersion, night_matches, night_summary, night_version
+from companion.selectors.nights import (
+    NightVersion,
+    kept_night_summary,
+    night_matches,
+    night_version,
+)
 from companion.services import groups as services
 from companion.sharing import share_url
 
@@ -498,13 +503,15 @@ def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResp
     with what it did to the players' ratings; also for a guest with a table pass for this
     night."""
     night = get_game_night_for_viewer(request, group_id, night_id)
-    summary = night_summary(night)
+    summary = kept_night_summary(night)
+    page = night_matches(night, request.GET.get("page"))
     return render(request, "companion/groups/night_detail.html", {
         "group": night.group,
         "night": night,
         "summary": summary,
         "share_text": night_text(summary),
-        "matches": night_matches(night),
+        "matches": page.object_list,
+        "page_obj": page,
         "viewer": viewer_of(request),
     })
 
