@@ -8,7 +8,7 @@ a game night's page) are wrapped in :func:`viewer_required` instead and look the
 object up with the ``get_*_for_viewer`` helpers below: a member as before, else a
 guest whose session holds a pass for exactly that match or night (404 for anything
 else, 403 for a read-only pass asked to write, the "pass ended" page for a revoked
-or expired one).
+or expired one, or one whose maker is no longer in the group).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion.models import GameNight, Group, Match, Membership, Player, Seat, TablePass
-from companion.services.passes import PassState, pass_state
+from companion.services.passes import PassState, maker_in_group, pass_state
 from companion.services.sheet import Guest
 
 PASSES_KEY = "table_passes"
@@ -154,7 +154,8 @@ def _guest_pass(
         raise Http404
     covers = (Q(match=match) | Q(game_night_id=match.game_night_id)) if match is not None \
         else Q(game_night__pk=night_id)
-    found = list(TablePass.objects.filter(covers, pk__in=list(passes), group__pk=group_id))
+    found = list(TablePass.objects.filter(covers, pk__in=list(passes), group__pk=group_id)
+                 .annotate(maker_in_group=maker_in_group()))
     if not found:
         raise Http404
     # Several passes may cover it (the match's and its night's): a working one, writing first.
@@ -213,8 +214,8 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> tuple[i
     found = (
         TablePass.objects.filter(
             Q(match__pk=match_id) | Q(game_night__matches__pk=match_id),
-            pk__in=list(passes), group__pk=group_id, revoked_at__isnull=True,
-            expires_at__gt=timezone.now(),
+            maker_in_group(), pk__in=list(passes), group__pk=group_id,
+            revoked_at__isnull=True, expires_at__gt=timezone.now(),
         )
         .order_by("-may_write", "-pk").values_list("pk", "may_write").first()
     )

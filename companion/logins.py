@@ -17,6 +17,7 @@ this backend adds them up per address.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
@@ -64,13 +65,16 @@ def address_failures(request: HttpRequest) -> int:
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    """The address a login attempt comes from.
+    """The address a request comes from (login attempts, signups), always a valid IPv4 or
+    IPv6 address or None: axes stores it, PostgreSQL's ``inet`` column refuses anything else.
 
     REMOTE_ADDR, unless ``TRUSTED_PROXIES`` (``DJANGO_TRUSTED_PROXIES``) says that many
     reverse proxies stand in front of the app: each appends the address it got the
     request from to X-Forwarded-For, so the client's is the entry that many places from
     the right. Entries further left are whatever the client sent and never count; a
-    header with fewer entries did not pass all the proxies, and REMOTE_ADDR counts.
+    header with fewer entries did not pass all the proxies, and REMOTE_ADDR counts. The
+    entry is read as :func:`parse_address` reads it (a port and brackets dropped); an
+    entry that is no address at all counts as missing: REMOTE_ADDR again.
     """
     proxies = settings.TRUSTED_PROXIES
     if proxies:
@@ -80,8 +84,41 @@ def client_ip(request: HttpRequest) -> str | None:
             if address.strip()
         ]
         if len(forwarded) >= proxies:
-            return forwarded[-proxies]
-    return request.META.get("REMOTE_ADDR") or None
+            found = parse_address(forwarded[-proxies])
+            if found is not None:
+                return found
+    return parse_address(request.META.get("REMOTE_ADDR") or "")
+
+
+MAX_ADDRESS = 64
+"""Longer than any written address with brackets, a zone and a port: never parsed."""
+
+
+def parse_address(text: str) -> str | None:
+    """``text`` as a plain IP address ("203.0.113.5", "2001:db8::1"), or None if it is not
+    one. Accepted as proxies write them: "1.2.3.4:5678", "[2001:db8::1]", "[::1]:80" (the
+    port and the brackets dropped) and an IPv6 zone ("fe80::1%eth0", dropped); an
+    IPv4 address written as IPv6 ("::ffff:1.2.3.4") is the IPv4 address."""
+    text = text.strip()
+    if not text or len(text) > MAX_ADDRESS:
+        return None
+    if text.startswith("["):
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+    elif text.count(":") == 1:  # IPv4 with a port (IPv6 has at least two colons)
+        host, _colon, port = text.partition(":")
+        if not port.isdigit():
+            return None
+    else:
+        host = text
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
 
 
 def lockout_response(

@@ -172,6 +172,9 @@ AXES_CLIENT_IP_CALLABLE = "companion.logins.client_ip"
 # added). 0 (the default): REMOTE_ADDR, whatever headers the client sends. Count only
 # proxies every request passes: the app server must not be reachable around them.
 TRUSTED_PROXIES = env.count("DJANGO_TRUSTED_PROXIES")
+# New accounts per client address (companion.signups): at most 10 an hour, then HTTP 429.
+SIGNUP_THROTTLE_LIMIT = 10
+SIGNUP_THROTTLE_WINDOW = 3600
 
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]

@@ -26,17 +26,39 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.db.models import F
+from django.utils.formats import number_format
+from django.utils.translation import ngettext
 
 from companion.colours import player_colours
+from companion.kept import computed_once
 from companion.models import DealScore, GameNight, Match, Player, Seat, SeatResult
 from companion.selectors.ratings import RatingChange, night_rating_changes
 from scoring import GAMES
 
+LISTED_PLACES = 20
+"""The places listed per player (the night's page, text and picture); the rest counted."""
+
 HORNOCHSEN = "bulls"
 """The per-deal tally (``SeatResult.tally``) that counts Hornochsen taken."""
+
+
+def and_more(count: int) -> str:
+    """"and 1,990 more" (the language's digit grouping): what a capped list leaves out."""
+    return ngettext("and %(count)s more", "and %(count)s more", count) % {
+        "count": number_format(count, force_grouping=True)}
+
+
+def places_text(places: Sequence[int]) -> str:
+    """``places`` as the tally writes them, at most :data:`LISTED_PLACES` of them."""
+    listed = ", ".join(f"{place}." for place in places[:LISTED_PLACES])
+    if len(places) > LISTED_PLACES:
+        return f"{listed} {and_more(len(places) - LISTED_PLACES)}"
+    return listed
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +78,9 @@ class NightPlayer:
 
     @property
     def places_text(self) -> str:
-        """The places as the tally writes them: "1., 1., 3."."""
-        return ", ".join(f"{place}." for place in self.places)
+        """The places as the tally writes them: "1., 1., 3.", the first
+        :data:`LISTED_PLACES` of them and "and 1,990 more" after a long night."""
+        return places_text(self.places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +235,24 @@ def night_summary(night: GameNight) -> NightSummary:
     )
 
 
+SUMMARY_WAIT = 5.0
+"""Seconds a request waits for the tally that another request is reading."""
+
+
+def kept_night_summary(night: GameNight) -> NightSummary:
+    """:func:`night_summary`, read once per change of the night (its :func:`night_version`)
+    and kept in the cache; never read twice at once (``companion.kept``). While another
+    request reads it, the tally kept for an earlier version of the night, else it is read
+    here after all (rare: the first look at a night that takes longer than
+    :data:`SUMMARY_WAIT` to read, by two at once)."""
+    summary, _current = computed_once(
+        f"night-summary:{night_version(night, 'tally').tag}",
+        lock=f"night-summary-reading:{night.pk}", latest=f"night-summary-latest:{night.pk}",
+        compute=lambda: night_summary(night), wait=SUMMARY_WAIT,
+    )
+    return summary if summary is not None else night_summary(night)
+
+
 # --- The night's matches, with what each did to the ratings ---------------------------------
 
 
@@ -251,34 +292,43 @@ class NightMatch:
         return self.status == Match.Status.FINISHED
 
 
-def night_matches(night: GameNight) -> list[NightMatch]:
-    """The night's matches in the order they were started, each with its seats, their
-    colours and rating changes (four queries however many matches)."""
-    matches = list(
+MATCHES_PER_PAGE = 50
+"""Matches per page of the night's page (an imported night may have thousands)."""
+
+
+def night_matches(night: GameNight, page: int | str | None = 1) -> Page[NightMatch]:
+    """A page of the night's matches (:data:`MATCHES_PER_PAGE`) in the order they were
+    started, each with its seats, their colours and rating changes (five queries however
+    many matches)."""
+    found = Paginator(
         Match.objects.filter(game_night=night).order_by("created_at", "id")
-        .values_list("pk", "game", "status", "source")
-    )
+        .values_list("pk", "game", "status", "source"),
+        MATCHES_PER_PAGE,
+    ).get_page(page)
+    matches = list(found.object_list)
+    shown = [pk for pk, *_rest in matches]
     colours = player_colours(Player.objects.filter(group_id=night.group_id)
                              .values_list("pk", "colour"))
-    changes = night_rating_changes(night)
+    changes = night_rating_changes(night, shown)
     seats: dict[int, list[NightSeat]] = defaultdict(list)
     for match_id, player_id, name, total, place, is_winner in (
-        Seat.objects.filter(match__game_night=night)
+        Seat.objects.filter(match__game_night=night, match_id__in=shown)
         .order_by("match_id", F("place").asc(nulls_last=True), "number")
         .values_list("match_id", "player_id", "player__name", "total", "place", "is_winner")
     ):
         seats[match_id].append(NightSeat(player_id, name, colours[player_id], total, place,
                                          is_winner, changes.get(match_id, {}).get(player_id)))
-    return [
+    found.object_list = [
         NightMatch(pk, game, GAMES[game].title, status, source != Match.Source.SHEET,
                    tuple(seats[pk]))
         for pk, game, status, source in matches
     ]
+    return found  # type: ignore[return-value]
 
 
 # --- What the image card shows, as a version (its ETag) -------------------------------------
 
-CARD_VERSION = "1"
+CARD_VERSION = "2"
 """Bumped when the card's drawing changes, so that browsers fetch it again."""
 
 
@@ -311,5 +361,6 @@ def night_version(night: GameNight, language: str) -> NightVersion:
     return NightVersion(digest.hexdigest()[:32], modified)
 
 
-__all__ = ["Comeback", "DealFeat", "NightGame", "NightMatch", "NightPlayer", "NightSeat",
-           "NightSummary", "NightVersion", "night_matches", "night_summary", "night_version"]
+__all__ = ["LISTED_PLACES", "Comeback", "DealFeat", "NightGame", "NightMatch", "NightPlayer",
+           "NightSeat", "NightSummary", "NightVersion", "and_more", "kept_night_summary",
+           "night_matches", "night_summary", "night_version", "places_text"]

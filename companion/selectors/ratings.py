@@ -8,6 +8,7 @@ rounded to one decimal by the pages; a change is the difference of two ordinals.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
@@ -167,13 +168,18 @@ def match_rating_changes(match: Match) -> dict[int, RatingChange]:
     }
 
 
-def night_rating_changes(night: GameNight) -> dict[int, dict[int, RatingChange]]:
-    """Per match id of ``night`` and player id, what the match did to the player's
-    ratings (one query however many matches; a match that is not finished is missing)."""
+def night_rating_changes(
+    night: GameNight, matches: Iterable[int] | None = None,
+) -> dict[int, dict[int, RatingChange]]:
+    """Per match id of ``night`` (of ``matches`` only, if given) and player id, what the
+    match did to the player's ratings (one query however many matches; a match that is
+    not finished is missing)."""
     changes: dict[int, dict[int, RatingChange]] = {}
-    for match_id, player_id, *values in RatingStep.objects.filter(
-        match__game_night=night
-    ).values_list("match_id", "player_id", *STEP_VALUES):
+    steps = RatingStep.objects.filter(match__game_night=night)
+    if matches is not None:
+        steps = steps.filter(match_id__in=list(matches))
+    for match_id, player_id, *values in steps.values_list("match_id", "player_id",
+                                                          *STEP_VALUES):
         changes.setdefault(match_id, {})[player_id] = _change(tuple(values))
     return changes
 

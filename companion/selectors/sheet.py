@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch
 from django.utils.translation import get_language
 
@@ -468,11 +469,15 @@ def _log_lines(
     return tuple(lines)
 
 
-def match_log(match: Match) -> list[LogEntry]:
-    """Every change of the match, newest first: who made it (by roster name) and who undid
-    it, and for a change of a deal each player's entry and score before and after (three
-    queries, however long the log)."""
-    changes = list(
+LOG_PER_PAGE = 50
+"""Changes per page of a match's log (a long evening of undo and redo has hundreds)."""
+
+
+def match_log(match: Match, page: int | str | None = 1) -> Page[LogEntry]:
+    """A page of the match's changes, newest first (:data:`LOG_PER_PAGE` of them): who
+    made each (by roster name) and who undid it, and for a change of a deal each player's
+    entry and score before and after (four queries, however long the log)."""
+    changes = (
         match.changes.select_related("created_by", "undone_by")
         .only(
             "id", "kind", "deal_number", "created_at", "undone_at", "before", "after",
@@ -481,17 +486,19 @@ def match_log(match: Match) -> list[LogEntry]:
         )
         .order_by("-id")
     )
+    found = Paginator(changes, LOG_PER_PAGE).get_page(page)
     roster = roster_names(match.group_id)
     seats = seats_of(match)
 
     def who(user: Any) -> str:
         return "" if user is None else roster.get(user.pk, user.username)
 
-    return [
+    found.object_list = [
         LogEntry(change=change, by=who(change.created_by), undone_by=who(change.undone_by),
                  lines=_log_lines(match, change, seats))
-        for change in changes
+        for change in found.object_list
     ]
+    return found  # type: ignore[return-value]
 
 
 # --------------------------------------------------------- preview of a typed deal

@@ -18,7 +18,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion.colours import parse_colour
-from companion.models import GameNight, Group, GroupChange, Invite, Membership, Player
+from companion.models import (
+    GameNight,
+    Group,
+    GroupChange,
+    Invite,
+    Membership,
+    Player,
+    TablePass,
+)
 from companion.parsing import clean_name, name_key
 from companion.services.results import night_results_update
 
@@ -273,11 +281,20 @@ def _check_owner(group: Group, by: AbstractBaseUser | None, message: str) -> Non
         raise PermissionDenied(message)
 
 
+def _end_passes(group: Group, user_id: int) -> None:
+    """End the table passes ``user_id`` made in ``group`` (they are leaving it), for good:
+    they stay ended should the account join again. The guests' phones show why
+    (``companion.services.passes.pass_state``)."""
+    TablePass.objects.filter(group=group, created_by_id=user_id, revoked_at__isnull=True
+                             ).update(revoked_at=timezone.now())
+
+
 def member_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
     """The owner removes a member; the member's players stay on the roster, unlinked.
 
     The players' matches and statistics stay as they are (history belongs to the
-    group); only the account loses its access and its links.
+    group); only the account loses its access and its links, and the table passes it made
+    end.
     """
     group = membership.group
     _check_owner(group, by, _("Only the owner of the group can remove members."))
@@ -286,6 +303,7 @@ def member_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
     with transaction.atomic():
         username = membership.user.get_username()
         Player.objects.filter(group=group, user_id=membership.user_id).update(user=None)
+        _end_passes(group, membership.user_id)
         membership.delete()
         _log(group, GroupChange.Kind.REMOVE, by, user=username)
 
@@ -293,7 +311,8 @@ def member_remove(*, membership: Membership, by: AbstractBaseUser) -> None:
 def group_leave(*, group: Group, user: AbstractBaseUser) -> None:
     """A member leaves the group; their players stay on the roster, unlinked.
 
-    The owner cannot leave: the group would have nobody to look after it.
+    The table passes they made end. The owner cannot leave: the group would have nobody
+    to look after it.
     """
     if group.owner_id == user.pk:
         raise ValidationError(
@@ -304,6 +323,7 @@ def group_leave(*, group: Group, user: AbstractBaseUser) -> None:
         if not deleted:
             return
         Player.objects.filter(group=group, user=user).update(user=None)
+        _end_passes(group, user.pk)
         _log(group, GroupChange.Kind.LEAVE, user, user=user.get_username())
 
 

@@ -7,7 +7,8 @@ signed with the site's secret key (``django.core.signing``, a salt of its own). 
 token that was changed, or signed with another key, is refused before the database
 is asked; one whose nonce is not the pass's is refused too. A pass works until the
 end of the game night in progress (06:00 the next morning, at most 24 hours) and
-until a member revokes it; what it opens is decided in ``companion.access``.
+until a member revokes it or its maker leaves the group; what it opens is decided in
+``companion.access``.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from companion.models import GameNight, Match, MatchChange, TablePass
+from companion.models import GameNight, Match, MatchChange, Membership, TablePass
 from companion.parsing import clean_name
 from companion.services.groups import EVENING_ENDS_AT, game_night_date
 
@@ -32,7 +34,7 @@ MAX_HOURS = 24
 """A pass never works longer than this, whatever the hour it was made."""
 GUEST_NAME_MAX = MatchChange._meta.get_field("created_by_guest").max_length or 40
 
-PassState = Literal["active", "expired", "revoked"]
+PassState = Literal["active", "expired", "revoked", "maker_left"]
 
 
 def pass_expiry(now: dt.datetime | None = None) -> dt.datetime:
@@ -46,7 +48,28 @@ def pass_expiry(now: dt.datetime | None = None) -> dt.datetime:
     return min(timezone.make_aware(morning), now + dt.timedelta(hours=MAX_HOURS))
 
 
+def maker_in_group() -> Exists:
+    """Whether the pass's maker is (still) a member of its group, as a query expression
+    (``TablePass.objects.annotate(maker_in_group=maker_in_group())``: no query of its own).
+    """
+    return Exists(Membership.objects.filter(group_id=OuterRef("group_id"),
+                                            user_id=OuterRef("created_by_id")))
+
+
+def _maker_is_member(table_pass: TablePass) -> bool:
+    known = getattr(table_pass, "maker_in_group", None)
+    if known is not None:
+        return bool(known)
+    return table_pass.created_by_id is not None and Membership.objects.filter(
+        group_id=table_pass.group_id, user_id=table_pass.created_by_id).exists()
+
+
 def pass_state(table_pass: TablePass, now: dt.datetime | None = None) -> PassState:
+    """Whether the pass works: it ends when revoked, at its expiry, and as soon as the
+    member who made it is no longer in the group (left, removed, account deleted): a
+    pass never grants more than its maker has."""
+    if not _maker_is_member(table_pass):
+        return "maker_left"
     if table_pass.revoked_at is not None:
         return "revoked"
     if table_pass.expires_at <= (now or timezone.now()):
@@ -71,7 +94,7 @@ def pass_for_token(token: str) -> TablePass | None:
         return None
     table_pass = (
         TablePass.objects.select_related("group", "match", "game_night", "created_by")
-        .filter(pk=int(pk)).first()
+        .annotate(maker_in_group=maker_in_group()).filter(pk=int(pk)).first()
     )
     if table_pass is None or not nonce or not constant_time_compare(table_pass.nonce, nonce):
         return None

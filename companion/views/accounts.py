@@ -17,7 +17,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from companion import signups
 from companion.forms.accounts import SignupForm
 from companion.selectors.groups import groups_for_user
 
@@ -47,16 +49,34 @@ class LoginView(auth_views.LoginView):
         return safe_next(super().get_redirect_url(), self.request)
 
 
+def _signups_paused(request: HttpRequest, form: SignupForm, minutes: int) -> HttpResponse:
+    paused = ngettext(
+        "Too many new accounts from this address: please try again in %(minutes)s minute.",
+        "Too many new accounts from this address: please try again in %(minutes)s minutes.",
+        minutes) % {"minutes": minutes}
+    return render(request, "registration/signup.html",
+                  {"form": form, "next": _next_url(request), "paused": paused}, status=429)
+
+
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and log in with it; then go on to ``next`` (an invite) or home."""
+    """Create an account and log in with it; then go on to ``next`` (an invite) or home.
+    At most a few accounts per address and hour (``companion.signups``): past that, 429."""
     if request.user.is_authenticated:
         return HttpResponseRedirect(_next_url(request) or reverse("home"))
     form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        minutes = signups.signups_paused(request)
+        if minutes is not None:  # before the passwords are checked: no work for a script
+            return _signups_paused(request, SignupForm(), minutes)
     if request.method == "POST" and form.is_valid():
+        slot = signups.signup_take(request)
+        if slot is None:
+            return _signups_paused(request, form, signups.minutes_left())
         try:
             with transaction.atomic():
                 user = form.save()
         except IntegrityError:
+            signups.signup_give_back(slot)
             # Someone took the name between the form's check and the insert.
             form.add_error("username", User._meta.get_field("username").error_messages["unique"])
             return render(

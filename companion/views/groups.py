@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
@@ -49,10 +48,15 @@ from companion.forms.groups import (
     PlayerLinkForm,
 )
 from companion.models import ChangeReceipt, GameNight, Group, Invite, Membership, Player
-from companion.night_card import night_png, night_text
+from companion.night_card import kept_night_png, night_text
 from companion.selectors import groups as selectors
 from companion.selectors.history import group_history
-from companion.selectors.nights import NightVersion, night_matches, night_summary, night_version
+from companion.selectors.nights import (
+    NightVersion,
+    kept_night_summary,
+    night_matches,
+    night_version,
+)
 from companion.services import groups as services
 from companion.sharing import share_url
 
@@ -499,13 +503,15 @@ def night_detail(request: HttpRequest, group_id: int, night_id: int) -> HttpResp
     with what it did to the players' ratings; also for a guest with a table pass for this
     night."""
     night = get_game_night_for_viewer(request, group_id, night_id)
-    summary = night_summary(night)
+    summary = kept_night_summary(night)
+    page = night_matches(night, request.GET.get("page"))
     return render(request, "companion/groups/night_detail.html", {
         "group": night.group,
         "night": night,
         "summary": summary,
         "share_text": night_text(summary),
-        "matches": night_matches(night),
+        "matches": page.object_list,
+        "page_obj": page,
         "viewer": viewer_of(request),
     })
 
@@ -537,18 +543,26 @@ def _card_modified(request: HttpRequest, group_id: int, night_id: int) -> dt.dat
 def night_card(request: HttpRequest, group_id: int, night_id: int) -> HttpResponse:
     """The night's tally as a PNG image card (what chat apps show inline)."""
     night, version = _card_version(request, group_id, night_id)
-    # The same picture for every member who asks in this language: drawn once per version.
-    key = f"night-card:{version.tag}"
-    png = cache.get(key)
+    # The same picture for every member who asks in this language: drawn once per version,
+    # by one request at a time (the others wait briefly, then get the night's last one).
+    png, current = kept_night_png(night, version.tag)
     if png is None:
-        png = night_png(night_summary(night))
-        cache.set(key, png)
+        busy = HttpResponse(_("The picture is being drawn: try again in a moment."),
+                            status=503, content_type="text/plain; charset=utf-8")
+        busy["Retry-After"] = "2"
+        patch_cache_control(busy, no_store=True)
+        return busy
     response = HttpResponse(png, content_type="image/png")
     response["Content-Disposition"] = (
         f'inline; filename="kartenrunde-{night.date.isoformat()}.png"'
     )
-    # Members only: no shared cache keeps it; the browser asks again (ETag) each time.
-    patch_cache_control(response, private=True, no_cache=True)
+    # Members only: no shared cache keeps it; the browser asks again (ETag) each time. An
+    # earlier version's picture (the current one still being drawn) is not kept at all:
+    # the ETag names the current version.
+    if current:
+        patch_cache_control(response, private=True, no_cache=True)
+    else:
+        patch_cache_control(response, private=True, no_store=True)
     return response
 
 

@@ -276,9 +276,13 @@ def match_rematch(request: HttpRequest, group_id: int, match_id: int) -> HttpRes
 
 @viewer_required
 def match_changes(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse:
-    """The match's log ("Verlauf"): every change, who made it and when, undone ones marked."""
+    """The match's log ("Verlauf"): every change, who made it and when, undone ones marked;
+    a page at a time."""
     match = get_match_for_viewer(request, group_id, match_id)
+    page = match_log(match, request.GET.get("page"))
     return render(request, "companion/sheet/log.html", {
-        "match": match, "group": match.group, "entries": match_log(match),
+        "match": match, "group": match.group, "entries": page.object_list, "page_obj": page,
+        # The list counts down from the newest change: this page's first number.
+        "first_number": page.paginator.count - page.start_index() + 1,
         "viewer": viewer_of(request),
     })

@@ -148,7 +148,8 @@ def guest_passes(request: HttpRequest) -> list[tuple[TablePass, str]]:
     if not joined:
         return []
     found = TablePass.objects.filter(
-        pk__in=list(joined), revoked_at__isnull=True, expires_at__gt=timezone.now(),
+        services.maker_in_group(), pk__in=list(joined), revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
     ).select_related("group", "match", "game_night").order_by("-created_at")
     return [(table_pass, _target(table_pass)) for table_pass in found]
 

@@ -184,3 +184,70 @@ def test_logging_in_goes_on_to_a_path_of_this_site(client: Client) -> None:
     response = client.post("/accounts/login/?next=/join/abc/",
                            {"username": "dora", "password": PASSWORD})
     assert response.url == "/join/abc/"
+
+
+# --- Signups throttled per address (issue 30, item 10) --------------------------------------
+
+
+@pytest.fixture
+def three_an_hour(settings) -> None:
+    from django.core.cache import cache
+
+    settings.SIGNUP_THROTTLE_LIMIT = 3
+    settings.SIGNUP_THROTTLE_WINDOW = 3600
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast
+    cache.clear()
+
+
+def _from(address: str, username: str, language: str = "en", forwarded: str = ""):
+    extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded else {}
+    return Client(REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=language, **extra).post(
+        "/accounts/signup/",
+        {"username": username, "password1": PASSWORD, "password2": PASSWORD},
+    )
+
+
+def test_signups_from_one_address_are_paused_after_the_limit(three_an_hour: None) -> None:
+    made = [_from("203.0.113.5", f"spieler{n}").status_code for n in range(3)]
+    refused = _from("203.0.113.5", "spieler3")
+    german = _from("203.0.113.5", "spieler4", language="de")
+
+    assert made == [302, 302, 302]
+    assert refused.status_code == 429 and german.status_code == 429
+    assert "Too many new accounts from this address: please try again in" in (
+        refused.content.decode())
+    assert "Zu viele neue Konten von dieser Adresse" in german.content.decode()
+    assert User.objects.filter(username__startswith="spieler").count() == 3
+    assert _from("198.51.100.7", "nachbarin").status_code == 302  # another address
+
+
+def test_a_refused_form_does_not_use_up_the_addresses_signups(three_an_hour: None) -> None:
+    client = Client(REMOTE_ADDR="203.0.113.5", HTTP_ACCEPT_LANGUAGE="en")
+    for _ in range(5):
+        client.post("/accounts/signup/", {"username": "x", "password1": "a", "password2": "b"})
+    assert [_from("203.0.113.5", f"spieler{n}").status_code for n in range(3)] == [302] * 3
+
+
+def test_signups_behind_a_proxy_count_per_forwarded_address(three_an_hour: None,
+                                                            settings) -> None:
+    settings.TRUSTED_PROXIES = 1
+    made = [_from("10.0.0.1", f"spieler{n}", forwarded="203.0.113.5:4711").status_code
+            for n in range(4)]
+    garbage = [_from("10.0.0.1", f"skript{n}", forwarded="not-an-ip").status_code
+               for n in range(4)]
+
+    assert made == [302, 302, 302, 429]  # "203.0.113.5:4711" is 203.0.113.5 each time
+    assert garbage == [302, 302, 302, 429]  # no address: the proxy's own, counted too
+    assert _from("10.0.0.1", "nachbarin", forwarded="198.51.100.7").status_code == 302
+
+
+def test_the_signup_pause_ends_with_its_hour(three_an_hour: None, monkeypatch) -> None:
+    from companion import signups
+
+    now = 1_800_000_000.0
+    monkeypatch.setattr(signups.time, "time", lambda: now)
+    for n in range(3):
+        _from("203.0.113.5", f"spieler{n}")
+    assert _from("203.0.113.5", "spieler3").status_code == 429
+    now += 3600
+    assert _from("203.0.113.5", "spieler3").status_code == 302

@@ -225,3 +225,64 @@ def test_the_address_pause_ends_after_fifteen_minutes(client: Client, zoe: User)
         attempt_time=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=15, seconds=1)
     )
     assert log_in(client, PASSWORD).status_code == 302
+
+
+# --- Forwarded addresses that are not bare addresses (issue 30, item 8) --------------------
+
+LONG = "1" * 5000
+
+
+@pytest.mark.parametrize(("forwarded", "expected"), [
+    ("1.2.3.4:5678", "1.2.3.4"),
+    ("[::1]", "::1"),
+    ("[::1]:80", "::1"),
+    ("[2001:DB8::1]:443", "2001:db8::1"),
+    ("2001:db8::1", "2001:db8::1"),
+    ("fe80::1%eth0", "fe80::1"),
+    ("::ffff:198.51.100.9", "198.51.100.9"),
+    ("not-an-ip", "203.0.113.5"),
+    ("1.2.3.4:port", "203.0.113.5"),
+    ("1.2.3.4:", "203.0.113.5"),
+    ("[::1]x", "203.0.113.5"),
+    ("[::1", "203.0.113.5"),
+    ("[not-an-ip]:80", "203.0.113.5"),
+    ("999.1.1.1", "203.0.113.5"),
+    (" , ", "203.0.113.5"),
+    ("", "203.0.113.5"),
+    (LONG, "203.0.113.5"),
+    ("unknown", "203.0.113.5"),
+])
+def test_a_forwarded_entry_is_read_as_an_address_or_not_at_all(
+    settings: Any, forwarded: str, expected: str
+) -> None:
+    settings.TRUSTED_PROXIES = 1
+    request = RequestFactory().post(
+        "/accounts/login/", REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=forwarded,
+    )
+    assert client_ip(request) == expected
+
+
+def test_a_connection_without_an_address_has_none(settings: Any) -> None:
+    settings.TRUSTED_PROXIES = 1
+    request = RequestFactory().post("/accounts/login/", REMOTE_ADDR="",
+                                    HTTP_X_FORWARDED_FOR="garbage")
+    assert client_ip(request) is None
+
+
+@pytest.mark.parametrize("forwarded", [
+    "1.2.3.4:5678", "[::1]", "[::1]:80", "not-an-ip", "", LONG, "[::1]:80, not-an-ip",
+])
+def test_a_login_behind_a_proxy_never_fails_on_the_forwarded_address(
+    client: Client, zoe: User, settings: Any, forwarded: str
+) -> None:
+    """On PostgreSQL the address axes stores is an ``inet``: anything but a bare address
+    used to fail the login with a server error."""
+    settings.TRUSTED_PROXIES = 1
+    wrong = client.post("/accounts/login/", {"username": "zoe", "password": "wrong"},
+                        REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=forwarded)
+    stored = AccessAttempt.objects.get().ip_address
+    right = client.post("/accounts/login/", {"username": "zoe", "password": PASSWORD},
+                        REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=forwarded)
+
+    assert (wrong.status_code, right.status_code) == (200, 302)
+    assert stored in {"1.2.3.4", "::1", "203.0.113.5"}

@@ -214,11 +214,12 @@ def test_the_card_changes_with_the_night_the_roster_and_the_language(
 def test_the_card_is_drawn_once_per_version(
     anna_client: Client, evening: GameNight, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.views import groups as views
+    from companion import night_card
 
     drawn: list[int] = []
-    real = views.night_png
-    monkeypatch.setattr(views, "night_png", lambda summary: drawn.append(1) or real(summary))
+    real = night_card.night_png
+    monkeypatch.setattr(night_card, "night_png",
+                        lambda summary: drawn.append(1) or real(summary))
 
     one = anna_client.get(_url(evening, "card.png"))
     two = anna_client.get(_url(evening, "card.png"))

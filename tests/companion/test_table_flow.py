@@ -638,3 +638,36 @@ def test_switching_11_nimmt_to_counts_counts_the_typed_cards(
     assert 'name="s0-hand" value="12"' in html
     assert '<input type="hidden" name="s1-hand_cards" value="7, 7x">' in html
     assert 'value="2" checked' in html  # who went out stays chosen
+
+
+def _toggle(match: Match, anna: User, times: int) -> None:
+    for _ in range(times):
+        deal_services.match_undo(match=match, user=anna)
+        deal_services.match_redo(match=match, user=anna)
+
+
+def test_the_log_page_shows_a_page_of_changes_in_the_same_queries_however_long_the_log(
+    anna_client: Client, group: Group, players: list[Player], anna: User,
+    monkeypatch: pytest.MonkeyPatch, django_assert_max_num_queries: Any,
+) -> None:
+    """Undo and redo tapped a thousand times make a log of two thousand entries: the page
+    lists a page of them, the rest a click away (issue 30: no page grows with a log)."""
+    monkeypatch.setattr(sheet_reads, "LOG_PER_PAGE", 4)
+    match = start(group, players, "x-nimmt", user=anna)
+    deal_services.deal_record(match=match, number=1, user=anna, entries={
+        players[0].pk: {"hand": 3}, players[1].pk: {}, players[2].pk: {}})
+    _toggle(match, anna, 3)  # 7 changes
+    with django_assert_max_num_queries(1000) as short:
+        first = _log_text(anna_client, match)
+    _toggle(match, anna, 6)  # 19 changes
+    with django_assert_max_num_queries(len(short.captured_queries)):
+        newest = _log_text(anna_client, match)
+    html = anna_client.get(url("match_changes", match) + "?page=5",
+                           HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    assert len(first) == len(newest) == 4
+    assert newest[0].startswith("↷ Deal 1")  # the newest first
+    assert '<ol class="list-group" id="changes" reversed start="19">' in anna_client.get(
+        url("match_changes", match)).content.decode()
+    assert 'reversed start="3"' in html and html.count('id="change-') == 3  # the oldest three
+    assert "Deal 1 recorded" in html and "Newer" in html and "Show more" not in html

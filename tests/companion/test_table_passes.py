@@ -620,3 +620,96 @@ def test_the_etag_of_a_guests_save_is_the_one_its_next_poll_answers_304_to(
     saved = client.post(url("deal_new", match), X_NIMMT_DEAL, **HX)
     poll = client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=saved["ETag"], **HX)
     assert poll.status_code == 304
+
+
+# ------------------------------------------------------------------ the maker leaves
+
+
+@pytest.fixture
+def ben(group: Group) -> User:
+    """A member (not the owner) who makes passes."""
+    ben = User.objects.create_user("ben", password="kartenrunde-ben-1")
+    Membership.objects.create(group=group, user=ben)
+    return ben
+
+
+def _leave(group: Group, ben: User, anna: User) -> None:
+    client = Client()
+    client.force_login(ben)
+    assert client.post(reverse("group_leave", args=[group.pk])).status_code == 302
+
+
+def _removed(group: Group, ben: User, anna: User) -> None:
+    client = Client()
+    client.force_login(anna)
+    membership = Membership.objects.get(group=group, user=ben)
+    response = client.post(reverse("member_remove", args=[group.pk, membership.pk]))
+    assert response.status_code == 302
+
+
+@pytest.mark.parametrize("gone", [_leave, _removed])
+def test_a_pass_ends_when_its_maker_leaves_or_is_removed_and_the_phone_says_so(
+    group: Group, match: Match, ben: User, anna: User, gone: Any
+) -> None:
+    writing = make_pass(by=ben, match=match)
+    night = make_pass(by=ben, night=match.game_night)
+    deal_services.deal_record(match=match, number=1, user=anna, entries={
+        seat.player_id: {"hand": [5, 3, 0][seat.number]} for seat in match.seats.all()})
+    client = guest_with(writing)
+    night_client = guest_with(night)
+    etag = client.get(url("match_sheet", match), **HX)["ETag"]
+    before = (match.deals.count(), MatchChange.objects.filter(match=match).count())
+
+    gone(group, ben, anna)
+
+    for method, path in guest_urls(match):
+        response = getattr(client, method)(path, X_NIMMT_DEAL)
+        assert response.status_code == 410, (method, path)
+    undo = client.post(url("match_undo", match),
+                       {"change": MatchChange.objects.filter(match=match).first().pk})
+    assert undo.status_code == 410
+    poll = client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HX)
+    assert poll.status_code == 410 and poll["HX-Refresh"] == "true"
+    html = client.get(url("match_sheet", match)).content.decode()
+    assert "This table pass no longer works" in html
+    assert "The member who made it is no longer in the group." in html
+    night_page = night_client.get(reverse("night_detail", args=[group.pk, match.game_night_id]))
+    assert night_page.status_code == 410
+    assert night_client.get(url("match_sheet", match)).status_code == 410
+    joined = Client(**EN).get(join_url(writing))
+    assert joined.status_code == 410
+    assert "The member who made it is no longer in the group." in joined.content.decode()
+    assert (match.deals.count(), MatchChange.objects.filter(match=match).count()) == before
+    assert client.get(reverse("home")).content.decode().count(url("match_sheet", match)) == 0
+
+
+def test_a_pass_stays_ended_when_its_maker_joins_again(
+    group: Group, match: Match, ben: User, anna: User
+) -> None:
+    writing = make_pass(by=ben, match=match)
+    client = guest_with(writing)
+    _leave(group, ben, anna)
+    Membership.objects.create(group=group, user=ben)  # invited again
+
+    assert client.get(url("match_sheet", match)).status_code == 410
+    writing.refresh_from_db()
+    assert writing.revoked_at is not None
+
+
+def test_a_pass_whose_makers_account_is_gone_works_no_more(
+    group: Group, match: Match, ben: User
+) -> None:
+    client = guest_with(make_pass(by=ben, match=match))
+    ben.delete()  # the membership goes with the account, the pass's maker becomes None
+
+    assert client.get(url("match_sheet", match)).status_code == 410
+    assert client.post(url("deal_new", match), X_NIMMT_DEAL, **HX).status_code == 410
+    assert match.deals.count() == 0
+
+
+def test_the_passes_of_the_members_who_stay_keep_working(
+    group: Group, match: Match, ben: User, anna: User
+) -> None:
+    client = guest_with(make_pass(by=anna, match=match))
+    _leave(group, ben, anna)
+    assert client.get(url("match_sheet", match)).status_code == 200
