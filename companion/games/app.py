@@ -20,6 +20,7 @@ from companion.rules_search.words import GameSearch
 from companion.selectors.stats import Figure, Tallies
 from companion.turns import TurnRules
 from scoring import GameInfo
+from scoring.common import ScorePart
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,10 @@ class GameApp:
     bgg_id: int | None = None
     """The game's BoardGameGeek id, if known: how a BG Stats file names it
     (:mod:`companion.bgstats`; written as 0, BG Stats' "none", when unknown)."""
+    part_texts: Mapping[str, Callable[[ScorePart], str]] = field(default_factory=dict)
+    """The words for the game's own kinds of score part (``ScorePart.kind`` that are not
+    ``scoring.common.SHARED_PART_KINDS``), each from the part to a line in the reader's
+    language (``companion.breakdown``)."""
     bgstats_names: tuple[str, ...] = ()
     """The names a BG Stats game of this kind may carry (compared by
     :func:`companion.bgstats.name_match_key`: case, spaces and punctuation do not count)."""
