@@ -22,9 +22,9 @@ from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
 from companion.engine_messages import message_for
-from companion.games import game_app
+from companion.games import GAME_APPS, game_app
 from companion.games.entry import Mode, joined, parse_cards
-from companion.models import Game, Player, Seat
+from companion.models import Player, Seat, game_choices
 from companion.parsing import (
     MAX_POSITIVE,
     MAX_SMALL,
@@ -56,7 +56,7 @@ class MatchStartForm(forms.Form):
     """Game, players in seat order, first dealer / start player, the game's options."""
 
     game = forms.ChoiceField(
-        label=_("Game"), choices=Game.choices, widget=forms.RadioSelect, initial=Game.X_NIMMT
+        label=_("Game"), choices=game_choices, widget=forms.RadioSelect
     )
     first_player = forms.TypedChoiceField(
         label=_("Deals / starts first"), coerce=int, required=False, empty_value=None,
@@ -65,10 +65,6 @@ class MatchStartForm(forms.Form):
     new_player = forms.CharField(
         label=_("New player (guest)"), required=False, max_length=80,
         help_text=_("Adds the name to the group's roster and gives them the next free seat."),
-    )
-    colour_by_first_card = forms.BooleanField(
-        label=_("13 only: the first card on an empty target fixes its colour (variant)"),
-        required=False,
     )
 
     def __init__(self, *args: Any, players: Sequence[Player], **kwargs: Any) -> None:
@@ -82,9 +78,20 @@ class MatchStartForm(forms.Form):
             )
             self.fields[name].choices = [("", "—"), *((p.pk, p.name) for p in players)]
         self.fields["first_player"].choices = [("", "—"), *((p.pk, p.name) for p in players)]
-        self.order_fields([
-            "game", *self.seat_names, "new_player", "first_player", "colour_by_first_card",
-        ])
+        self.game_field_names: dict[str, list[str]] = {}
+        """The fields each game brings (``GameApp.start``), by slug."""
+        for slug, app in GAME_APPS.items():
+            if app.start is not None:
+                fields = app.start.fields()
+                self.fields.update(fields)
+                self.game_field_names[slug] = list(fields)
+        self.order_fields(["game", *self.seat_names, "new_player", "first_player"])
+
+    @property
+    def game_fields(self) -> list[tuple[str, list[BoundField]]]:
+        """Per game that has any, its own fields (shown while it is the chosen game)."""
+        return [(slug, [self[name] for name in names])
+                for slug, names in self.game_field_names.items()]
 
     @property
     def seat_fields(self) -> list[BoundField]:
@@ -126,15 +133,8 @@ class MatchStartForm(forms.Form):
 
     def options(self) -> dict[str, object]:
         """The match options the chosen game knows."""
-        if self.cleaned_data["game"] == Game.DREIZEHN:
-            from scoring.dreizehn import Variant
-
-            variant = (
-                Variant.COLOUR_BY_FIRST_CARD
-                if self.cleaned_data.get("colour_by_first_card") else Variant.FIXED_COLOURS
-            )
-            return {"variant": variant.value}
-        return {}
+        start = game_app(self.cleaned_data["game"]).start
+        return start.options(self.cleaned_data) if start is not None else {}
 
 
 # ---------------------------------------------------------------------- one deal

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django import forms
 from django.utils.functional import Promise
 
 from companion.games.check_forms import CheckForm
@@ -30,6 +31,16 @@ class Tool:
     url_name: str
     label: str | Promise
     """The button that opens it, in the reader's language."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartOptions:
+    """The game's own fields on the new-match form, and the match options they give."""
+
+    fields: Callable[[], dict[str, forms.Field]]
+    """New fields by name (unique across the games: the form holds every game's)."""
+    options: Callable[[Mapping[str, Any]], dict[str, object]]
+    """``Match.options`` from the form's cleaned values."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +74,8 @@ class GameApp:
     sections about a move and the reader of a question naming cards."""
     turns: TurnRules = field(default_factory=TurnRules)
     """Who deals and starts each deal, and the rematch's first deal."""
+    start: StartOptions | None = None
+    """The game's own fields on the new-match form (its variants), if it has any."""
     tool: Tool | None = None
     """The game's live helper, if it has one."""
     live: LiveMode | None = None

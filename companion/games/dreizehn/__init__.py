@@ -20,6 +20,7 @@ APP = GameApp(
     search=search.SEARCH,
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
+    start=options.START,
     tool=Tool("tool_targets", _("Target totals")),
     # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
     bgg_id=17025,
