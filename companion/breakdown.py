@@ -162,4 +162,5 @@ def explain(
                                     for name, data in datas.items()})
     except ScoringError:
         return {}
-    return {name: lines_for(game, player_parts, signed=signed) for name, player_parts in parts.items()}
+    return {name: lines_for(game, player_parts, signed=signed)
+            for name, player_parts in parts.items()}

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.urls import reverse
 from django.utils.functional import Promise
 
 from companion.games.check_forms import CheckForm
@@ -26,11 +27,20 @@ from scoring.common import ScorePart
 
 @dataclass(frozen=True, slots=True)
 class Tool:
-    """A live helper for the table (its state in the URL, see ``views.rules``)."""
+    """A live helper for the table: a view in the game's folder (its state in the URL,
+    see :mod:`companion.games.tools`), served at ``/tools/<key>/``."""
 
-    url_name: str
+    key: str
+    """Its part of the address, unique across the games (``bulls``: ``/tools/bulls/``)."""
     label: str | Promise
     """The button that opens it, in the reader's language."""
+    view: str
+    """The dotted name of its view function (imported on the first request, so that the
+    registry does not import views)."""
+
+    @property
+    def url(self) -> str:
+        return reverse("tool", args=[self.key])
 
 
 @dataclass(frozen=True, slots=True)

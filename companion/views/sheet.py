@@ -80,7 +80,7 @@ def _tools(sheet: Sheet) -> list[dict[str, Any]]:
         **_match_query(sheet),
         "back": reverse("match_sheet", args=[sheet.match.group_id, sheet.match.pk]),
     })
-    return [{"url": f"{reverse(tool.url_name)}?{query}", "label": tool.label}]
+    return [{"url": f"{tool.url}?{query}", "label": tool.label}]
 
 
 def _dispute_url(sheet: Sheet) -> str:

@@ -89,8 +89,8 @@ def test_an_unknown_game_has_no_rules_page(client: Client) -> None:
 
 def test_pages_are_public_without_login(client: Client) -> None:
     for url in (reverse("rules_index"), reverse("rules_search") + "?q=13",
-                reverse("rules_game", args=["freaky"]), reverse("tool_bulls"),
-                reverse("tool_targets")):
+                reverse("rules_game", args=["freaky"]), reverse("tool", args=["bulls"]),
+                reverse("tool", args=["targets"])):
         response = client.get(url)
         assert response.status_code == 200, url
 

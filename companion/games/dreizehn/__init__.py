@@ -21,7 +21,7 @@ APP = GameApp(
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
     start=options.START,
-    tool=Tool("tool_targets", _("Target totals")),
+    tool=Tool("targets", _("Target totals"), "companion.games.dreizehn.tool.view"),
     # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
     bgg_id=17025,
     bgstats_names=("13", "Dreizehn"),

@@ -10,7 +10,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import StartOptions
-
 from companion.games.checks import Refusal
 from scoring.dreizehn import Variant
 

@@ -19,7 +19,7 @@ APP = GameApp(
     entry=entry.FORMAT,
     search=search.SEARCH,
     turns=turns.TURNS,
-    tool=Tool("tool_bulls", _("Bull card tracker")),
+    tool=Tool("bulls", _("Bull card tracker"), "companion.games.elf_nimmt.tool.view"),
     bgg_id=63706,
     bgstats_names=("11 nimmt!", "Elf nimmt!"),
 )
