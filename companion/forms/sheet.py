@@ -465,13 +465,11 @@ class DealForm(forms.Form):
 
     def card_grids(self) -> list[GridPanel]:
         """The card grid of every player's piles, with the ticked cards of the others."""
-        from scoring.number_cards import CARDS, STANDARD_DECK
-
         ticked: dict[tuple[int, str], set[int]] = {}
         for seat in self.seats:
             for name in self.player_field_names:
                 value = self[self.name_for(seat, name)].value()
-                ticked[seat.number, name] = set(parse_cards(str(value or "")))
+                ticked[seat.number, name] = set(parse_cards(str(value or ""), self.format.cards))
         panels = []
         for seat in self.seats:
             for name in self.player_field_names:
@@ -481,9 +479,9 @@ class DealForm(forms.Form):
                 panels.append(GridPanel(
                     seat=seat, field=self[self.name_for(seat, name)], pile=name,
                     cards=tuple(
-                        GridCard(card, STANDARD_DECK.of(card), card in own,
+                        GridCard(card, self.format.card_value(card), card in own,
                                  card in others and card not in own)
-                        for card in CARDS
+                        for card in self.format.cards
                     ),
                 ))
         return panels
@@ -491,9 +489,7 @@ class DealForm(forms.Form):
     @property
     def hornochsen_values(self) -> list[int]:
         """The Hornochsen a number card can carry (for the grid's shared descriptions)."""
-        from scoring.number_cards import CARDS, STANDARD_DECK
-
-        return sorted({STANDARD_DECK.of(card) for card in CARDS})
+        return sorted({self.format.card_value(card) for card in self.format.cards})
 
     def grid_piles(self) -> list[tuple[str, Any]]:
         """The piles a player ticks cards for (field name, label)."""

@@ -96,6 +96,9 @@ class GameApp:
     bgg_id: int | None = None
     """The game's BoardGameGeek id, if known: how a BG Stats file names it
     (:mod:`companion.bgstats`; written as 0, BG Stats' "none", when unknown)."""
+    demo_players: tuple[int, ...] = ()
+    """The game's matches in the demo data (``manage.py seed_demo``): the number of
+    players of each, played through the engine's ``random_game``."""
     part_texts: Mapping[str, Callable[[ScorePart], str]] = field(default_factory=dict)
     """The words for the game's own kinds of score part (``ScorePart.kind`` that are not
     ``scoring.common.SHARED_PART_KINDS``), each from the part to a line in the reader's

@@ -13,9 +13,10 @@ Definitions:
 - *biggest comeback*: of the night's winners, the one who trailed the leader by the
   most points after some deal and still won (on a tie, the earlier match and deal);
   points of the winner's game;
-- *Hornochsen taken*: per player, the Hornochsen of X nimmt! and 11 nimmt! as the
-  engine counts them from the recorded entries (the ``bulls`` figure of the results'
-  per-deal tally), None for a player who played neither with deals that night.
+- *Hornochsen taken*: per player, the Hornochsen of the games whose cards carry them, as
+  the engine counts them from the recorded entries (the tally a game reports under
+  ``companion.selectors.stats.HORNOCHSEN``), None for a player who played no such game
+  with deals that night.
 
 Matches imported with final scores only count in the matches, wins and places; the
 deal figures skip them (``without_deals``).
@@ -33,10 +34,8 @@ from django.db.models import F
 from companion.colours import player_colours
 from companion.models import DealScore, GameNight, Match, Player, Seat, SeatResult
 from companion.selectors.ratings import RatingChange, night_rating_changes
+from companion.selectors.stats import HORNOCHSEN
 from scoring import GAMES
-
-HORNOCHSEN = "bulls"
-"""The per-deal tally (``SeatResult.tally``) that counts Hornochsen taken."""
 
 
 @dataclass(frozen=True, slots=True)

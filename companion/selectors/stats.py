@@ -18,6 +18,10 @@ from django.utils.translation import get_language
 
 from scoring import GameInfo
 
+HORNOCHSEN = "bulls"
+"""The per-deal tally (``GameApp.tally``) of Hornochsen taken: a game whose cards carry
+Hornochsen reports them under this name, and the night page adds them up across games."""
+
 if TYPE_CHECKING:
     from companion.models import Player
 

@@ -329,7 +329,10 @@ def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Not
     Each value is read by its own field like typed input; values that do not fit
     are left out and named in the notice. The engine checks the whole deal on save.
     """
-    keys = [key for key in request.GET if SEAT_FIELD.match(key) or key == "went_out"]
+    # A player's field (s<seat>-<name>) or one of the deal's own fields (GameApp.entry).
+    entry = game_app(sheet.match.game).entry
+    deal_keys = entry.deal_fields(sheet.seats, entry.modes[0].key)
+    keys = [key for key in request.GET if SEAT_FIELD.match(key) or key in deal_keys]
     if not keys or viewer_of(request).read_only:
         return None, ""
     if not sheet.can_record:

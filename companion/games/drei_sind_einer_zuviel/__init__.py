@@ -15,6 +15,7 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(3, 4, 2),
     search=search.SEARCH,
     live=live.LIVE,
     bgg_id=181867,

@@ -17,6 +17,7 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(4, 3, 5),
     search=search.SEARCH,
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},

@@ -17,6 +17,7 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(5, 3, 4),
     search=search.SEARCH,
     turns=turns.TURNS,
     tool=Tool("bulls", _("Bull card tracker"), "companion.games.elf_nimmt.tool.view"),

@@ -15,6 +15,7 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(3, 4, 5),
     search=search.SEARCH,
     live=live.LIVE,
     # No BoardGameGeek id: it could not be checked here, so it is recognised by name only.
