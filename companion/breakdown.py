@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext, ngettext
 
-from companion.engine_messages import COLOUR_WORDS
+from companion.engine_messages import colour_word
 from companion.games import game_app
 from scoring import ScoringError
 from scoring.common import PartKind, ScorePart, rules_for
@@ -33,7 +33,7 @@ class WhyLine:
 
 
 def _colour(part: ScorePart) -> str:
-    return str(COLOUR_WORDS.get(part.colour, part.colour))
+    return colour_word(part.colour) or part.colour
 
 
 def _hand(part: ScorePart) -> str:

@@ -5,7 +5,16 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.dreizehn import entry, forms, options, rules_text, search, tallies, turns
+from companion.games.dreizehn import (
+    colours,
+    entry,
+    forms,
+    options,
+    rules_text,
+    search,
+    tallies,
+    turns,
+)
 from scoring import GAMES
 
 APP = GameApp(
@@ -19,6 +28,7 @@ APP = GameApp(
     entry=entry.FORMAT,
     demo_players=(4, 3, 5),
     search=search.SEARCH,
+    colour_words=colours.WORDS,
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
     start=options.START,
