@@ -18,6 +18,13 @@ from dataclasses import dataclass
 LANGUAGES = ("de", "en")
 """Languages the rules are written in; German is the default."""
 
+SKELETON = ("overview", "material", "setup", "turn", "scoring", "end", "special-cases",
+            "app-decides")
+"""The anchors every rules page has (its main headings; a game adds its own sections
+around and under them): readers find the same heading on every game's page. The
+points the app decides are level-3 sections with ``decision=True`` after
+``app-decides``."""
+
 
 @dataclass(frozen=True, slots=True)
 class Section:
