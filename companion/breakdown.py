@@ -16,8 +16,8 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext, ngettext
 
-from companion.engine_messages import colour_word
 from companion.games import game_app
+from companion.games.messages import colour_word
 from scoring import ScoringError
 from scoring.common import PartKind, ScorePart, rules_for
 

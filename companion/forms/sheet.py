@@ -6,7 +6,7 @@ how they become the engine's entry dict and back).
 The engine validates everything: :class:`DealForm` turns every
 :class:`scoring.ScoringError` into a message at the player's field, at the
 player, or at the top of the form (errors across players), in the user's
-language (``companion.engine_messages.message_for``).
+language (``companion.games.messages.message_for``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import message_for
 from companion.games import GAME_APPS, game_app
 from companion.games.entry import Mode, joined, parse_cards
+from companion.games.messages import message_for
 from companion.models import Player, Seat, game_choices
 from companion.parsing import (
     MAX_POSITIVE,

@@ -98,7 +98,7 @@ class GameApp:
     (:mod:`companion.bgstats`; written as 0, BG Stats' "none", when unknown)."""
     colour_words: Mapping[str, str | Promise] = field(default_factory=dict)
     """The game's colour keys (in its engine's messages and score parts) in the reader's
-    words (:func:`companion.engine_messages.colour_word`)."""
+    words (:func:`companion.games.messages.colour_word`)."""
     demo_players: tuple[int, ...] = ()
     """The game's matches in the demo data (``manage.py seed_demo``): the number of
     players of each, played through the engine's ``random_game``."""

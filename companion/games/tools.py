@@ -17,8 +17,8 @@ from django.utils.translation import get_language
 from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
-from companion.rules_content import game_text, language_of
-from companion.selectors.rules import RuleRef, rule_ref
+from companion.games import game_app
+from companion.games.rules_text import RuleRef, language_of, rule_ref
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -33,7 +33,7 @@ def tool_url(key: str) -> str:
 def rule_refs(slug: str) -> dict[str, RuleRef]:
     """Every rule of a game by anchor (hyphens as underscores, for templates)."""
     language = language_of(get_language())
-    text = game_text(slug, language)
+    text = game_app(slug).rules[language]
     return {
         section.anchor.replace("-", "_"): rule_ref(slug, section.anchor, language)
         for section in text.sections

@@ -39,9 +39,9 @@ from companion.access import (
     viewer_required,
 )
 from companion.changes import wait_for_change
-from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
+from companion.games.messages import message_for
 from companion.models import Match
 from companion.notices import Notice
 from companion.parsing import MAX_SMALL, number_from
