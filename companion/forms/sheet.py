@@ -1,4 +1,5 @@
-"""Forms of the score sheet: starting a match and entering one deal.
+"""The score sheet's deal form: entering one deal (the new-match form:
+:mod:`companion.forms.match_start`; what the template draws: :mod:`companion.forms.deal_parts`).
 
 What a player records differs per game; each game's folder has its
 :class:`~companion.games.entry.EntryFormat` (``GameApp.entry``: the fields per player,
@@ -14,221 +15,42 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
-from companion.games import GAME_APPS, game_app
+from companion.forms.deal_parts import (
+    Chip,
+    ChipPanel,
+    ChipRow,
+    ColourCell,
+    ColourRow,
+    EntryField,
+    GridCard,
+    GridPanel,
+    PlayerBlock,
+    named,
+)
+from companion.games import game_app
 from companion.games.entry import Mode, joined, parse_cards
 from companion.games.messages import message_for
-from companion.models import Player, Seat, game_choices
+from companion.models import Seat
 from companion.parsing import (
     MAX_POSITIVE,
     MAX_SMALL,
     WholeNumberField,
 )
-from scoring import GAMES, ScoringError
+from scoring import ScoringError
 from scoring.common import rules_for
 
-MAX_SEATS = max(info.max_players for info in GAMES.values())
 CLIENT_KEY = re.compile(r"^[A-Za-z0-9-]{8,64}$")
 """A phone's key for one send of a deal (a UUID, or random hex where UUIDs are missing)."""
 SEAT_FIELD = re.compile(r"^s\d+-\w+$")
 """The name of a player's field in the deal form (``s<seat>-<field>``)."""
 
-NUMERIC = {
-    "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
-    "class": "form-control text-center", "placeholder": "0",
-}
-CARDS = {
-    "inputmode": "decimal", "autocomplete": "off", "class": "form-control",
-    "placeholder": _("e.g. 55, 3, 17"),
-}
-
-
-# --------------------------------------------------------------------- start a match
-
-
-class MatchStartForm(forms.Form):
-    """Game, players in seat order, first dealer / start player, the game's options."""
-
-    game = forms.ChoiceField(
-        label=_("Game"), choices=game_choices, widget=forms.RadioSelect
-    )
-    first_player = forms.TypedChoiceField(
-        label=_("Deals / starts first"), coerce=int, required=False, empty_value=None,
-        help_text=_("Empty: the player on seat 1."),
-    )
-    new_player = forms.CharField(
-        label=_("New player (guest)"), required=False, max_length=80,
-        help_text=_("Adds the name to the group's roster and gives them the next free seat."),
-    )
-
-    def __init__(self, *args: Any, players: Sequence[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.seat_names = [f"seat_{i}" for i in range(MAX_SEATS)]
-        for i, name in enumerate(self.seat_names):
-            self.fields[name] = forms.ModelChoiceField(
-                label=_("Seat %(seat)s") % {"seat": i + 1},
-                queryset=Player.objects.filter(pk__in=[p.pk for p in players]),
-                required=False, empty_label="—",
-            )
-            self.fields[name].choices = [("", "—"), *((p.pk, p.name) for p in players)]
-        self.fields["first_player"].choices = [("", "—"), *((p.pk, p.name) for p in players)]
-        self.game_field_names: dict[str, list[str]] = {}
-        """The fields each game brings (``GameApp.start``), by slug."""
-        for slug, app in GAME_APPS.items():
-            if app.start is not None:
-                fields = app.start.fields()
-                self.fields.update(fields)
-                self.game_field_names[slug] = list(fields)
-        self.order_fields(["game", *self.seat_names, "new_player", "first_player"])
-
-    @property
-    def game_fields(self) -> list[tuple[str, list[BoundField]]]:
-        """Per game that has any, its own fields (shown while it is the chosen game)."""
-        return [(slug, [self[name] for name in names])
-                for slug, names in self.game_field_names.items()]
-
-    @property
-    def seat_fields(self) -> list[BoundField]:
-        return [self[name] for name in self.seat_names]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        chosen = [cleaned.get(name) for name in self.seat_names]
-        last = max((i for i, player in enumerate(chosen) if player), default=-1)
-        players = chosen[: last + 1]
-        if any(player is None for player in players):
-            raise forms.ValidationError(
-                _("Fill the seats from seat 1 on without gaps."), code="gap"
-            )
-        seen: set[int] = set()
-        for name, player in zip(self.seat_names, players, strict=False):
-            if player.pk in seen:
-                self.add_error(name, _("%(name)s already has a seat.") % {"name": player.name})
-            seen.add(player.pk)
-        game = cleaned.get("game")
-        if game:
-            try:
-                GAMES[game].check_players(len(players))
-            except ScoringError as err:
-                raise forms.ValidationError(message_for(err), code=err.code) from err
-        cleaned["first_dealer"] = 0
-        chosen_first = cleaned.get("first_player")
-        if chosen_first is not None:
-            seated = [player.pk for player in players]
-            if chosen_first in seated:
-                cleaned["first_dealer"] = seated.index(chosen_first)
-            else:
-                name = dict(self.fields["first_player"].choices).get(chosen_first, "")
-                self.add_error("first_player", _(
-                    "%(name)s has no seat in this match: choose one of the seated players."
-                ) % {"name": name})
-        cleaned["players"] = players
-        return cleaned
-
-    def options(self) -> dict[str, object]:
-        """The match options the chosen game knows."""
-        start = game_app(self.cleaned_data["game"]).start
-        return start.options(self.cleaned_data) if start is not None else {}
-
-
 # ---------------------------------------------------------------------- one deal
-
-
-@dataclass(frozen=True)
-class EntryField:
-    """One field of a player's entry, with how the template shows it."""
-
-    field: BoundField
-    stepper: bool = False
-    swatch: str = ""
-    quick_adds: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class GridCard:
-    """One card of the card grid: its number, its Hornochsen and whether it is ticked."""
-
-    number: int
-    hornochsen: int
-    ticked: bool
-    elsewhere: bool
-    """Ticked for another player or pile: shown greyed out."""
-
-
-@dataclass(frozen=True)
-class GridPanel:
-    """The card grid of one player's pile (hand or X-stack)."""
-
-    seat: Seat
-    field: BoundField
-    pile: str
-    cards: tuple[GridCard, ...]
-
-    @property
-    def ticked(self) -> int:
-        return sum(1 for card in self.cards if card.ticked)
-
-
-@dataclass(frozen=True)
-class ColourCell:
-    """One player's field in a row of the count form."""
-
-    seat: Seat
-    field: BoundField
-
-
-@dataclass(frozen=True)
-class ColourRow:
-    """One field (a colour) of the count form across the players."""
-
-    name: str
-    label: Any
-    swatch: str
-    cells: tuple[ColourCell, ...]
-
-
-@dataclass(frozen=True)
-class Chip:
-    """One number button of a field in the chips layout."""
-
-    value: int
-    label: str
-    checked: bool
-
-
-@dataclass(frozen=True)
-class ChipRow:
-    """One field of a player in the chips layout: a button per count it can have."""
-
-    name: str
-    label: Any
-    swatch: str
-    field: BoundField
-    chips: tuple[Chip, ...]
-    deck: int | None
-    """What the deck holds of it at most (across players), or None (no such limit)."""
-    auto: bool = False
-    """The field the chips layout fills in when the counts make it certain."""
-
-
-@dataclass
-class ChipPanel:
-    """One player's part of the chips layout."""
-
-    seat: Seat
-    rows: list[ChipRow]
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def named_errors(self) -> list[str]:
-        name = self.seat.player.name
-        return [named(error, name) for error in self.errors]
 
 
 def _as_count(value: object) -> int | None:
@@ -239,30 +61,6 @@ def _as_count(value: object) -> int | None:
         return int(str(value).strip())
     except ValueError:
         return None
-
-
-def named(message: object, name: str | None) -> str:
-    """``message`` starting with the player's ``name`` once (engine messages often name them)."""
-    text = str(message)
-    if name is None or text.startswith((f"{name}:", f"{name} ")):
-        return text
-    return f"{name}: {text}"
-
-
-@dataclass
-class PlayerBlock:
-    """One player's part of the deal form, for the template."""
-
-    seat: Seat
-    fields: list[EntryField]
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def named_errors(self) -> list[str]:
-        """The errors for a place away from the player's name: each starting with the name
-        once (the engine's messages mostly name the player already)."""
-        name = self.seat.player.name
-        return [named(error, name) for error in self.errors]
 
 
 class DealForm(forms.Form):
@@ -584,4 +382,4 @@ class DealForm(forms.Form):
         return cleaned
 
 
-__all__ = ["DealForm", "MatchStartForm"]
+__all__ = ["CLIENT_KEY", "SEAT_FIELD", "DealForm", "named"]

@@ -18,8 +18,8 @@ from companion.games.check_forms import CheckForm
 from companion.games.entry import EntryFormat
 from companion.games.live import LiveMode
 from companion.games.rules_text import GameText
+from companion.games.tallies import Figure, Tallies
 from companion.rules_search.words import GameSearch
-from companion.selectors.stats import Figure, Tallies
 from companion.turns import TurnRules
 from scoring import GameInfo
 from scoring.common import ScorePart
@@ -41,16 +41,6 @@ class Tool:
     @property
     def url(self) -> str:
         return reverse("tool", args=[self.key])
-
-
-@dataclass(frozen=True, slots=True)
-class StartOptions:
-    """The game's own fields on the new-match form, and the match options they give."""
-
-    fields: Callable[[], dict[str, forms.Field]]
-    """New fields by name (unique across the games: the form holds every game's)."""
-    options: Callable[[Mapping[str, Any]], dict[str, object]]
-    """``Match.options`` from the form's cleaned values."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,8 +74,12 @@ class GameApp:
     sections about a move and the reader of a question naming cards."""
     turns: TurnRules = field(default_factory=TurnRules)
     """Who deals and starts each deal, and the rematch's first deal."""
-    start: StartOptions | None = None
-    """The game's own fields on the new-match form (its variants), if it has any."""
+    start_fields: Callable[[], dict[str, forms.Field]] | None = None
+    """The game's match options on the new-match form: its form fields by name (the form
+    names them ``<folder>-<name>`` and shows them while the game is chosen), if any."""
+    start_options: Callable[[Mapping[str, Any]], dict[str, object]] | None = None
+    """The options the match stores, from the cleaned values of ``start_fields`` (by their
+    own names); raises ``ValidationError`` for a combination the game refuses."""
     tool: Tool | None = None
     """The game's live helper, if it has one."""
     live: LiveMode | None = None

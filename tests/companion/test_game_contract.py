@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django import forms
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
@@ -132,15 +133,20 @@ def test_a_game_goes_through_every_page_and_path(
     # New match, with the game's own start fields (its options) ticked.
     new_url = reverse("match_new", args=[group.pk])
     page = ok(client.get(new_url))
-    start_fields = game.start.fields() if game.start else {}
+    start_fields = game.start_fields() if game.start_fields else {}
     for name in start_fields:
-        assert f'name="{name}"' in page and f"only-{game.slug}" in page
+        assert f'name="{game.folder}-{name}"' in page
+        assert f'class="game-options" data-game="{game.slug}"' in page
     data: dict[str, Any] = {"game": game.slug, "client_key": key(),
                             **{f"seat_{i}": p.pk for i, p in enumerate(players)},
-                            **dict.fromkeys(start_fields, "on")}
+                            **{f"{game.folder}-{name}": "on" for name in start_fields
+                               if isinstance(start_fields[name], forms.BooleanField)}}
     ok(client.post(new_url, data), 302)
     match = Match.objects.get(group=group, game=game.slug)
-    expected_options = game.start.options(dict.fromkeys(start_fields, True)) if game.start else {}
+    # What the form cleans: ticked boxes, the other fields left empty.
+    ticked = {name: True if isinstance(field, forms.BooleanField) else field.clean(None)
+              for name, field in start_fields.items()}
+    expected_options = game.start_options(ticked) if game.start_options else {}
     assert match.options == expected_options
     sheet_url = url("match_sheet", match)
 

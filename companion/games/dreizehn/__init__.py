@@ -31,7 +31,8 @@ APP = GameApp(
     colour_words=colours.WORDS,
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
-    start=options.START,
+    start_fields=options.start_fields,
+    start_options=options.start_options,
     tool=Tool("targets", _("Target totals"), "companion.games.dreizehn.tool.view"),
     # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
     bgg_id=17025,

@@ -9,7 +9,6 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.games.app import StartOptions
 from companion.games.checks import Refusal
 from scoring.dreizehn import Variant
 
@@ -32,7 +31,3 @@ def start_options(cleaned: Mapping[str, Any]) -> dict[str, object]:
     variant = (Variant.COLOUR_BY_FIRST_CARD if cleaned.get("colour_by_first_card")
                else Variant.FIXED_COLOURS)
     return {"variant": variant.value}
-
-
-START = StartOptions(start_fields, start_options)
-"""The variant on the new-match form."""

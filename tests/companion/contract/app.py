@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 import scoring
 from companion import games
-from companion.games.app import GameApp, StartOptions, Tool
+from companion.games.app import GameApp, Tool
 from companion.games.check_forms import CheckForm, number_field
 from companion.games.checks import Refusal
 from companion.games.entry import (
@@ -158,7 +158,8 @@ APP = GameApp(
     search=SEARCH,
     tool=Tool("strafpunkte", "Strafpunkte-Zettel", "tests.companion.contract.app.tool_view"),
     option_checks={OPTION: check_doubled},
-    start=StartOptions(start_fields, start_options),
+    start_fields=start_fields,
+    start_options=start_options,
     demo_players=(3, 4),
     part_texts={engine.PART: part_text},
     bgstats_names=("Strafpunkte",),
