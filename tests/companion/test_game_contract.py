@@ -192,6 +192,8 @@ def test_a_game_goes_through_every_page_and_path(
     ok(guest.post(url("deal_new", rematch), deal_data(rematch, 1, first), **HX))
     assert stored_scores(rematch, 1) == engine_scores(rematch, first)
     assert TablePass.objects.filter(match=rematch).exists()
+    if game.live is not None:
+        ok(client.get(url("match_live", rematch)))
 
     # The night page and its picture; history, player, game, head-to-head, ratings.
     night = match.game_night
