@@ -142,12 +142,18 @@ def test_a_game_goes_through_every_page_and_path(
                             **{f"{game.folder}-{name}": "on" for name in start_fields
                                if isinstance(start_fields[name], forms.BooleanField)}}
     ok(client.post(new_url, data), 302)
-    match = Match.objects.get(group=group, game=game.slug)
+    optioned = Match.objects.filter(group=group, game=game.slug).latest("pk")
     # What the form cleans: ticked boxes, the other fields left empty.
     ticked = {name: True if isinstance(field, forms.BooleanField) else field.clean(None)
               for name, field in start_fields.items()}
-    expected_options = game.start_options(ticked) if game.start_options else {}
-    assert match.options == expected_options
+    assert optioned.options == (game.start_options(ticked) if game.start_options else {})
+
+    # The flow below: a match with the game's default options (the engine's random games
+    # are played by the default rules).
+    ok(client.post(new_url, {**data, "client_key": key(),
+                             **{f"{game.folder}-{name}": "" for name in start_fields}}), 302)
+    match = Match.objects.filter(group=group, game=game.slug).latest("pk")
+    assert match.pk != optioned.pk
     sheet_url = url("match_sheet", match)
 
     # Deal entry in each of the game's modes: the form, and a preview of the deal.
@@ -180,7 +186,8 @@ def test_a_game_goes_through_every_page_and_path(
 
     # Rematch: same game and options; a guest at the table records its first deal.
     ok(client.post(url("match_rematch", match), {"client_key": key()}), 302)
-    rematch = Match.objects.filter(group=group, game=game.slug).exclude(pk=match.pk).get()
+    rematch = Match.objects.filter(group=group, game=game.slug).latest("pk")
+    assert rematch.pk not in (match.pk, optioned.pk)
     assert rematch.options == match.options
     ok(client.post(url("match_pass", rematch), {"may_write": "1"}), 302)
     token = re.search(r"/t/([^/\"]+)/", ok(client.get(url("match_pass", rematch))))
