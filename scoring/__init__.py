@@ -98,6 +98,7 @@ _REGISTRY: dict[str, GameInfo] = {
         GameInfo("freaky", "Freaky", 2, 5, False, "scoring.freaky"),
         GameInfo("elf-nimmt", "11 nimmt!", 2, 7, True, "scoring.elf_nimmt"),
         GameInfo("dreizehn", "13", 3, 6, True, "scoring.dreizehn"),
+        GameInfo("sechs-nimmt", "6 nimmt!", 2, 10, True, "scoring.sechs_nimmt"),
     )
 }
 

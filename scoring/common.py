@@ -24,13 +24,19 @@ alike (game differences are per-game modules, never ``if game == ...``):
 ``explain_deal(entries) -> dict[str, tuple[ScorePart, ...]]``
     validates like ``score_deal``, then each player's score of the deal as
     the terms it is made of (their ``points`` add up to the score).
+
+Optional, for a game whose rules depend on the match's options:
+``with_options(options) -> GameRules`` (module level) gives the rules bound to
+them (:func:`rules_for` asks it), and a ``deals_needed(players, *, recorded,
+totals)`` on those rules says when a match that ends by its totals is over
+(:func:`deals_needed`).
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, cast
 
@@ -69,7 +75,7 @@ SHARED_PART_KINDS: frozenset[PartKind] = frozenset({
 (3 sind einer zuviel!); ``final_bonus``: open colours at the end;
 ``interim_bonus``: the Zwischenwertung card; ``colour`` / ``most``: a colour's
 cards, counted or spared for the strict majority (13); ``red``: red 4s (13);
-``collected``: collected cards (Freaky).
+``collected``: collected cards (Freaky); ``pile``: Hornochsen in the player's pile (6 nimmt!).
 """
 
 
@@ -126,11 +132,14 @@ class GameRules(Protocol):
     def explain_deal(self, entries: Mapping[str, Any]) -> Breakdown: ...
 
 
-def rules_for(slug: str) -> GameRules:
-    """The module of a game, by slug.
+def rules_for(slug: str, options: Mapping[str, object] | None = None) -> GameRules:
+    """The module of a game, by slug; bound to a match's ``options`` where the game's
+    rules depend on them (its module has ``with_options``, e.g. 6 nimmt!'s Profi cards).
 
     >>> rules_for("elf-nimmt").deal_count(4)
     4
+    >>> rules_for("sechs-nimmt", {"deals": 3}).deal_count(4)
+    3
     >>> rules_for("skat")
     Traceback (most recent call last):
     ...
@@ -139,15 +148,47 @@ def rules_for(slug: str) -> GameRules:
     info = GAMES.get(slug)
     if info is None:
         raise error("unknown_game", "Unknown game {game!r}.", game=slug)
-    return cast(GameRules, importlib.import_module(info.module))
+    module = importlib.import_module(info.module)
+    bind = getattr(module, "with_options", None)
+    if options is not None and bind is not None:
+        return cast(GameRules, bind(options))
+    return cast(GameRules, module)
 
 
-def match_totals(slug: str, deals: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+def deals_needed(
+    slug: str, players: int, *, recorded: int, totals: Callable[[], Mapping[str, int]],
+    options: Mapping[str, object] | None = None,
+) -> int:
+    """How many deals the match has, with ``recorded`` deals on its sheet so far.
+
+    A game with a fixed number of deals answers its ``deal_count``. A game whose match
+    ends by its totals (its rules have ``deals_needed``, e.g. 6 nimmt! to 66) answers
+    ``recorded`` once the match is over, else one more; ``totals`` (the players'
+    totals now) is called only for such a game.
+
+    >>> deals_needed("x-nimmt", 3, recorded=1, totals=dict)
+    2
+    >>> deals_needed("sechs-nimmt", 3, recorded=2, totals=lambda: {"Anna": 70, "Ben": 3})
+    2
+    >>> deals_needed("sechs-nimmt", 3, recorded=2, totals=lambda: {"Anna": 60},
+    ...              options={"target": 100})
+    3
+    """
+    rules = rules_for(slug, options or {})
+    own = getattr(rules, "deals_needed", None)
+    if own is None:
+        return rules.deal_count(players)
+    return int(own(players, recorded=recorded, totals=totals()))
+
+
+def match_totals(
+    slug: str, deals: Sequence[Mapping[str, Any]], options: Mapping[str, object] | None = None,
+) -> dict[str, int]:
     """Sum of :func:`score_deal` over the deals of a match, per player.
 
     Every player who appears in any deal gets a total.
     """
-    rules = rules_for(slug)
+    rules = rules_for(slug, options)
     totals: dict[str, int] = {}
     for entries in deals:
         for player, score in rules.score_deal(entries).items():

@@ -22,7 +22,7 @@ from companion.models import (
     Seat,
 )
 from scoring import ScoringError
-from scoring.common import rules_for
+from scoring.common import deals_needed, rules_for
 
 RECENT_NIGHTS = 3
 """How many game nights (the newest) the group home shows."""
@@ -68,6 +68,8 @@ class RunningMatch:
     """None when the seats do not make a valid table for the game (nothing to count)."""
     leaders: list[Seat]
     """The players on place 1 (several on a tie); empty before the first deal."""
+    open_ended: bool = False
+    """The match ends by its totals (to a target): its progress names no "of N"."""
 
     @property
     def current_deal(self) -> int:
@@ -104,7 +106,9 @@ def _running_rows(found: Iterable[Match]) -> list[RunningMatch]:
     for match in found:
         seats = sorted(match.seat_list, key=lambda seat: seat.number)
         try:
-            needed: int | None = rules_for(match.game).deal_count(len(seats))
+            needed: int | None = deals_needed(
+                match.game, len(seats), recorded=int(match.deal_count), options=match.options,
+                totals=lambda seats=seats: {str(seat.player_id): seat.total for seat in seats})
         except ScoringError:
             needed = None
         deals = int(match.deal_count)
@@ -112,7 +116,11 @@ def _running_rows(found: Iterable[Match]) -> list[RunningMatch]:
             (seat for seat in seats if seat.place == 1),
             key=lambda seat: (seat.player.name.casefold(), seat.number),
         ) if deals else []
-        running.append(RunningMatch(match, seats, deals, needed, leaders))
+        try:
+            open_ended = rules_for(match.game, match.options).deal_count(len(seats)) is None
+        except ScoringError:
+            open_ended = False
+        running.append(RunningMatch(match, seats, deals, needed, leaders, open_ended))
     return running
 
 

@@ -28,7 +28,7 @@ from companion.models import Deal, DealScore, Match, MatchChange, Player, Seat
 from companion.selectors.groups import roster_names
 from companion.turns import RematchPlan, Turn
 from scoring import GAMES, GameInfo, ScoringError, rank
-from scoring.common import rules_for
+from scoring.common import deals_needed, rules_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +86,7 @@ class Sheet:
     standings: list[Standing]
     deals_needed: int
     next_turn: Turn
+    planned: int | None
     last_change: MatchChange | None
     """The change undo would take back (the newest deal change not undone)."""
     winners: list[Seat] = field(default_factory=list)
@@ -323,7 +324,8 @@ def _sheet(
     """The sheet of ``rows``: standings in the engine's places (ties by name), who deals
     or starts next while deals are missing, the winners and the players' colours
     (``colour_rows``: the group's ``(player id, colour)`` pairs)."""
-    needed = rules_for(match.game).deal_count(len(seats))
+    needed = deals_needed(match.game, len(seats), recorded=len(rows), options=match.options,
+                          totals=lambda: {str(seat.player_id): seat.total for seat in seats})
     colours = player_colours(colour_rows)
     standings = sorted(
         (
@@ -338,6 +340,8 @@ def _sheet(
     sheet = Sheet(
         match=match, info=GAMES[match.game], seats=seats, rows=rows, standings=standings,
         deals_needed=needed,
+        # None: the match ends by its totals (to a target), so the sheet counts no "of N".
+        planned=rules_for(match.game, match.options).deal_count(len(seats)),
         next_turn=(game_app(match.game).turns.turn(match, seats, scores, len(rows))
                    if len(rows) < needed else Turn()),
         last_change=last_change, redo_change=redo_change,
@@ -513,7 +517,7 @@ def deal_preview_for(
     Nothing is stored. Raises :class:`scoring.ScoringError` for entries the engine
     refuses.
     """
-    rules = rules_for(sheet.match.game)
+    rules = rules_for(sheet.match.game, sheet.match.options)
     names = {seat.player_id: seat.player.name for seat in sheet.seats}
     scores = rules.score_deal({
         names[player_id]: rules.entry_from_dict(data) for player_id, data in entries.items()

@@ -188,7 +188,7 @@ def deal_append(
                   "Here is the current sheet.") % {"number": number},
                 code="stale",
             )
-        _check_room(locked, recorded=count, players=len(seats))
+        _check_room(locked, recorded=count, players=len(seats), seats=seats)
         data, scores = score_entries(locked, seats, entries)
         now = timezone.now()
         deal = Deal.objects.create(match=locked, number=number, created_at=now, updated_at=now)
@@ -261,9 +261,12 @@ def deal_delete(*, match: Match, number: int, version: int, user: Any = None) ->
         log_change(match, MatchChange.Kind.DELETE, number, before, user)
         refresh_seats(match=match)
 
-def _check_room(match: Match, *, recorded: int, players: int) -> None:
-    """Refuse another deal when the match already has all its deals."""
-    needed = deals_needed(match, players)
+def _check_room(
+    match: Match, *, recorded: int, players: int, seats: Sequence[Seat] | None = None,
+) -> None:
+    """Refuse another deal when the match already has all its deals (``seats``, if loaded,
+    give the totals a match to a target is judged by, without another query)."""
+    needed = deals_needed(match, players, recorded, seats=seats)
     if recorded >= needed:
         raise ValidationError(
             ngettext("The match is complete: its %(needed)s deal is recorded.",

@@ -80,8 +80,8 @@ def match_finish(*, match: Match, user: Any = None) -> Match:
         match = lock_match(match)
         check_open(match)
         players = match.seats.count()
-        needed = deals_needed(match, players)
         recorded = match.deals.count()
+        needed = deals_needed(match, players, recorded)
         if recorded < needed:
             raise ValidationError(
                 ngettext(

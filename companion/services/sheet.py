@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from companion.changes import announce
 from companion.models import Match, MatchChange, Seat
 from scoring import GAMES, rank
+from scoring.common import deals_needed as engine_deals_needed
 from scoring.common import match_totals, rules_for
 
 EntryData = Mapping[str, object]
@@ -65,7 +66,7 @@ def score_entries(
     match: Match, seats: Sequence[Seat], entries: Mapping[int, EntryData]
 ) -> tuple[dict[int, dict[str, object]], dict[int, int]]:
     """Engine-normalised entry dicts and scores per player id, validated across the deal."""
-    rules = rules_for(match.game)
+    rules = rules_for(match.game, match.options)
     missing = [seat.player.name for seat in seats if seat.player_id not in entries]
     extra = set(entries) - {seat.player_id for seat in seats}
     if missing or extra:
@@ -120,13 +121,13 @@ def refresh_seats(*, match: Match) -> list[Seat]:
     touch(match=match)
     seats = match_seats(match)
     names = {seat.player_id: seat.player.name for seat in seats}
-    rules = rules_for(match.game)
+    rules = rules_for(match.game, match.options)
     deals = [
         {names[score.player_id]: rules.entry_from_dict(score.data) for score in deal.scores.all()}
         for deal in match.deals.prefetch_related("scores").order_by("number")
     ]
     totals = {name: 0 for name in names.values()}
-    totals.update(match_totals(match.game, deals))
+    totals.update(match_totals(match.game, deals, match.options))
     place_seats(match, seats, totals)
     return seats
 
@@ -143,6 +144,16 @@ def place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) 
         seat.is_winner = finished and seat.place == 1
     Seat.objects.bulk_update(seats, ["total", "place", "is_winner"])
 
-def deals_needed(match: Match, players: int) -> int:
-    """How many deals a complete match of this game has (the engine's ``deal_count``)."""
-    return rules_for(match.game).deal_count(players)
+def deals_needed(
+    match: Match, players: int, recorded: int = 0, *, seats: Sequence[Seat] | None = None,
+) -> int:
+    """How many deals the match has with ``recorded`` on its sheet (the engine's
+    ``deals_needed``: a fixed count, or for a match to a target one more until somebody's
+    total reaches it; the totals are read, from ``seats`` if given, only for such a game)."""
+    def totals() -> dict[str, int]:
+        if seats is not None:
+            return {str(seat.player_id): seat.total for seat in seats}
+        return {str(pid): total for pid, total in match.seats.values_list("player_id", "total")}
+
+    return engine_deals_needed(match.game, players, recorded=recorded, options=match.options,
+                               totals=totals)

@@ -348,12 +348,36 @@ def _dreizehn_figures(data: DealData) -> tuple[Figure, ...]:
     )
 
 
+def _sechs_nimmt_figures(data: DealData) -> tuple[Figure, ...]:
+    def bulls(entry: Any) -> int:
+        return int(entry.count())
+
+    def clean(entry: Any) -> int:
+        return 1 if entry.count() == 0 else 0
+
+    return (
+        Figure(
+            str(_("Hornochsen per player and deal")),
+            _ratio(_total(data, bulls), _entries(data)),
+            "number",
+            _per_player(data, bulls, _same),
+        ),
+        Figure(
+            str(_("Deals without a single Hornochse")),
+            _ratio(_total(data, clean), _entries(data)),
+            "percent",
+            _per_player(data, clean, _same),
+        ),
+    )
+
+
 DEAL_FIGURES: Mapping[str, Callable[[DealData], tuple[Figure, ...]]] = {
     "x-nimmt": _x_nimmt_figures,
     "elf-nimmt": _elf_nimmt_figures,
     "drei-sind-einer-zuviel": _drei_figures,
     "freaky": _freaky_figures,
     "dreizehn": _dreizehn_figures,
+    "sechs-nimmt": _sechs_nimmt_figures,
 }
 """The statistics only per-deal data allows, per game."""
 

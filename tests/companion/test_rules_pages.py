@@ -215,6 +215,14 @@ DECISIONS: dict[str, list[tuple[str, str, str]]] = {
         ("variant-open-targets", "erste farbige Karte", "first coloured card"),
         ("app-decides-recording", "8 rote Vieren", "8 red 4s"),
     ],
+    "sechs-nimmt": [
+        ("app-decides-order", "streng von der niedrigsten zur höchsten",
+         "strictly from lowest to highest"),
+        ("app-decides-played-card", "die gespielte Karte", "the card they played"),
+        ("app-decides-end", "auch wenn niemand unter 66", "also when nobody stayed under 66"),
+        ("app-decides-recording", "alle 0 haben", "A deal with 0 for everyone"),
+        ("app-decides-resolver", "Runden-Check von X nimmt!", "round check of X nimmt!"),
+    ],
 }
 
 

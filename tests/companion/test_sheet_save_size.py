@@ -62,7 +62,7 @@ def test_a_save_answers_in_at_most_10_kb_at_every_deal(
         assert answer.status_code == 200
         assert len(queries) == SAVE_QUERIES
         sizes.append(len(answer.content))
-    assert len(sizes) == rules_for(game).deal_count(count)
+    assert len(sizes) == (rules_for(game).deal_count(count) or len(deals_of(game, players)))
     assert max(sizes) <= LIMIT, sizes
 
 

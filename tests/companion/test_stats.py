@@ -359,7 +359,7 @@ def test_the_games_count_the_finished_matches_of_each_game(history: Group) -> No
     # The running Freaky match is not counted: only what the statistics count is.
     assert [(info.slug, n) for info, n in selectors.games_played(history)] == [
         ("drei-sind-einer-zuviel", 0), ("x-nimmt", 1), ("freaky", 4), ("elf-nimmt", 0),
-        ("dreizehn", 0),
+        ("dreizehn", 0), ("sechs-nimmt", 0),
     ]
 
 

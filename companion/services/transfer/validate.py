@@ -52,7 +52,7 @@ from companion.services.groups import (
 )
 from companion.services.transfer import FORMAT, VERSION, TransferError
 from scoring import GAMES, ScoringError, rank
-from scoring.common import rules_for
+from scoring.common import deals_needed, rules_for
 
 MAX_DEPTH = 16
 """How deeply lists and objects may nest (a real export nests about 12 levels)."""
@@ -652,13 +652,16 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
         raise reader.fail(_("the first dealer is not one of the seats."))
     name_of = {key: players[key].name for key in keys}
     match.options = _check_options(reader, game, status, keys, name_of)
-    rules = rules_for(game)
+    rules = rules_for(game, match.options)
     deals: list[DealPlan] = []
     totals = dict.fromkeys(keys, 0)
     deal_readers = reader.items(
         "deals", lambda i: _("%(match)s, deal %(n)d") % {"match": reader.where, "n": i + 1}
     )
-    needed = rules.deal_count(len(seats))
+    # A match that ends by its totals (to a target) is over by the totals the file states
+    # (checked against the deals below).
+    needed = deals_needed(game, len(seats), recorded=len(deal_readers), options=match.options,
+                          totals=lambda: {seat.player: seat.total for seat in seats})
     if imported and deal_readers:
         raise reader.fail(_("an imported match has final scores only, no deals."))
     if len(deal_readers) > needed:

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('companion', '0012_change_receipts'),
+        ('companion', '0013_sechs_nimmt'),
     ]
 
     operations = [

@@ -1,0 +1,259 @@
+"""6 nimmt! in the app: a new match with its options, deals by count and by card numbers,
+the validations, the end of a match at the target, the rules page and the round check."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from companion.games import game_app
+from companion.games.sechs_nimmt.check import check_sechs_nimmt_round
+from companion.games.sechs_nimmt.options import start_options
+from companion.models import Deal, Group, Match, Player
+from companion.services import matches as match_services
+
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
+
+
+def start(group: Group, players: list[Player], **options: Any) -> Match:
+    return match_services.match_start(group=group, game="sechs-nimmt", players=players,
+                                      options=options)
+
+
+def url(name: str, match: Match) -> str:
+    return reverse(name, kwargs={"group_id": match.group_id, "match_id": match.pk})
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def totals(match: Match) -> list[int]:
+    return [seat.total for seat in match.seats.order_by("number")]
+
+
+def post_deal(client: Client, match: Match, data: dict[str, str], **extra: Any) -> Any:
+    return client.post(url("deal_new", match),
+                       {"number": match.deals.count() + 1, **data}, **EN, **extra)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("fields", "stored"), [
+    ({}, {}),
+    ({"sechs_nimmt-target": "100"}, {"target": 100}),
+    ({"sechs_nimmt-deals": "1", "sechs_nimmt-profi": "on"}, {"deals": 1, "profi": True}),
+])
+def test_a_new_match_stores_its_options(
+    anna_client: Client, group: Group, players: list[Player],
+    fields: dict[str, str], stored: dict[str, object],
+) -> None:
+    form = anna_client.get(reverse("match_new", args=[group.pk]), **EN).content.decode()
+    assert 'name="sechs_nimmt-target"' in form and 'data-game="sechs-nimmt"' in form
+    response = anna_client.post(reverse("match_new", args=[group.pk]), {
+        "game": "sechs-nimmt", "seat_0": players[0].pk, "seat_1": players[1].pk,
+        "seat_2": players[2].pk, "sechs_nimmt-target": "66", **fields,
+    })
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert (match.game, match.options) == ("sechs-nimmt", stored)
+
+
+def test_the_start_options_refuse_nothing_the_form_can_send_in_range() -> None:
+    assert start_options({"target": 100, "deals": None, "profi": False}) == {"target": 100}
+    assert start_options({"target": None, "deals": None, "profi": True}) == {"profi": True}
+
+
+@pytest.mark.django_db
+def test_a_deal_by_counts_and_a_deal_by_card_numbers_add_up(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = start(group, players)
+    response = post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "12",
+                                              "s1-hornochsen": "3"})
+    assert response.status_code == 302
+    assert totals(match) == [12, 3, 0]
+    # Cards: 55 (7) + 10 (3) + 104 (1) = 11 for Anna; Cem 22 (5) + 25 (2) = 7.
+    response = post_deal(anna_client, match, {"mode": "cards", "s0-cards": "55, 10 104",
+                                              "s2-cards": "22 25"})
+    assert response.status_code == 302
+    assert totals(match) == [23, 3, 7]
+    sheet = text(anna_client.get(url("match_sheet", match), **EN).content.decode())
+    # A match to a target counts no "of N": nobody knows how many deals it will take.
+    assert "2 deals recorded" in sheet and "Deal 3" in sheet
+    assert "of 3 deals" not in sheet and "Deal 3 of" not in sheet
+    german = text(anna_client.get(url("match_sheet", match), **DE).content.decode())
+    assert "2 Durchgänge notiert" in german
+    home = text(anna_client.get(reverse("group_home", args=[group.pk]), **EN).content.decode())
+    assert "Deal 3" in home and "Deal 3 of" not in home
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("options", "data", "message"), [
+    ({}, {"mode": "counts"},
+     "Somebody takes cards in every deal: the rows cannot hold all the cards played, so a "
+     "deal with 0 Hornochsen for everyone is not possible."),
+    ({}, {"mode": "counts", "s0-hornochsen": "100", "s1-hornochsen": "72"},
+     "This deal records 172 Hornochsen, but the cards in play show only 171."),
+    ({}, {"mode": "cards", "s0-cards": "17, 4", "s2-cards": "17"},
+     "Card 17 appears more than once in this deal (Anna and Cem)."),
+    ({"profi": True}, {"mode": "cards", "s0-cards": "35"},
+     "There is no card 35: cards go from 1 to 34."),
+    ({"profi": True}, {"mode": "counts", "s0-hornochsen": "50", "s1-hornochsen": "6"},
+     "This deal records 56 Hornochsen, but the cards in play show only 55."),
+    ({}, {"mode": "cards", "s0-cards": " ".join(str(card) for card in range(1, 32))},
+     "The piles hold 31 cards, but 3 players take at most 30"),
+])
+def test_a_deal_that_cannot_be_true_is_refused_and_nothing_is_stored(
+    anna_client: Client, group: Group, players: list[Player],
+    options: dict[str, object], data: dict[str, str], message: str,
+) -> None:
+    match = start(group, players, **options)
+    response = post_deal(anna_client, match, data)
+    assert response.status_code == 422
+    assert message in text(response.content.decode())
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_match_ends_after_the_deal_in_which_somebody_reaches_66(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = start(group, players)
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "40", "s1-hornochsen": "5"})
+    refused = anna_client.post(url("match_finish", match), **EN)
+    assert refused.status_code == 409
+    assert "not complete yet" in text(refused.content.decode())
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "25", "s1-hornochsen": "30",
+                                   "s2-hornochsen": "1"})
+    assert totals(match) == [65, 35, 1]
+    # 65 is not 66: another deal. Then Anna 65 + 2 = 67 and Ben 35 + 31 = 66: both reach it.
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "2", "s1-hornochsen": "31"})
+    assert totals(match) == [67, 66, 1]
+    more = post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "2"})
+    assert more.status_code == 422
+    assert "The match is complete" in text(more.content.decode())
+    assert anna_client.post(url("match_finish", match)).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert [seat.player.name for seat in match.seats.filter(is_winner=True)] == ["Cem"]
+
+
+@pytest.mark.django_db
+def test_a_match_of_a_fixed_number_of_deals_ends_after_them(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = start(group, players, deals=1)
+    sheet = text(anna_client.get(url("match_sheet", match), **EN).content.decode())
+    assert "0 of 1 deal" in sheet
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "3", "s1-hornochsen": "3"})
+    assert anna_client.post(url("match_finish", match)).status_code == 302
+    match.refresh_from_db()
+    assert sorted(s.player.name for s in match.seats.filter(is_winner=True)) == ["Cem"]
+
+
+@pytest.mark.django_db
+def test_a_target_of_100_keeps_the_match_open_past_66(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = start(group, players, target=100)
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "80", "s1-hornochsen": "5"})
+    assert anna_client.post(url("match_finish", match)).status_code == 409
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "20"})
+    assert anna_client.post(url("match_finish", match)).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "words"), [
+    ("de", ["So entscheidet die App", "Die sechste Karte", "Profi-Variante", "171 Hornochsen"]),
+    ("en", ["How the app decides", "The sixth card", "Profi variant", "171 Hornochsen"]),
+])
+def test_the_rules_page_speaks_both_languages(
+    client: Client, language: str, words: list[str],
+) -> None:
+    response = client.get(reverse("rules_game", args=["sechs-nimmt"]),
+                          HTTP_ACCEPT_LANGUAGE=language)
+    html = text(response.content.decode())
+    assert response.status_code == 200
+    for word in words:
+        assert word in html
+
+
+def test_the_round_check_places_lowest_first_and_asks_for_a_low_cards_row() -> None:
+    answer = check_sechs_nimmt_round([[12], [20, 21, 22, 23, 24], [50], [70]],
+                                     {"Anna": 25, "Ben": 8, "Cem": 51})
+    assert answer.pending is not None and (answer.pending.player, answer.pending.card) == (
+        "Ben", 8)
+    assert [(o.row_number, o.takes, o.hornochsen) for o in answer.options] == [
+        (1, (12,), 1), (2, (20, 21, 22, 23, 24), 11), (3, (50,), 3), (4, (70,), 3)]
+
+
+@pytest.mark.django_db
+def test_the_check_page_resolves_a_round_and_takes_the_row_choice(client: Client) -> None:
+    check = reverse("rules_check", args=["sechs-nimmt"])
+    data = {"check": "round", "round-row_1": "12", "round-row_2": "20 21 22 23 24",
+            "round-row_3": "50", "round-row_4": "70", "round-name_1": "Anna",
+            "round-card_1": "25", "round-name_2": "Ben", "round-card_2": "8"}
+    first = text(client.post(check, data, **EN).content.decode())
+    assert "Ben’s 8 is lower than every row’s last card" in first
+    basis = "12|20 21 22 23 24|50|70|Anna=25|Ben=8"
+    chosen = text(client.post(check, {**data, "round-basis": basis,
+                                      "round-choose_row": "8:0"}, **EN).content.decode())
+    assert "Ben’s 8 → row 1" in chosen
+    assert "Anna’s 25 → row 2" in chosen
+    assert "Anna takes 5:" in chosen and "(11 Hornochsen into the pile)" in chosen
+    refused = client.post(check, {**data, "round-row_2": "20 21 22 23 24 26"}, **EN)
+    assert refused.status_code == 200
+    assert "at most 5" in text(refused.content.decode())
+
+
+def test_the_game_is_known_to_bg_stats_by_its_boardgamegeek_id() -> None:
+    app = game_app("sechs-nimmt")
+    assert app.bgg_id == 432 and "6 nimmt!" in app.bgstats_names
+    assert {"6 nimmt", "sechs nimmt", "6nimmt", "take 6", "category 5"} <= set(app.search.names)
+
+
+def finished_match(group: Group, players: list[Player]) -> Match:
+    from companion.services import deals as deal_services
+
+    match = start(group, players)
+    for counts in ((40, 5, 0), (30, 2, 1)):  # Anna 70: over after the second deal
+        deal_services.deal_record(match=match, number=match.deals.count() + 1, entries={
+            player.pk: {"hornochsen": count} for player, count in zip(players, counts,
+                                                                    strict=True)})
+    return match_services.match_finish(match=match)
+
+
+@pytest.mark.django_db
+def test_a_finished_match_counts_in_the_statistics_ratings_and_bg_stats_export(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = finished_match(group, players)
+    assert [s.is_winner for s in match.seats.order_by("number")] == [False, False, True]
+    stats = text(anna_client.get(reverse("game_stats", args=[group.pk, "sechs-nimmt"]),
+                                 **EN).content.decode())
+    assert "Hornochsen per player and deal" in stats
+    # 78 Hornochsen in 6 entries: 13 per player and deal; Cem took none in one of two deals.
+    assert "13" in stats and "Deals without a single Hornochse" in stats
+    ratings = anna_client.get(reverse("ratings_game", args=[group.pk, "sechs-nimmt"]), **EN)
+    assert ratings.status_code == 200 and "Cem" in ratings.content.decode()
+    export = anna_client.get(reverse("bgstats_export", args=[group.pk])).json()
+    game = next(g for g in export["games"] if g["name"] == "6 nimmt!")
+    assert game["bggId"] == 432
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "question"), [
+    ("de", "6 nimmt sechste karte"), ("en", "take 6 sixth card"),
+    ("de", "sechs nimmt wohin kommt die 35"), ("en", "category 5 full row"),
+])
+def test_the_rules_search_finds_the_game_by_the_names_people_use(
+    client: Client, language: str, question: str,
+) -> None:
+    html = client.get(reverse("rules_search"), {"q": question},
+                      HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "/rules/sechs-nimmt/#" in html
