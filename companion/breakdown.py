@@ -16,7 +16,8 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext, ngettext
 
-from companion.engine_messages import COLOUR_WORDS
+from companion.games import game_app
+from companion.games.messages import colour_word
 from scoring import ScoringError
 from scoring.common import PartKind, ScorePart, rules_for
 
@@ -32,7 +33,7 @@ class WhyLine:
 
 
 def _colour(part: ScorePart) -> str:
-    return str(COLOUR_WORDS.get(part.colour, part.colour))
+    return colour_word(part.colour) or part.colour
 
 
 def _hand(part: ScorePart) -> str:
@@ -97,18 +98,25 @@ def _collected(part: ScorePart) -> str:
         "count": part.count}
 
 
-def _pile(part: ScorePart) -> str:
-    return ngettext("%(count)s Hornochse in the pile", "%(count)s Hornochsen in the pile",
-                    part.count) % {"count": part.count}
-
-
-TEXTS: dict[str, Callable[[ScorePart], str]] = {
+TEXTS: Mapping[str, Callable[[ScorePart], str]] = {
     "hand": _hand, "x_stack": _x_stack, "went_out": _went_out, "open": _open,
     "face_down": _face_down, "final_bonus": _final_bonus, "interim_bonus": _interim_bonus,
     "colour": _colour_cards, "most": _most, "red": _red, "collected": _collected,
-    "pile": _pile,
 }
-"""The words for each kind of part (``scoring.common.PartKind``)."""
+"""The words for the shared kinds of part (``scoring.common.SHARED_PART_KINDS``); a game's
+own kinds have theirs in its folder (``GameApp.part_texts``)."""
+
+
+def text_of(game: str, kind: PartKind) -> Callable[[ScorePart], str]:
+    """The words for a kind of part of ``game``: the game's own, else the shared ones.
+
+    A kind that has neither is a defect of the game's folder (the game contract's test
+    finds it): ``KeyError`` naming the game and the kind.
+    """
+    words = game_app(game).part_texts.get(kind) or TEXTS.get(kind)
+    if words is None:
+        raise KeyError(f"{game}: no text for the score part {kind!r} (GameApp.part_texts)")
+    return words
 
 
 def _points(part: ScorePart, *, signed: bool) -> str:
@@ -118,18 +126,20 @@ def _points(part: ScorePart, *, signed: bool) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _text(language: str | None, kind: PartKind, count: int, colour: str, tied: bool) -> str:
+def _text(
+    language: str | None, game: str, kind: PartKind, count: int, colour: str, tied: bool
+) -> str:
     """The words of one part in ``language``: a sheet says the same ones in deal after deal,
     so they are put together once (the words depend on nothing else)."""
-    return TEXTS[kind](ScorePart(kind, count, 0, colour=colour, tied=tied))
+    return text_of(game, kind)(ScorePart(kind, count, 0, colour=colour, tied=tied))
 
 
-def lines_for(parts: Sequence[ScorePart], *, signed: bool) -> tuple[WhyLine, ...]:
+def lines_for(game: str, parts: Sequence[ScorePart], *, signed: bool) -> tuple[WhyLine, ...]:
     """The lines of one player's breakdown; ``signed`` shows +/− (games scoring points)."""
     language = get_language()
     return tuple(
         WhyLine(
-            text=_text(language, part.kind, part.count, part.colour, part.tied),
+            text=_text(language, game, part.kind, part.count, part.colour, part.tied),
             points=_points(part, signed=signed),
             cards=", ".join(f"{card.card} ({card.hornochsen})" for card in part.cards),
         )
@@ -152,4 +162,5 @@ def explain(
                                     for name, data in datas.items()})
     except ScoringError:
         return {}
-    return {name: lines_for(player_parts, signed=signed) for name, player_parts in parts.items()}
+    return {name: lines_for(game, player_parts, signed=signed)
+            for name, player_parts in parts.items()}

@@ -29,13 +29,13 @@ def new_pass_nonce() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Game(models.TextChoices):
-    DREI = "drei-sind-einer-zuviel", GAMES["drei-sind-einer-zuviel"].title
-    X_NIMMT = "x-nimmt", GAMES["x-nimmt"].title
-    FREAKY = "freaky", GAMES["freaky"].title
-    ELF_NIMMT = "elf-nimmt", GAMES["elf-nimmt"].title
-    DREIZEHN = "dreizehn", GAMES["dreizehn"].title
-    SECHS_NIMMT = "sechs-nimmt", GAMES["sechs-nimmt"].title
+def game_choices() -> list[tuple[str, str]]:
+    """The games a match may be of: every game of the registry (``scoring.GAMES``).
+
+    A callable, so that a migration names this function rather than freezing the list:
+    a new game needs no migration (the field still refuses a slug no game has).
+    """
+    return [(slug, info.title) for slug, info in GAMES.items()]
 
 
 class Group(models.Model):
@@ -165,7 +165,7 @@ class Match(models.Model):
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="matches")
     game_night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="matches")
-    game = models.CharField(_("game"), max_length=30, choices=Game.choices)
+    game = models.CharField(_("game"), max_length=30, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer (seat)"), default=0)
     status = models.CharField(
@@ -482,7 +482,7 @@ class SeatResult(models.Model):
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="+")
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=30, choices=Game.choices)
+    game = models.CharField(max_length=30, choices=game_choices)
     date = models.DateField()
     """The game night's date."""
     started_at = models.DateTimeField()
@@ -534,7 +534,7 @@ class PairRecord(models.Model):
 
     first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=30, choices=Game.choices)
+    game = models.CharField(max_length=30, choices=game_choices)
     matches = models.PositiveIntegerField()
     first_ahead = models.PositiveIntegerField()
     second_ahead = models.PositiveIntegerField()
@@ -552,7 +552,7 @@ class GameRecord(models.Model):
     """A group's finished matches of one game, summed for the game page."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=30, choices=Game.choices)
+    game = models.CharField(max_length=30, choices=game_choices)
     matches = models.PositiveIntegerField()
     deals = models.PositiveIntegerField()
     data = models.JSONField(default=dict)
@@ -575,7 +575,7 @@ class GameCount(models.Model):
     ``results_rebuild`` (an import, a restore)."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=30, choices=Game.choices)
+    game = models.CharField(max_length=30, choices=game_choices)
     matches = models.PositiveIntegerField()
 
     class Meta:
@@ -627,7 +627,7 @@ class RatingStep(models.Model):
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_steps")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    game = models.CharField(max_length=30, choices=Game.choices)
+    game = models.CharField(max_length=30, choices=game_choices)
     date = models.DateField()
     """The game night's date (with ``started_at`` and the match id, the order played)."""
     started_at = models.DateTimeField()

@@ -4,17 +4,9 @@
 from __future__ import annotations
 
 from companion.games import GAME_APPS, game_app
-from companion.games.rules_text import LANGUAGES, GameText
+from companion.games.rules_text import GameText, language_of
 
-
-def language_of(code: str | None) -> str:
-    """The rules language for a Django language code ("de-at" → "de", "fr" → "de").
-
-    >>> language_of("de-at"), language_of("en"), language_of("fr"), language_of(None)
-    ('de', 'en', 'de', 'de')
-    """
-    base = (code or "de").split("-")[0].lower()
-    return base if base in LANGUAGES else LANGUAGES[0]
+__all__ = ["all_texts", "game_text", "language_of"]
 
 
 def game_text(slug: str, language: str) -> GameText:

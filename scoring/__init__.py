@@ -17,7 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ["GAMES", "GameInfo", "ScoringError", "error", "hornochsen", "rank"]
+__all__ = [
+    "GAMES", "GameInfo", "ScoringError", "error", "hornochsen", "rank", "register", "unregister",
+]
 
 
 class ScoringError(ValueError):
@@ -87,20 +89,42 @@ class GameInfo:
             )
 
 
-GAMES: Mapping[str, GameInfo] = MappingProxyType(
-    {
-        info.slug: info
-        for info in (
-            GameInfo("drei-sind-einer-zuviel", "3 sind einer zuviel!", 2, 4, False,
-                     "scoring.drei_sind_einer_zuviel"),
-            GameInfo("x-nimmt", "X nimmt!", 2, 4, True, "scoring.x_nimmt"),
-            GameInfo("freaky", "Freaky", 2, 5, False, "scoring.freaky"),
-            GameInfo("elf-nimmt", "11 nimmt!", 2, 7, True, "scoring.elf_nimmt"),
-            GameInfo("dreizehn", "13", 3, 6, True, "scoring.dreizehn"),
-            GameInfo("sechs-nimmt", "6 nimmt!", 2, 10, True, "scoring.sechs_nimmt"),
-        )
-    }
-)
+_REGISTRY: dict[str, GameInfo] = {
+    info.slug: info
+    for info in (
+        GameInfo("drei-sind-einer-zuviel", "3 sind einer zuviel!", 2, 4, False,
+                 "scoring.drei_sind_einer_zuviel"),
+        GameInfo("x-nimmt", "X nimmt!", 2, 4, True, "scoring.x_nimmt"),
+        GameInfo("freaky", "Freaky", 2, 5, False, "scoring.freaky"),
+        GameInfo("elf-nimmt", "11 nimmt!", 2, 7, True, "scoring.elf_nimmt"),
+        GameInfo("dreizehn", "13", 3, 6, True, "scoring.dreizehn"),
+        GameInfo("sechs-nimmt", "6 nimmt!", 2, 10, True, "scoring.sechs_nimmt"),
+    )
+}
+
+GAMES: Mapping[str, GameInfo] = MappingProxyType(_REGISTRY)
+"""Every game by slug, in the order the app lists them (a read-only view of the registry:
+a game is added by one line above, or by :func:`register`)."""
+
+
+def register(info: GameInfo) -> None:
+    """Add a game whose module lives outside this package (the tests' contract game).
+
+    A game shipped with Kartenrunde is one line in the registry above instead.
+
+    >>> register(GAMES["x-nimmt"])
+    Traceback (most recent call last):
+    ...
+    ValueError: A game 'x-nimmt' is registered already.
+    """
+    if info.slug in _REGISTRY:
+        raise ValueError(f"A game {info.slug!r} is registered already.")
+    _REGISTRY[info.slug] = info
+
+
+def unregister(slug: str) -> None:
+    """Take a game added by :func:`register` out again (tests clean up with it)."""
+    del _REGISTRY[slug]
 
 
 def hornochsen(card: int) -> int:

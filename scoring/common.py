@@ -38,7 +38,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeAlias, cast
+from typing import Any, Protocol, TypeAlias, cast
 
 from scoring import GAMES, error
 
@@ -56,11 +56,18 @@ class SimulatedGame:
     totals: Mapping[str, int]
 
 
-PartKind: TypeAlias = Literal[
+PartKind: TypeAlias = str
+"""What a term of a deal score counts: a name the game chooses (open, not a closed list).
+
+A game may use the shared kinds below, whose texts the app has, or name its own; the
+app's folder of the game then brings the words for them (``GameApp.part_texts``).
+"""
+
+SHARED_PART_KINDS: frozenset[PartKind] = frozenset({
     "hand", "x_stack", "went_out", "open", "face_down", "final_bonus", "interim_bonus",
-    "colour", "most", "red", "collected", "pile",
-]
-"""What a term of a deal score counts:
+    "colour", "most", "red", "collected",
+})
+"""The kinds the five first games use, with texts in ``companion/breakdown.py``:
 
 ``hand`` / ``x_stack``: Hornochsen in hand / in the X-stack (X nimmt!, 11 nimmt!);
 ``went_out``: the player went out and scores nothing (11 nimmt!);

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
 from companion import limits
-from companion.models import Game, Player
+from companion.models import Player, game_choices
 from companion.parsing import WholeNumberField
 
 
@@ -53,7 +53,7 @@ class HistoryFilterForm(_RosterForm):
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
         super().__init__(*args, players=players, **kwargs)
-        self.fields["game"].choices = [("", _("All games")), *Game.choices]
+        self.fields["game"].choices = [("", _("All games")), *game_choices()]
         self.fields["player"].choices = [("", _("All players")), *((p.pk, p.name) for p in players)]
 
     def clean_player(self) -> Player | None:

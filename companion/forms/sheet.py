@@ -1,4 +1,5 @@
-"""Forms of the score sheet: starting a match and entering one deal.
+"""The score sheet's deal form: entering one deal (the new-match form:
+:mod:`companion.forms.match_start`; what the template draws: :mod:`companion.forms.deal_parts`).
 
 What a player records differs per game; each game's folder has its
 :class:`~companion.games.entry.EntryFormat` (``GameApp.entry``: the fields per player,
@@ -6,7 +7,7 @@ how they become the engine's entry dict and back).
 The engine validates everything: :class:`DealForm` turns every
 :class:`scoring.ScoringError` into a message at the player's field, at the
 player, or at the top of the form (errors across players), in the user's
-language (``companion.engine_messages.message_for``).
+language (``companion.games.messages.message_for``).
 """
 
 from __future__ import annotations
@@ -14,243 +15,42 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import message_for
-from companion.games import GAME_APPS, game_app
+from companion.forms.deal_parts import (
+    Chip,
+    ChipPanel,
+    ChipRow,
+    ColourCell,
+    ColourRow,
+    EntryField,
+    GridCard,
+    GridPanel,
+    PlayerBlock,
+    named,
+)
+from companion.games import game_app
 from companion.games.entry import Mode, joined, parse_cards
-from companion.models import Game, Player, Seat
+from companion.games.messages import message_for
+from companion.models import Seat
 from companion.parsing import (
     MAX_POSITIVE,
     MAX_SMALL,
     WholeNumberField,
 )
-from scoring import GAMES, ScoringError
+from scoring import ScoringError
 from scoring.common import rules_for
 
-MAX_SEATS = max(info.max_players for info in GAMES.values())
 CLIENT_KEY = re.compile(r"^[A-Za-z0-9-]{8,64}$")
 """A phone's key for one send of a deal (a UUID, or random hex where UUIDs are missing)."""
 SEAT_FIELD = re.compile(r"^s\d+-\w+$")
 """The name of a player's field in the deal form (``s<seat>-<field>``)."""
 
-NUMERIC = {
-    "inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off",
-    "class": "form-control text-center", "placeholder": "0",
-}
-CARDS = {
-    "inputmode": "decimal", "autocomplete": "off", "class": "form-control",
-    "placeholder": _("e.g. 55, 3, 17"),
-}
-
-
-# --------------------------------------------------------------------- start a match
-
-
-class MatchStartForm(forms.Form):
-    """Game, players in seat order, first dealer / start player, the game's options."""
-
-    game = forms.ChoiceField(
-        label=_("Game"), choices=Game.choices, widget=forms.RadioSelect, initial=Game.X_NIMMT
-    )
-    first_player = forms.TypedChoiceField(
-        label=_("Deals / starts first"), coerce=int, required=False, empty_value=None,
-        help_text=_("Empty: the player on seat 1."),
-    )
-    new_player = forms.CharField(
-        label=_("New player (guest)"), required=False, max_length=80,
-        help_text=_("Adds the name to the group's roster and gives them the next free seat."),
-    )
-    colour_by_first_card = forms.BooleanField(
-        label=_("13 only: the first card on an empty target fixes its colour (variant)"),
-        required=False,
-    )
-
-    def __init__(self, *args: Any, players: Sequence[Player], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.seat_names = [f"seat_{i}" for i in range(MAX_SEATS)]
-        for i, name in enumerate(self.seat_names):
-            self.fields[name] = forms.ModelChoiceField(
-                label=_("Seat %(seat)s") % {"seat": i + 1},
-                queryset=Player.objects.filter(pk__in=[p.pk for p in players]),
-                required=False, empty_label="—",
-            )
-            self.fields[name].choices = [("", "—"), *((p.pk, p.name) for p in players)]
-        self.fields["first_player"].choices = [("", "—"), *((p.pk, p.name) for p in players)]
-        # Each game's own match options (``GameApp.start_fields``), named after its folder.
-        self.game_field_names: dict[str, list[str]] = {}
-        for slug, app in GAME_APPS.items():
-            if app.start_fields is not None:
-                for name, field in app.start_fields().items():
-                    self.fields[f"{app.folder}-{name}"] = field
-                    self.game_field_names.setdefault(slug, []).append(name)
-        self.order_fields([
-            "game", *self.seat_names, "new_player", "first_player", "colour_by_first_card",
-        ])
-
-    @property
-    def seat_fields(self) -> list[BoundField]:
-        return [self[name] for name in self.seat_names]
-
-    @property
-    def game_option_fields(self) -> list[tuple[str, list[BoundField]]]:
-        """Per game with its own match options, its fields (shown while it is chosen)."""
-        return [(slug, [self[f"{game_app(slug).folder}-{name}"] for name in names])
-                for slug, names in self.game_field_names.items()]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        chosen = [cleaned.get(name) for name in self.seat_names]
-        last = max((i for i, player in enumerate(chosen) if player), default=-1)
-        players = chosen[: last + 1]
-        if any(player is None for player in players):
-            raise forms.ValidationError(
-                _("Fill the seats from seat 1 on without gaps."), code="gap"
-            )
-        seen: set[int] = set()
-        for name, player in zip(self.seat_names, players, strict=False):
-            if player.pk in seen:
-                self.add_error(name, _("%(name)s already has a seat.") % {"name": player.name})
-            seen.add(player.pk)
-        game = cleaned.get("game")
-        if game:
-            try:
-                GAMES[game].check_players(len(players))
-            except ScoringError as err:
-                raise forms.ValidationError(message_for(err), code=err.code) from err
-        cleaned["first_dealer"] = 0
-        chosen_first = cleaned.get("first_player")
-        if chosen_first is not None:
-            seated = [player.pk for player in players]
-            if chosen_first in seated:
-                cleaned["first_dealer"] = seated.index(chosen_first)
-            else:
-                name = dict(self.fields["first_player"].choices).get(chosen_first, "")
-                self.add_error("first_player", _(
-                    "%(name)s has no seat in this match: choose one of the seated players."
-                ) % {"name": name})
-        cleaned["players"] = players
-        cleaned["game_options"] = {}
-        app = game_app(game) if game in GAME_APPS else None
-        if app is not None and app.start_options is not None:
-            values = {name: cleaned.get(f"{app.folder}-{name}")
-                      for name in self.game_field_names.get(game, [])}
-            try:
-                cleaned["game_options"] = app.start_options(values)
-            except forms.ValidationError as err:
-                self.add_error(None, err)
-        return cleaned
-
-    def options(self) -> dict[str, object]:
-        """The match options the chosen game knows."""
-        if self.cleaned_data["game"] == Game.DREIZEHN:
-            from scoring.dreizehn import Variant
-
-            variant = (
-                Variant.COLOUR_BY_FIRST_CARD
-                if self.cleaned_data.get("colour_by_first_card") else Variant.FIXED_COLOURS
-            )
-            return {"variant": variant.value}
-        return dict(self.cleaned_data.get("game_options") or {})
-
-
 # ---------------------------------------------------------------------- one deal
-
-
-@dataclass(frozen=True)
-class EntryField:
-    """One field of a player's entry, with how the template shows it."""
-
-    field: BoundField
-    stepper: bool = False
-    swatch: str = ""
-    quick_adds: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class GridCard:
-    """One card of the card grid: its number, its Hornochsen and whether it is ticked."""
-
-    number: int
-    hornochsen: int
-    ticked: bool
-    elsewhere: bool
-    """Ticked for another player or pile: shown greyed out."""
-
-
-@dataclass(frozen=True)
-class GridPanel:
-    """The card grid of one player's pile (hand or X-stack)."""
-
-    seat: Seat
-    field: BoundField
-    pile: str
-    cards: tuple[GridCard, ...]
-
-    @property
-    def ticked(self) -> int:
-        return sum(1 for card in self.cards if card.ticked)
-
-
-@dataclass(frozen=True)
-class ColourCell:
-    """One player's field in a row of the count form."""
-
-    seat: Seat
-    field: BoundField
-
-
-@dataclass(frozen=True)
-class ColourRow:
-    """One field (a colour) of the count form across the players."""
-
-    name: str
-    label: Any
-    swatch: str
-    cells: tuple[ColourCell, ...]
-
-
-@dataclass(frozen=True)
-class Chip:
-    """One number button of a field in the chips layout."""
-
-    value: int
-    label: str
-    checked: bool
-
-
-@dataclass(frozen=True)
-class ChipRow:
-    """One field of a player in the chips layout: a button per count it can have."""
-
-    name: str
-    label: Any
-    swatch: str
-    field: BoundField
-    chips: tuple[Chip, ...]
-    deck: int | None
-    """What the deck holds of it at most (across players), or None (no such limit)."""
-    auto: bool = False
-    """The field the chips layout fills in when the counts make it certain."""
-
-
-@dataclass
-class ChipPanel:
-    """One player's part of the chips layout."""
-
-    seat: Seat
-    rows: list[ChipRow]
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def named_errors(self) -> list[str]:
-        name = self.seat.player.name
-        return [named(error, name) for error in self.errors]
 
 
 def _as_count(value: object) -> int | None:
@@ -261,30 +61,6 @@ def _as_count(value: object) -> int | None:
         return int(str(value).strip())
     except ValueError:
         return None
-
-
-def named(message: object, name: str | None) -> str:
-    """``message`` starting with the player's ``name`` once (engine messages often name them)."""
-    text = str(message)
-    if name is None or text.startswith((f"{name}:", f"{name} ")):
-        return text
-    return f"{name}: {text}"
-
-
-@dataclass
-class PlayerBlock:
-    """One player's part of the deal form, for the template."""
-
-    seat: Seat
-    fields: list[EntryField]
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def named_errors(self) -> list[str]:
-        """The errors for a place away from the player's name: each starting with the name
-        once (the engine's messages mostly name the player already)."""
-        name = self.seat.player.name
-        return [named(error, name) for error in self.errors]
 
 
 class DealForm(forms.Form):
@@ -487,13 +263,11 @@ class DealForm(forms.Form):
 
     def card_grids(self) -> list[GridPanel]:
         """The card grid of every player's piles, with the ticked cards of the others."""
-        from scoring.number_cards import CARDS, STANDARD_DECK
-
         ticked: dict[tuple[int, str], set[int]] = {}
         for seat in self.seats:
             for name in self.player_field_names:
                 value = self[self.name_for(seat, name)].value()
-                ticked[seat.number, name] = set(parse_cards(str(value or "")))
+                ticked[seat.number, name] = set(parse_cards(str(value or ""), self.format.cards))
         panels = []
         for seat in self.seats:
             for name in self.player_field_names:
@@ -503,9 +277,9 @@ class DealForm(forms.Form):
                 panels.append(GridPanel(
                     seat=seat, field=self[self.name_for(seat, name)], pile=name,
                     cards=tuple(
-                        GridCard(card, STANDARD_DECK.of(card), card in own,
+                        GridCard(card, self.format.card_value(card), card in own,
                                  card in others and card not in own)
-                        for card in CARDS
+                        for card in self.format.cards
                     ),
                 ))
         return panels
@@ -513,9 +287,7 @@ class DealForm(forms.Form):
     @property
     def hornochsen_values(self) -> list[int]:
         """The Hornochsen a number card can carry (for the grid's shared descriptions)."""
-        from scoring.number_cards import CARDS, STANDARD_DECK
-
-        return sorted({STANDARD_DECK.of(card) for card in CARDS})
+        return sorted({self.format.card_value(card) for card in self.format.cards})
 
     def grid_piles(self) -> list[tuple[str, Any]]:
         """The piles a player ticks cards for (field name, label)."""
@@ -610,4 +382,4 @@ class DealForm(forms.Form):
         return cleaned
 
 
-__all__ = ["DealForm", "MatchStartForm"]
+__all__ = ["CLIENT_KEY", "SEAT_FIELD", "DealForm", "named"]

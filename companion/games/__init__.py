@@ -44,9 +44,25 @@ GAME_APPS: dict[str, GameApp] = {slug: _load(slug) for slug in GAMES}
 """Every game's :class:`GameApp` by the engine's slug, in the engine's order."""
 
 
+def register(app: GameApp) -> None:
+    """Add a game whose folder lives outside this package, after its engine
+    (:func:`scoring.register`): the tests' contract game. A shipped game is found by its
+    folder's name instead (its module's name in ``scoring.GAMES``)."""
+    if app.info is not GAMES.get(app.slug):
+        raise ValueError(f"Register the engine of {app.slug} first (scoring.register)")
+    if app.slug in GAME_APPS:
+        raise ValueError(f"A game {app.slug!r} is registered already.")
+    GAME_APPS[app.slug] = app
+
+
+def unregister(slug: str) -> None:
+    """Take a game added by :func:`register` out again (tests clean up with it)."""
+    del GAME_APPS[slug]
+
+
 def game_app(slug: str) -> GameApp:
     """The app of the game ``slug``; ``KeyError`` for an unknown game (views: a 404)."""
     return GAME_APPS[slug]
 
 
-__all__ = ["GAME_APPS", "GameApp", "Tool", "game_app"]
+__all__ = ["GAME_APPS", "GameApp", "Tool", "game_app", "register", "unregister"]

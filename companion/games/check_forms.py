@@ -16,8 +16,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 
-from companion.engine_messages import message_for
 from companion.games.checks import Refusal, check_player_count
+from companion.games.messages import message_for
 from companion.parsing import CardNumbersField, WholeNumberField
 from scoring import ScoringError
 

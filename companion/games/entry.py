@@ -38,27 +38,23 @@ def _shown(value: object) -> str:
     return "0" if _blank(value) else str(value)
 
 
-FIRST_CARD, LAST_CARD = 1, 100
-"""The number cards of X nimmt! and 11 nimmt! (``scoring.number_cards.CARDS``)."""
-
-
-def parse_cards(value: object) -> list[int]:
+def parse_cards(value: object, cards: range) -> list[int]:
     """The card numbers of a card field: its cleaned list, or its raw text read leniently.
 
-    The raw text (shown again while switching modes, or ticked on the grid) gives
-    ``[]`` when it cannot be read; the field itself refuses it with a message
-    (:class:`companion.parsing.CardNumbersField`).
+    ``cards``: the game's number cards (``EntryFormat.cards``). The raw text (shown again
+    while switching modes, or ticked on the grid) gives ``[]`` when it cannot be read; the
+    field itself refuses it with a message (:class:`companion.parsing.CardNumbersField`).
 
-    >>> parse_cards("55, 3 17.9")
+    >>> parse_cards("55, 3 17.9", range(1, 101))
     [55, 3, 17, 9]
-    >>> parse_cards("55 ²")
+    >>> parse_cards("55 ²", range(1, 101))
     []
     """
     if isinstance(value, list | tuple):
         return [int(card) for card in value]
     try:
-        return parse_card_numbers(str(value or ""), minimum=FIRST_CARD, maximum=LAST_CARD,
-                                  max_count=LAST_CARD, allow_duplicates=True)
+        return parse_card_numbers(str(value or ""), minimum=cards.start, maximum=cards.stop - 1,
+                                  max_count=len(cards), allow_duplicates=True)
     except ValidationError:
         return []
 
@@ -70,9 +66,10 @@ def count_field(label: Any, **kwargs: Any) -> WholeNumberField:
     )
 
 
-def cards_field(label: Any) -> CardNumbersField:
+def cards_field(label: Any, cards: range) -> CardNumbersField:
+    """Typed card numbers of the game's number cards ``cards``."""
     return CardNumbersField(
-        label=label, minimum=FIRST_CARD, maximum=LAST_CARD, max_count=LAST_CARD,
+        label=label, minimum=cards.start, maximum=cards.stop - 1, max_count=len(cards),
         max_length=400, widget=forms.TextInput(attrs=dict(CARDS)),
     )
 
@@ -102,9 +99,9 @@ class CardGridInput(forms.Widget):
         return name not in data
 
 
-def grid_field(label: Any) -> forms.Field:
+def grid_field(label: Any, cards: range) -> forms.Field:
     """A card-numbers field entered on the card grid (same field, other widget)."""
-    grid = cards_field(label)
+    grid = cards_field(label, cards)
     grid.widget = CardGridInput()
     return grid
 
@@ -139,10 +136,17 @@ class EntryFormat(ABC):
     tap per count), the highest count each field offers: what the deck holds of it at
     most. The chips of a field across all players are shown struck through above what the
     others leave of it (a hint; the engine checks)."""
+    cards: range = range(0)
+    """The game's number cards, for the entry modes that record card numbers (typed or
+    ticked on the card grid); empty: the game has no such mode."""
     auto_bonus: str = ""
     """A field the chips layout fills in when the counts make it certain (3 sind einer
     zuviel!: the interim bonus card of a player who ends with every colour open); empty:
     none."""
+
+    def card_value(self, card: int) -> int:
+        """What the card grid shows on a number card (its Hornochsen); 0: nothing."""
+        return 0
 
     def layout_for(self, mode: str) -> str:
         """The layout of entry ``mode`` (``blocks``, ``colours``, ``chips``; the card grid's

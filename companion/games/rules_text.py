@@ -15,8 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.urls import reverse
+
 LANGUAGES = ("de", "en")
 """Languages the rules are written in; German is the default."""
+
+SKELETON = ("overview", "material", "setup", "turn", "scoring", "end", "special-cases",
+            "app-decides")
+"""The anchors every rules page has (its main headings; a game adds its own sections
+around and under them): readers find the same heading on every game's page. The
+points the app decides are level-3 sections with ``decision=True`` after
+``app-decides``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +61,32 @@ class GameText:
             if section.anchor == anchor:
                 return section
         raise KeyError(anchor)
+
+
+def language_of(code: str | None) -> str:
+    """The rules language for a Django language code ("de-at" → "de", "fr" → "de").
+
+    >>> language_of("de-at"), language_of("en"), language_of("fr"), language_of(None)
+    ('de', 'en', 'de', 'de')
+    """
+    base = (code or "de").split("-")[0].lower()
+    return base if base in LANGUAGES else LANGUAGES[0]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRef:
+    """A link to one rule: the heading's title in the reader's language and its URL."""
+
+    slug: str
+    anchor: str
+    title: str
+    url: str
+
+
+def rule_ref(slug: str, anchor: str, language: str | None) -> RuleRef:
+    """The link to a rule of a game; ``KeyError`` for an unknown game or anchor."""
+    from companion.games import game_app  # the games' texts are built from this module
+
+    section = game_app(slug).rules[language_of(language)].section(anchor)
+    url = reverse("rules_game", args=[slug])
+    return RuleRef(slug, anchor, section.title, f"{url}#{anchor}")

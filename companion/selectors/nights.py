@@ -13,9 +13,10 @@ Definitions:
 - *biggest comeback*: of the night's winners, the one who trailed the leader by the
   most points after some deal and still won (on a tie, the earlier match and deal);
   points of the winner's game;
-- *Hornochsen taken*: per player, the Hornochsen of X nimmt! and 11 nimmt! as the
-  engine counts them from the recorded entries (the ``bulls`` figure of the results'
-  per-deal tally), None for a player who played neither with deals that night.
+- *Hornochsen taken*: per player, the Hornochsen of the games whose cards carry them, as
+  the engine counts them from the recorded entries (the tally a game reports under
+  ``companion.selectors.stats.HORNOCHSEN``), None for a player who played no such game
+  with deals that night.
 
 Matches imported with final scores only count in the matches, wins and places; the
 deal figures skip them (``without_deals``).
@@ -38,13 +39,11 @@ from companion.colours import player_colours
 from companion.kept import computed_once
 from companion.models import DealScore, GameNight, Match, Player, Seat, SeatResult
 from companion.selectors.ratings import RatingChange, night_rating_changes
+from companion.selectors.stats import HORNOCHSEN
 from scoring import GAMES
 
 LISTED_PLACES = 20
 """The places listed per player (the night's page, text and picture); the rest counted."""
-
-HORNOCHSEN = "bulls"
-"""The per-deal tally (``SeatResult.tally``) that counts Hornochsen taken."""
 
 
 def and_more(count: int) -> str:

@@ -1,4 +1,5 @@
-"""Reads of the skill ratings (kept by ``companion.services.ratings``): a group's
+"""The rating model (openskill's Bradley–Terry, the shown value, provisional ratings) and
+the reads of the skill ratings (kept by ``companion.services.ratings``): a group's
 leaderboard per game or across games, what one match did to its players' ratings, and
 one player's ratings. Each is one or two queries however long the history.
 
@@ -14,11 +15,40 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
+from openskill.models import BradleyTerryFull
 
 from companion.colours import player_colours
 from companion.models import ALL_GAMES, GameNight, Group, Match, Player, Rating, RatingStep
-from companion.services.ratings import is_provisional, ordinal
 from scoring import GAMES
+
+MODEL = BradleyTerryFull()
+"""openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (a little uncertainty
+added before every match, so that ratings keep moving)."""
+
+START = (MODEL.mu, MODEL.sigma, 0)
+"""A player's rating before their first match: (mu, sigma, matches)."""
+
+PROVISIONAL_MATCHES = 5
+PROVISIONAL_SIGMA = 6.0
+"""A rating is provisional below 5 matches or while sigma is above 6 (after five matches
+of three or four players it is about 5.6; after five two-player matches still above 6)."""
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The value shown for a rating: openskill's ``ordinal()`` (mu − 3 sigma).
+
+    >>> ordinal(*START[:2])
+    0.0
+    """
+    return float(MODEL.rating(mu=mu, sigma=sigma).ordinal())
+
+
+def is_provisional(sigma: float, matches: int) -> bool:
+    """Whether a rating rests on too little to be compared with the others yet.
+
+    >>> is_provisional(5.5, 6), is_provisional(5.5, 4), is_provisional(6.5, 9)
+    (False, True, True)
+    """
+    return matches < PROVISIONAL_MATCHES or sigma > PROVISIONAL_SIGMA
 
 
 def shown(value: float) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable
 from itertools import combinations, compress
 from typing import Any
 
-from django.db import IntegrityError, connections, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, F, FilteredRelation, Max, Min, Q
 
 from companion.games import game_app
@@ -386,12 +386,9 @@ def _apply_players(results: list[SeatResult], sign: int) -> None:
             .order_by("player_id", "date", "started_at", "match_id")
             .values_list("player_id", "is_winner")
         )
-        sql, params = flags.query.sql_with_params()
-        with connections[flags.db].cursor() as cursor:
-            # Plain rows, no per-value conversion: all of these players' results.
-            cursor.execute(sql, params)
-            for player_id, won in cursor.fetchall():
-                _streak(records[player_id].data, bool(won))
+        # All of these players' results in order, streamed in chunks (no model instances).
+        for player_id, won in flags.iterator(chunk_size=2000):
+            _streak(records[player_id].data, bool(won))
     PlayerRecord.objects.filter(
         pk__in=[record.pk for record in records.values()
                 if record.pk and not record.data["games"]]

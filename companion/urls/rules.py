@@ -13,6 +13,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("rules/search/", rules.rules_search, name="rules_search"),
     path("rules/<slug:game>/", rules.rules_game, name="rules_game"),
     path("rules/<slug:game>/check/", rules.rules_check, name="rules_check"),
-    path("tools/bulls/", rules.tool_bulls, name="tool_bulls"),
-    path("tools/targets/", rules.tool_targets, name="tool_targets"),
+    # A game's table helper (GameApp.tool), e.g. /tools/bulls/: its view is in its folder.
+    path("tools/<slug:key>/", rules.tool, name="tool"),
 ]

@@ -28,8 +28,8 @@ from companion.access import (
     viewer_required,
 )
 from companion.charts import progression_chart_parts
-from companion.engine_messages import message_for
 from companion.forms.sheet import DealForm, named
+from companion.games.messages import message_for
 from companion.idempotency import new_key
 from companion.models import Deal, Match
 from companion.parsing import MAX_POSITIVE, number_from

@@ -32,7 +32,7 @@ from companion.access import (
     viewer_of,
     viewer_required,
 )
-from companion.forms.sheet import MatchStartForm
+from companion.forms.match_start import MatchStartForm
 from companion.models import ChangeReceipt, Match, Player, Seat
 from companion.parsing import MAX_ID, id_from, number_from
 from companion.selectors.sheet import match_log, sheet_for

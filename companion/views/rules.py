@@ -10,26 +10,24 @@ with ``?players=Anna,Ben,Cem``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import Resolver404, resolve, reverse
+from django.utils.module_loading import import_string
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import push_url
 from django_htmx.middleware import HtmxDetails
 
 from companion.games import GAME_APPS, GameApp, game_app
 from companion.games.check_forms import CheckForm, parse_players
-from companion.games.dreizehn.check import TALLY_COLOURS
-from companion.games.dreizehn.forms import TargetsForm
-from companion.games.elf_nimmt.forms import BullsForm
-from companion.rules_content import game_text, language_of
+from companion.games.tools import back_to_sheet, rule_refs
+from companion.rules_content import language_of
 from companion.rules_search.answers import MAX_QUESTION, MIN_QUESTION, search
-from companion.selectors.rules import RuleRef, rule_ref
+from companion.selectors.rules import rule_ref
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -47,34 +45,11 @@ def _game_or_404(game: str) -> GameApp:
         raise Http404("Unknown game") from None
 
 
-def _rule_refs(slug: str) -> dict[str, RuleRef]:
-    """Every rule of a game by anchor (hyphens as underscores, for templates)."""
-    language = _language()
-    text = game_text(slug, language)
-    return {
-        section.anchor.replace("-", "_"): rule_ref(slug, section.anchor, language)
-        for section in text.sections
-    }
-
-
 def _players(request: HtmxHttpRequest) -> list[str]:
     """``?players=Anna,Ben,Cem`` to pass on in links (the pages that use the names
     check them: :func:`companion.games.check_forms.parse_players`)."""
     raw = request.GET.get("players", "")[:1000].replace("\x00", "")
     return [name.strip() for name in raw.split(",") if name.strip()]
-
-
-def _back(request: HtmxHttpRequest) -> str:
-    """``?back=``: the score sheet that opened a helper, where its result can be
-    taken over. Only the path of a score sheet of this site is accepted."""
-    raw = request.GET.get("back", "")
-    if not raw.startswith("/") or raw.startswith("//"):
-        return ""
-    try:
-        found = resolve(raw)
-    except Resolver404:
-        return ""
-    return raw if found.url_name == "match_sheet" else ""
 
 
 # ------------------------------------------------------------------------- pages
@@ -180,10 +155,10 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
         for key, form in bound.items() if form.answer is not None
     }
     # The sheet that opened the check (``?back=``): a way back to it, kept while checking.
-    back = _back(request)
+    back = back_to_sheet(request)
     context = {
         "info": app.info, "text": app.rules[language], "forms": bound,
-        "which": which, "rules": _rule_refs(slug), "tool": app.tool,
+        "which": which, "rules": rule_refs(slug), "tool": app.tool,
         "players": ",".join(players), "players_error": players_error, "decided": decided,
         "back": back, "check_query": urlencode({
             key: value for key, value in (("players", ",".join(players)), ("back", back))
@@ -199,69 +174,11 @@ def rules_check(request: HtmxHttpRequest, game: str) -> HttpResponse:
 # -------------------------------------------------------------------- live helpers
 
 
-def _after_action(
-    request: HtmxHttpRequest, url_name: str, template: str, query: dict[str, str],
-    context: dict[str, Any],
-) -> HttpResponse:
-    """After an action: htmx swaps the tool and pushes the new state URL; without
-    JavaScript the browser is redirected to it. Either way a reload repeats nothing."""
-    url = f"{reverse(url_name)}?{urlencode(query)}"
-    if request.htmx:
-        response = render(request, f"{template}#tool", context)
-        return push_url(response, url)
-    return HttpResponseRedirect(url)
-
-
 @require_GET
-def tool_bulls(request: HtmxHttpRequest) -> HttpResponse:
-    """11 nimmt!: who holds how many of the 10 bull cards in the running deal."""
-    form = BullsForm(request.GET)
-    form.is_valid()
-    back = _back(request)
-    state = form.state_query()
-    state.pop("ev", None)
-    undo = form.undo_query()
-    if back:
-        state["back"] = back
-        if undo:
-            undo["back"] = back
-    context = {"form": form, "rules": _rule_refs("elf-nimmt"), "players": list(form.names),
-               "base_query": urlencode(state), "back": back,
-               "undo_query": urlencode(undo) if undo else ""}
-    template = "games/elf_nimmt/tool_bulls.html"
-    if form.acted:
-        after = {**form.state_query(), **({"back": back} if back else {})}
-        return _after_action(request, "tool_bulls", template, after, context)
-    if request.htmx:
-        return render(request, f"{template}#tool", context)
-    return render(request, template, context)
-
-
-@require_GET
-def tool_targets(request: HtmxHttpRequest) -> HttpResponse:
-    """13: the running total of each target, and who has taken what this deal."""
-    form = TargetsForm(request.GET)
-    form.is_valid()
-    players = list(form.names)
-    back = _back(request)
-    context = {"form": form, "rules": _rule_refs("dreizehn"), "players": players, "back": back,
-               "take_over": _take_over(back, form) if back and players else ""}
-    template = "games/dreizehn/tool_targets.html"
-    if form.acted:
-        return _after_action(request, "tool_targets", template,
-                             {**form.state_query(), **form.event_query(),
-                              **({"back": back} if back else {})}, context)
-    if request.htmx:
-        return render(request, f"{template}#tool", context)
-    return render(request, template, context)
-
-
-def _take_over(back: str, form: TargetsForm) -> str:
-    """The sheet's URL with the cards each player took this deal, as the deal form's
-    fields (``s<seat>-yellow`` …): one tap puts them into the next deal's form."""
-    query = {
-        f"s{row['index']}-{colour}": str(count)
-        for row in form.tally_rows()
-        for colour, count in zip(TALLY_COLOURS, row["counts"], strict=True)
-    }
-    return f"{back}?{urlencode(query)}#deal-form"
+def tool(request: HtmxHttpRequest, key: str) -> HttpResponse:
+    """A game's table helper (``GameApp.tool``): its view is in the game's folder."""
+    for app in GAME_APPS.values():
+        if app.tool is not None and app.tool.key == key:
+            view: Callable[[HtmxHttpRequest], HttpResponse] = import_string(app.tool.view)
+            return view(request)
+    raise Http404("Unknown tool")

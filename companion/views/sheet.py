@@ -39,9 +39,9 @@ from companion.access import (
     viewer_required,
 )
 from companion.changes import wait_for_change
-from companion.engine_messages import message_for
 from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
+from companion.games.messages import message_for
 from companion.models import Match
 from companion.notices import Notice
 from companion.parsing import MAX_SMALL, number_from
@@ -80,7 +80,7 @@ def _tools(sheet: Sheet) -> list[dict[str, Any]]:
         **_match_query(sheet),
         "back": reverse("match_sheet", args=[sheet.match.group_id, sheet.match.pk]),
     })
-    return [{"url": f"{reverse(tool.url_name)}?{query}", "label": tool.label}]
+    return [{"url": f"{tool.url}?{query}", "label": tool.label}]
 
 
 def _dispute_url(sheet: Sheet) -> str:
@@ -329,7 +329,10 @@ def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Not
     Each value is read by its own field like typed input; values that do not fit
     are left out and named in the notice. The engine checks the whole deal on save.
     """
-    keys = [key for key in request.GET if SEAT_FIELD.match(key) or key == "went_out"]
+    # A player's field (s<seat>-<name>) or one of the deal's own fields (GameApp.entry).
+    entry = game_app(sheet.match.game).entry
+    deal_keys = entry.deal_fields(sheet.seats, entry.modes[0].key)
+    keys = [key for key in request.GET if SEAT_FIELD.match(key) or key in deal_keys]
     if not keys or viewer_of(request).read_only:
         return None, ""
     if not sheet.can_record:

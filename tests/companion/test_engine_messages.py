@@ -1,7 +1,7 @@
 from django.utils import translation
 
-from companion.engine_messages import message_for
 from companion.engine_templates import CATALOGUE, engine_templates, render_catalogue
+from companion.games.messages import message_for
 from scoring import GAMES, ScoringError
 
 

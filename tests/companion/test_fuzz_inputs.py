@@ -35,6 +35,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from companion.games import GAME_APPS
 from companion.models import Group, Invite, Membership, Player
 from tests.companion.test_history_helpers import night, play
 
@@ -112,7 +113,8 @@ def world(group: Group, anna: User, outsider: User) -> World:
         "membership_id": [str(ben_membership.pk)],
         "number": ["1"],
         "token": [invite.token],
-        "game": ["x-nimmt", "freaky", "elf-nimmt", "dreizehn", "drei-sind-einer-zuviel"],
+        "game": list(GAME_APPS),
+        "key": [app.tool.key for app in GAME_APPS.values() if app.tool is not None],
     }
     world.foreign = {
         "group_id": [str(other_group.pk)],
@@ -124,6 +126,7 @@ def world(group: Group, anna: User, outsider: User) -> World:
         "number": ["2", "40000"],
         "token": ["x" * 300, "nope", "a%00b", "%E2%80%AE"],
         "game": ["nope", "x-nimmt-" * 20],
+        "key": ["nope"],
     }
     return world
 
@@ -469,7 +472,7 @@ def test_no_input_anywhere_gives_a_server_error_or_half_a_save(world: World) -> 
 def test_the_walk_reaches_every_area_and_its_forms(world: World) -> None:
     names = {route.name for route in routes()}
     assert {"match_sheet", "deal_edit", "match_live", "roster", "group_join", "group_import",
-            "rules_check", "tool_bulls", "tool_targets", "history", "signup"} <= names
+            "rules_check", "tool", "history", "signup"} <= names
     client = Client()
     client.force_login(world.owner)
     page = client.get(f"/g/{world.group.pk}/roster/")

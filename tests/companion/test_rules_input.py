@@ -83,7 +83,7 @@ def test_a_check_page_opened_with_too_many_players_says_so(client: Client) -> No
 def test_the_tracker_refuses_players_that_cannot_play_and_keeps_what_was_typed(
     client: Client, players: str, message: str,
 ) -> None:
-    response = client.get(reverse("tool_bulls"), {"players": players},
+    response = client.get(reverse("tool", args=["bulls"]), {"players": players},
                           HTTP_ACCEPT_LANGUAGE="en")
     html = response.content.decode()
     assert response.status_code == 200
@@ -94,7 +94,8 @@ def test_the_tracker_refuses_players_that_cannot_play_and_keeps_what_was_typed(
 
 @pytest.mark.parametrize("take", ["3", "9", "-1", "²", "1" * 5000])
 def test_a_take_out_of_range_is_a_clear_message(client: Client, take: str) -> None:
-    response = client.get(reverse("tool_bulls"), {"players": "Anna,Ben,Cem", "take": take},
+    response = client.get(reverse("tool", args=["bulls"]),
+                          {"players": "Anna,Ben,Cem", "take": take},
                           HTTP_ACCEPT_LANGUAGE="en")
     html = response.content.decode()
     assert response.status_code == 200
@@ -104,7 +105,7 @@ def test_a_take_out_of_range_is_a_clear_message(client: Client, take: str) -> No
 
 
 def test_the_tracker_offers_to_give_a_stolen_bull_card_back(client: Client) -> None:
-    response = client.get(reverse("tool_bulls"), {
+    response = client.get(reverse("tool", args=["bulls"]), {
         "players": "Anna,Ben,Cem", "held": "5.3.2", "ev": "steal.0.1"},
         HTTP_ACCEPT_LANGUAGE="en")
     html = response.content.decode()
@@ -116,7 +117,7 @@ def test_the_tracker_offers_to_give_a_stolen_bull_card_back(client: Client) -> N
 
 
 def test_a_taker_alone_with_the_most_is_told_why_in_german(client: Client) -> None:
-    response = client.get(reverse("tool_bulls"), {
+    response = client.get(reverse("tool", args=["bulls"]), {
         "players": "Anna,Ben", "held": "6.4", "take": "0"}, HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 302
     assert response["Location"].endswith("ev=none.0")
@@ -132,7 +133,7 @@ def test_a_taker_alone_with_the_most_is_told_why_in_german(client: Client) -> No
 def test_the_target_helper_refuses_a_target_that_cannot_exist(
     client: Client, query: str, total: int,
 ) -> None:
-    html = client.get(reverse("tool_targets") + query,
+    html = client.get(reverse("tool", args=["targets"]) + query,
                       HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert (f"These cards total {total}, but two or more cards on a target never total more "
             "than 13: the card that went over would lie there alone.") in html
@@ -155,13 +156,14 @@ def test_the_target_helper_refuses_a_target_that_cannot_exist(
     ("?variant=first-card&t1=blue:5&t2=blue:2", "The colour blue cannot be on two targets."),
 ])
 def test_the_target_helper_validates_its_state(client: Client, query: str, message: str) -> None:
-    response = client.get(reverse("tool_targets") + query, HTTP_ACCEPT_LANGUAGE="en")
+    response = client.get(reverse("tool", args=["targets"]) + query, HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
     assert message in response.content.decode()
 
 
 def test_the_target_helper_plays_the_colour_by_first_card_variant(client: Client) -> None:
-    response = client.get(reverse("tool_targets") + "?variant=first-card&target=t2&card=b5",
+    response = client.get(reverse("tool", args=["targets"])
+                          + "?variant=first-card&target=t2&card=b5",
                           HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 302
     location = response["Location"]
@@ -173,7 +175,7 @@ def test_the_target_helper_plays_the_colour_by_first_card_variant(client: Client
 
 
 def test_the_target_helper_links_to_the_variant(client: Client) -> None:
-    html = client.get(reverse("tool_targets"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    html = client.get(reverse("tool", args=["targets"]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'href="?variant=first-card">Play the variant: colour by the first card</a>' in html
 
 
@@ -249,17 +251,18 @@ def test_no_check_input_gives_a_server_error(client: Client, game: str) -> None:
     assert client.post(url + "?players=" + "%00,x", {"check": check}).status_code in (200, 400)
 
 
-@pytest.mark.parametrize("tool", ["tool_bulls", "tool_targets"])
+@pytest.mark.parametrize("tool", ["bulls", "targets"])
 def test_no_helper_input_gives_a_server_error(client: Client, tool: str) -> None:
     keys = ["players", "held", "take", "steal", "keep", "ev", "reset", "y", "g", "b", "taken",
             "target", "card", "who", "took", "variant", "t1"]
     for key in keys:
         for value in NASTY:
             query = {"players": "Anna,Ben,Cem", key: value}
-            response = Client().get(reverse(tool), query)
+            response = Client().get(reverse("tool", args=[tool]), query)
             expected = (200, 302, 400) if "\x00" in value else (200, 302)
             assert response.status_code in expected, (key, value[:20])
-    assert Client().get(reverse(tool), {"players": ["Anna,Ben,Cem", "x"], "take": ["0", "1"]}
+    assert Client().get(reverse("tool", args=[tool]),
+                        {"players": ["Anna,Ben,Cem", "x"], "take": ["0", "1"]}
                         ).status_code in (200, 302)
 
 

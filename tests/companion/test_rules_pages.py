@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from companion.games.rules_text import LANGUAGES
+from companion.games.rules_text import LANGUAGES, SKELETON
 from companion.rules_content import all_texts, game_text
 from scoring import GAMES
 
@@ -29,8 +29,7 @@ def test_every_game_has_rules_in_both_languages_with_the_same_anchors() -> None:
         anchors = {lang: [s.anchor for s in game_text(slug, lang).sections] for lang in LANGUAGES}
         assert anchors["de"] == anchors["en"], slug
         assert len(set(anchors["de"])) == len(anchors["de"]), slug
-        for needed in ("overview", "material", "setup", "turn", "scoring", "end",
-                       "special-cases", "app-decides"):
+        for needed in SKELETON:
             assert needed in anchors["de"], (slug, needed)
 
 
@@ -89,8 +88,8 @@ def test_an_unknown_game_has_no_rules_page(client: Client) -> None:
 
 def test_pages_are_public_without_login(client: Client) -> None:
     for url in (reverse("rules_index"), reverse("rules_search") + "?q=13",
-                reverse("rules_game", args=["freaky"]), reverse("tool_bulls"),
-                reverse("tool_targets")):
+                reverse("rules_game", args=["freaky"]), reverse("tool", args=["bulls"]),
+                reverse("tool", args=["targets"])):
         response = client.get(url)
         assert response.status_code == 200, url
 
@@ -234,6 +233,21 @@ def _section_text(html: str, anchor: str) -> str:
 
 @pytest.mark.parametrize("language", ["de", "en"])
 @pytest.mark.parametrize("slug", SLUGS)
+def test_every_decision_comes_after_the_heading_how_the_app_decides(
+    client: Client, slug: str, language: str,
+) -> None:
+    html = get(client, reverse("rules_game", args=[slug]), language=language)
+    decisions_start = html.index('<h2 id="app-decides">')
+    decided = [s.anchor for s in game_text(slug, language).sections
+               if s.decision and s.level == 3]
+    assert decided, slug
+    for anchor in decided:
+        assert html.index(f'id="{anchor}"') > decisions_start
+        assert f'<section class="decision" aria-labelledby="{anchor}">' in html
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("slug", sorted(DECISIONS))
 def test_every_decision_of_the_rules_files_is_shown_under_how_the_app_decides(
     client: Client, slug: str, language: str,
 ) -> None:

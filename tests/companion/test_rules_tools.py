@@ -11,12 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 
-def get(client: Client, query: str, *, tool: str = "tool_bulls", htmx: bool = False,
+def get(client: Client, query: str, *, tool: str = "bulls", htmx: bool = False,
         language: str = "en") -> tuple[int, str, str]:
     headers = {"HTTP_ACCEPT_LANGUAGE": language}
     if htmx:
         headers["HTTP_HX_REQUEST"] = "true"
-    response = client.get(reverse(tool) + query, **headers)
+    response = client.get(reverse("tool", args=[tool]) + query, **headers)
     return response.status_code, response.content.decode(), response.get("Location", "") or \
         response.get("HX-Push-Url", "")
 
@@ -132,7 +132,7 @@ def totals(html: str) -> dict[str, int]:
 
 
 def test_the_targets_start_empty(client: Client) -> None:
-    status, html, _ = get(client, "?players=Anna,Ben,Cem", tool="tool_targets")
+    status, html, _ = get(client, "?players=Anna,Ben,Cem", tool="targets")
     assert status == 200
     assert totals(html) == {"yellow": 0, "green": 0, "blue": 0}
 
@@ -141,10 +141,10 @@ def test_playing_a_card_adds_to_the_running_total(client: Client) -> None:
     status, _, location = get(
         client, "?players=Anna,Ben,Cem&y=5.4&g=&b=&taken=0.0.0.0_0.0.0.0_0.0.0.0"
                 "&target=yellow&card=2&who=0",
-        tool="tool_targets")
+        tool="targets")
     assert status == 302
     assert state(location)["y"] == "5.4.2"
-    _, html, _ = get(client, "?" + urlparse(location).query, tool="tool_targets")
+    _, html, _ = get(client, "?" + urlparse(location).query, tool="targets")
     assert totals(html)["yellow"] == 11
     assert "Anna: yellow 2 on yellow, total 11." in html
 
@@ -152,7 +152,7 @@ def test_playing_a_card_adds_to_the_running_total(client: Client) -> None:
 def test_going_over_13_takes_the_cards_and_counts_them_for_the_player(client: Client) -> None:
     status, html, pushed = get(
         client, "?players=Anna,Ben,Cem&y=5.4.1.2&g=7&b=&taken=0.0.0.0_0.0.0.0_0.0.0.0"
-                "&target=yellow&card=2&who=1", tool="tool_targets", htmx=True)
+                "&target=yellow&card=2&who=1", tool="targets", htmx=True)
     assert status == 200
     assert state(pushed)["y"] == "2"
     assert state(pushed)["taken"] == "0.0.0.0_3.0.0.1_0.0.0.0"
@@ -163,17 +163,17 @@ def test_going_over_13_takes_the_cards_and_counts_them_for_the_player(client: Cl
 
 
 def test_exactly_13_stays_on_the_target(client: Client) -> None:
-    _, _, location = get(client, "?b=7.5&target=blue&card=1", tool="tool_targets")
+    _, _, location = get(client, "?b=7.5&target=blue&card=1", tool="targets")
     assert state(location)["b"] == "7.5.1"
 
 
 def test_a_red_4_goes_on_any_target(client: Client) -> None:
-    _, _, location = get(client, "?g=7&target=green&card=r4", tool="tool_targets")
+    _, _, location = get(client, "?g=7&target=green&card=r4", tool="targets")
     assert state(location)["g"] == "7.4"
 
 
 def test_a_target_that_cannot_exist_is_refused(client: Client) -> None:
-    status, html, _ = get(client, "?y=7.7&target=yellow&card=1", tool="tool_targets")
+    status, html, _ = get(client, "?y=7.7&target=yellow&card=1", tool="targets")
     assert status == 200
     assert "These cards total 14, but two or more cards on a target never total more than 13" \
         in html
@@ -181,19 +181,19 @@ def test_a_target_that_cannot_exist_is_refused(client: Client) -> None:
 
 def test_who_plays_must_be_given_when_players_are_known(client: Client) -> None:
     status, html, _ = get(client, "?players=Anna,Ben,Cem&target=yellow&card=1",
-                          tool="tool_targets")
+                          tool="targets")
     assert status == 200
     assert "Who plays the card?" in html
 
 
 def test_a_new_deal_empties_the_targets(client: Client) -> None:
     _, _, location = get(client, "?players=Anna,Ben,Cem&y=5&taken=1.0.0.0_0.0.0.0_0.0.0.0"
-                                 "&reset=1", tool="tool_targets")
+                                 "&reset=1", tool="targets")
     assert state(location) == {"players": "Anna,Ben,Cem", "taken": "0.0.0.0_0.0.0.0_0.0.0.0",
                                "ev": "new"}
 
 
 def test_the_next_player_in_seat_order_is_preselected(client: Client) -> None:
-    _, html, _ = get(client, "?players=Anna,Ben,Cem&y=2&ev=yellow.2.2", tool="tool_targets")
+    _, html, _ = get(client, "?players=Anna,Ben,Cem&y=2&ev=yellow.2.2", tool="targets")
     assert re.search(r'id="who-0" value="0" checked', html)
     assert not re.search(r'id="who-1" value="1" checked', html)

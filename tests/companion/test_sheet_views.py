@@ -45,7 +45,7 @@ def test_it_starts_a_match_in_seat_order(
     anna, ben, cem = players
     response = anna_client.post(reverse("match_new", args=[group.pk]), {
         "game": "dreizehn", "seat_0": cem.pk, "seat_1": anna.pk, "seat_2": ben.pk,
-        "first_player": ben.pk, "colour_by_first_card": "on",
+        "first_player": ben.pk, "dreizehn-colour_by_first_card": "on",
     })
     match = Match.objects.get()
     assert response.status_code == 302

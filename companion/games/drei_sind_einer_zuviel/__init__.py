@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.drei_sind_einer_zuviel import entry, forms, live, rules_text, search, tallies
+from companion.games.drei_sind_einer_zuviel import (
+    colours,
+    entry,
+    forms,
+    live,
+    rules_text,
+    search,
+    tallies,
+)
 from scoring import GAMES
 
 APP = GameApp(
@@ -15,7 +23,9 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(3, 4, 2),
     search=search.SEARCH,
+    colour_words=colours.WORDS,
     live=live.LIVE,
     bgg_id=181867,
     bgstats_names=("3 sind einer zuviel!", "3 sind eine zu viel!", "3 sind eine zuviel!",

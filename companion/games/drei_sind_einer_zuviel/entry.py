@@ -9,8 +9,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import COLOUR_WORDS
 from companion.games.drei_sind_einer_zuviel.colours import SWATCHES
+from companion.games.drei_sind_einer_zuviel.colours import WORDS as COLOUR_WORDS
 from companion.games.entry import EntryFormat, Mode, count_field
 from companion.models import Seat
 from scoring.drei_sind_einer_zuviel import (

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from companion.colours import ink_for
-from companion.engine_messages import COLOUR_WORDS
 from companion.games.drei_sind_einer_zuviel.colours import SWATCHES
+from companion.games.drei_sind_einer_zuviel.colours import WORDS as COLOUR_WORDS
 from companion.games.drei_sind_einer_zuviel.options import LIVE_TURNS, check_live_turns
 from companion.games.live import LiveMode, LiveStep, check_player, player_names
 from companion.models import Seat

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.selectors.stats import Figure, Tallies, ratio
+from companion.games.tallies import Figure, Tallies, ratio
 
 BONUS_CARDS = (10, 7, 5, 3)
 """The interim scoring cards of 3 sind einer zuviel!, in the order they go out."""

@@ -5,7 +5,16 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.app import GameApp, Tool
-from companion.games.dreizehn import entry, forms, options, rules_text, search, tallies, turns
+from companion.games.dreizehn import (
+    colours,
+    entry,
+    forms,
+    options,
+    rules_text,
+    search,
+    tallies,
+    turns,
+)
 from scoring import GAMES
 
 APP = GameApp(
@@ -17,10 +26,14 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(4, 3, 5),
     search=search.SEARCH,
+    colour_words=colours.WORDS,
     turns=turns.TURNS,
     option_checks={"variant": options.check_variant},
-    tool=Tool("tool_targets", _("Target totals")),
+    start_fields=options.start_fields,
+    start_options=options.start_options,
+    tool=Tool("targets", _("Target totals"), "companion.games.dreizehn.tool.view"),
     # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
     bgg_id=17025,
     bgstats_names=("13", "Dreizehn"),

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext, pgettext_lazy
 
-from companion.engine_messages import message_for
 from companion.games.checks import Refusal
+from companion.games.messages import message_for
 from scoring import ScoringError, dreizehn
 
 COLOUR_NAMES = {

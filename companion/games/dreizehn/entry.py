@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import COLOUR_WORDS
+from companion.games.dreizehn.colours import WORDS as COLOUR_WORDS
 from companion.games.entry import EntryFormat, Mode, count_field
 from companion.models import Seat
 from scoring.dreizehn import COLOURS, PER_COLOUR, RED, RED_COUNT

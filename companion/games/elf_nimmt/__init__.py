@@ -17,9 +17,10 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(5, 3, 4),
     search=search.SEARCH,
     turns=turns.TURNS,
-    tool=Tool("tool_bulls", _("Bull card tracker")),
+    tool=Tool("bulls", _("Bull card tracker"), "companion.games.elf_nimmt.tool.view"),
     bgg_id=63706,
     bgstats_names=("11 nimmt!", "Elf nimmt!"),
 )

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from companion.engine_messages import message_for
 from companion.games.checks import Refusal, check_player_count, names_and, names_or
+from companion.games.messages import message_for
 from scoring import ScoringError, elf_nimmt
 
 PLAY_RULES = {

@@ -20,19 +20,25 @@ from companion.games.entry import (
 )
 from companion.models import Seat
 from scoring import ScoringError, elf_nimmt
+from scoring.number_cards import CARDS, STANDARD_DECK
 
 
 class ElfNimmtFormat(EntryFormat):
     """11 nimmt!: Hornochsen in hand, as a count or card numbers, and who went out."""
+
+    cards = range(CARDS[0], CARDS[-1] + 1)
+
+    def card_value(self, card: int) -> int:
+        return STANDARD_DECK.of(card)
 
     modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
              Mode("grid", _("Card grid")))
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
         if mode == "grid":
-            return {"hand_cards": grid_field(_("Cards in hand"))}
+            return {"hand_cards": grid_field(_("Cards in hand"), self.cards)}
         if mode == "cards":
-            return {"hand_cards": cards_field(_("Cards in hand"))}
+            return {"hand_cards": cards_field(_("Cards in hand"), self.cards)}
         return {"hand": count_field(_("Hornochsen in hand"))}
 
     def deal_fields(self, seats: Sequence[Seat], mode: str) -> dict[str, forms.Field]:
@@ -48,7 +54,7 @@ class ElfNimmtFormat(EntryFormat):
         out = deal.get("went_out") == seat.number
         data: dict[str, object] = {"went_out": out}
         if mode in CARD_MODES:
-            cards = parse_cards(values.get("hand_cards") or "")
+            cards = parse_cards(values.get("hand_cards") or "", self.cards)
             if cards or not out:
                 data["hand_cards"] = cards
         else:
@@ -70,7 +76,7 @@ class ElfNimmtFormat(EntryFormat):
     def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
         """Into counts: the Hornochsen of the typed cards (when they are valid cards)."""
         converted = dict(values)
-        numbers = parse_cards(values.get("hand_cards") or "")
+        numbers = parse_cards(values.get("hand_cards") or "", self.cards)
         if mode != "counts" or not numbers:
             return converted
         # Not valid cards: the count stays as typed, the cards stay in the form.

@@ -10,10 +10,10 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import message_for
 from companion.games.check_forms import CheckForm, PlayersField, cards_field, number_field
 from companion.games.checks import Refusal
 from companion.games.elf_nimmt import check as elf_checks
+from companion.games.messages import message_for
 from companion.parsing import WholeNumberField, parse_card_numbers
 from scoring import GAMES, ScoringError, elf_nimmt
 

@@ -7,19 +7,19 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.selectors.stats import Figure, Tallies, ratio
+from companion.games.tallies import HORNOCHSEN, Figure, Tallies, ratio
 
 
 def tally(entry: Any) -> dict[str, int]:
-    return {"bulls": int(entry.hornochsen())}
+    return {HORNOCHSEN: int(entry.hornochsen())}
 
 
 def figures(data: Tallies) -> tuple[Figure, ...]:
     return (
         Figure(
             str(_("Hornochsen per player and deal")),
-            ratio(data.total("bulls"), data.total("entries")),
+            ratio(data.total(HORNOCHSEN), data.total("entries")),
             "number",
-            data.per_player("bulls"),
+            data.per_player(HORNOCHSEN),
         ),
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.app import GameApp
-from companion.games.freaky import entry, forms, live, rules_text, search, tallies
+from companion.games.freaky import colours, entry, forms, live, rules_text, search, tallies
 from scoring import GAMES
 
 APP = GameApp(
@@ -15,7 +15,9 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(3, 4, 5),
     search=search.SEARCH,
+    colour_words=colours.WORDS,
     live=live.LIVE,
     # No BoardGameGeek id: it could not be checked here, so it is recognised by name only.
     bgstats_names=("Freaky",),

@@ -10,10 +10,10 @@ from django import forms
 from django.utils.translation import gettext
 
 from companion.colours import ink_for
-from companion.engine_messages import message_for
 from companion.games.check_forms import CheckForm
 from companion.games.checks import Refusal
 from companion.games.freaky import check as freaky_checks
+from companion.games.messages import message_for
 from scoring import ScoringError, freaky
 
 FREAKY_COLOUR_NAMES = freaky_checks.COLOUR_NAMES

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.selectors.stats import Figure, Tallies, ratio
+from companion.games.tallies import Figure, Tallies, ratio
 
 
 def tally(entry: Any) -> dict[str, int]:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from django.utils.translation import ngettext
+
 from companion.games.app import GameApp
 from companion.games.sechs_nimmt import entry, forms, options, rules_text, search, tallies
 from scoring import GAMES
+from scoring.common import ScorePart
+
+
+def _pile(part: ScorePart) -> str:
+    return ngettext("%(count)s Hornochse in the pile", "%(count)s Hornochsen in the pile",
+                    part.count) % {"count": part.count}
+
 
 APP = GameApp(
     slug="sechs-nimmt",
@@ -20,6 +29,8 @@ APP = GameApp(
                    "profi": options.check_profi},
     start_fields=options.start_fields,
     start_options=options.start_options,
+    demo_players=(5, 6),
+    part_texts={"pile": _pile},
     bgg_id=432,
     bgstats_names=("6 nimmt!", "Take 6!", "Category 5", "6 nimmt"),
 )

@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.engine_messages import message_for
 from companion.games.checks import Refusal
+from companion.games.messages import message_for
 from companion.parsing import WholeNumberField
 from scoring import ScoringError
 from scoring.sechs_nimmt import DEFAULT_TARGET, MAX_DEALS, MAX_TARGET, Options, options_to_dict

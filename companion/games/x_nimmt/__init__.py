@@ -15,6 +15,7 @@ APP = GameApp(
     tally=tallies.tally,
     figures=tallies.figures,
     entry=entry.FORMAT,
+    demo_players=(4, 3, 4),
     search=search.SEARCH,
     # No BoardGameGeek id: it could not be checked here, so it is recognised by name only.
     bgstats_names=("X nimmt!",),

@@ -19,21 +19,27 @@ from companion.games.entry import (
 )
 from companion.models import Seat
 from scoring import ScoringError, x_nimmt
+from scoring.number_cards import CARDS, STANDARD_DECK
 
 
 class XNimmtFormat(EntryFormat):
     """X nimmt!: Hornochsen in hand and in the X-stack, as counts or card numbers."""
+
+    cards = range(CARDS[0], CARDS[-1] + 1)
+
+    def card_value(self, card: int) -> int:
+        return STANDARD_DECK.of(card)
 
     modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
              Mode("grid", _("Card grid")))
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
         if mode == "grid":
-            return {"hand_cards": grid_field(_("Cards in hand")),
-                    "x_stack_cards": grid_field(_("Cards in the X-stack"))}
+            return {"hand_cards": grid_field(_("Cards in hand"), self.cards),
+                    "x_stack_cards": grid_field(_("Cards in the X-stack"), self.cards)}
         if mode == "cards":
-            return {"hand_cards": cards_field(_("Cards in hand")),
-                    "x_stack_cards": cards_field(_("Cards in the X-stack"))}
+            return {"hand_cards": cards_field(_("Cards in hand"), self.cards),
+                    "x_stack_cards": cards_field(_("Cards in the X-stack"), self.cards)}
         return {"hand": count_field(_("Hornochsen in hand")),
                 "x_stack": count_field(_("Hornochsen in the X-stack"))}
 
@@ -41,8 +47,8 @@ class XNimmtFormat(EntryFormat):
         self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
     ) -> dict[str, object]:
         if mode in CARD_MODES:
-            return {"hand_cards": parse_cards(values.get("hand_cards") or ""),
-                    "x_stack_cards": parse_cards(values.get("x_stack_cards") or "")}
+            return {"hand_cards": parse_cards(values.get("hand_cards") or "", self.cards),
+                    "x_stack_cards": parse_cards(values.get("x_stack_cards") or "", self.cards)}
         return {"hand": values.get("hand") or 0, "x_stack": values.get("x_stack") or 0}
 
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
@@ -60,7 +66,7 @@ class XNimmtFormat(EntryFormat):
         if mode != "counts":
             return converted
         for count, cards in (("hand", "hand_cards"), ("x_stack", "x_stack_cards")):
-            numbers = parse_cards(values.get(cards) or "")
+            numbers = parse_cards(values.get(cards) or "", self.cards)
             if not numbers:
                 continue
             try:

@@ -7,13 +7,13 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from companion.selectors.stats import Figure, Tallies, ratio
+from companion.games.tallies import HORNOCHSEN, Figure, Tallies, ratio
 
 
 def tally(entry: Any) -> dict[str, int]:
     counted = entry.hornochsen()
     return {
-        "bulls": int(counted.hand + counted.x_stack),
+        HORNOCHSEN: int(counted.hand + counted.x_stack),
         "stack_points": 2 * int(counted.x_stack),
         "minus_points": int(counted.minus_points),
     }
@@ -28,9 +28,9 @@ def figures(data: Tallies) -> tuple[Figure, ...]:
     return (
         Figure(
             str(_("Hornochsen per player and deal")),
-            ratio(data.total("bulls"), data.total("entries")),
+            ratio(data.total(HORNOCHSEN), data.total("entries")),
             "number",
-            data.per_player("bulls"),
+            data.per_player(HORNOCHSEN),
         ),
         Figure(
             str(_("Share of the minus points from the X-stack")),

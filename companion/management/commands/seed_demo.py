@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
+from companion.games import GAME_APPS
 from companion.models import GameNight, Group, Match, Membership, Player
 from companion.services import deals, matches
 from scoring.common import rules_for
@@ -33,16 +34,22 @@ PUBLISHED_PASSWORD = "kartenrunde-demo"
 GROUP_NAME = "Demo-Gruppe"
 PLAYERS = ("Anna", "Ben", "Cem", "Dana", "Emil", "Fritzi")
 
-NIGHTS: tuple[tuple[int, str, tuple[tuple[str, int], ...]], ...] = (
-    # (days ago, place, ((game, players), ...))
-    (21, "Bei Anna", (("x-nimmt", 4), ("dreizehn", 4), ("freaky", 3))),
-    (14, "Café Karo", (("elf-nimmt", 5), ("drei-sind-einer-zuviel", 3), ("x-nimmt", 3))),
-    (7, "Bei Ben", (("dreizehn", 3), ("freaky", 4), ("drei-sind-einer-zuviel", 4),
-                    ("sechs-nimmt", 5))),
-    (2, "Bei Cem", (("elf-nimmt", 3), ("x-nimmt", 4), ("freaky", 5),
-                    ("drei-sind-einer-zuviel", 2), ("dreizehn", 5), ("elf-nimmt", 4),
-                    ("sechs-nimmt", 6))),
+NIGHTS: tuple[tuple[int, str], ...] = (
+    # (days ago, place)
+    (21, "Bei Anna"), (14, "Café Karo"), (7, "Bei Ben"), (2, "Bei Cem"),
 )
+"""The demo's game nights. Each game brings its demo matches (``GameApp.demo_players``,
+the players of each): its first match goes to the first night, its second to the
+second, and so on (beyond the last night, into the last one)."""
+
+
+def night_games() -> list[list[tuple[str, int]]]:
+    """Per night, its matches as ``(game, players)`` in the registry's order."""
+    nights: list[list[tuple[str, int]]] = [[] for _ in NIGHTS]
+    for slug, app in GAME_APPS.items():
+        for index, players in enumerate(app.demo_players):
+            nights[min(index, len(NIGHTS) - 1)].append((slug, players))
+    return nights
 
 
 def one_time_password() -> str:
@@ -112,7 +119,7 @@ def seed(rng: random.Random, *, password: str) -> int:
     ]
     today = timezone.localdate()
     count = 0
-    for days_ago, place, games in NIGHTS:
+    for (days_ago, place), games in zip(NIGHTS, night_games(), strict=True):
         date = today - datetime.timedelta(days=days_ago)
         night = GameNight.objects.create(group=group, date=date, place=place)
         start = timezone.make_aware(datetime.datetime.combine(date, datetime.time(19, 30)))

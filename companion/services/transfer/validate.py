@@ -26,9 +26,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from companion import limits
-from companion.engine_messages import message_for
 from companion.games import game_app
 from companion.games.checks import Refusal
+from companion.games.messages import message_for
 from companion.models import (
     GameNight,
     Group,

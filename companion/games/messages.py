@@ -9,34 +9,29 @@ keys of the engine are put in the user's words too.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext
 
 from scoring import ScoringError
 
-# Colour keys the engine's messages may contain (3 sind einer zuviel!, Freaky, 13).
-COLOUR_WORDS = {
-    "orange": pgettext_lazy("card colour", "orange"),
-    "flieder": pgettext_lazy("card colour", "lilac"),
-    "hellblau": pgettext_lazy("card colour", "light blue"),
-    "rot": pgettext_lazy("card colour", "red"),
-    "tuerkis": pgettext_lazy("card colour", "turquoise"),
-    "magenta": pgettext_lazy("card colour", "magenta"),
-    "olivgruen": pgettext_lazy("card colour", "olive"),
-    "red": pgettext_lazy("card colour", "red"),
-    "yellow": pgettext_lazy("card colour", "yellow"),
-    "green": pgettext_lazy("card colour", "green"),
-    "blue": pgettext_lazy("card colour", "blue"),
-    "violet": pgettext_lazy("card colour", "violet"),
-}
+
+def colour_word(key: str) -> str | None:
+    """A colour key of a game's engine in the user's words (``GameApp.colour_words``), or
+    None when no game has that key."""
+    from companion.games import GAME_APPS  # the games' forms use this module
+
+    for app in GAME_APPS.values():
+        if key in app.colour_words:
+            return str(app.colour_words[key])
+    return None
 
 
 def _in_words(value: object) -> object:
     """A colour key, or a ", "-joined list of them, in the user's words."""
     if not isinstance(value, str):
         return value
-    keys = value.split(", ")
-    if all(key in COLOUR_WORDS for key in keys):
-        return ", ".join(str(COLOUR_WORDS[key]) for key in keys)
+    words = [colour_word(key) for key in value.split(", ")]
+    if all(word is not None for word in words):
+        return ", ".join(str(word) for word in words)
     return value
 
 
