@@ -19,7 +19,7 @@ LAYERS: tuple[frozenset[str], ...] = (
                "asgi", "wsgi", "middleware"}),
     # the web's helpers: forms, access checks, repeats, shared pictures and links
     frozenset({"forms", "access", "idempotency", "notices", "sharing", "night_card",
-               "logins"}),
+               "logins", "signups"}),
     # writes
     frozenset({"services", "bgstats", "backups"}),
     # reads
