@@ -1,5 +1,9 @@
 """Phones in step: a poll of an unchanged sheet waits for the match's next change.
 
+Under the ASGI server (``make run``, the hosted profile) the polls wait in the event loop
+(:mod:`companion.waiting`); :func:`announce` wakes them too. The threads described here
+wait only under WSGI (``runserver``, the browser tests' live server).
+
 Every change of a match moves its revision on (``services.sheet.touch``) and, once the
 transaction has committed, announces the match here (:func:`announce`). A phone's poll
 that names the revision it shows may wait (:func:`wait_for_change`) until the match is
@@ -31,10 +35,11 @@ from collections.abc import Callable
 
 from django.db import connection, transaction
 
+from companion import waiting
+
 log = logging.getLogger(__name__)
 
-CHANNEL = "kartenrunde_match_changed"
-"""The PostgreSQL notification channel; the payload is the match's id."""
+CHANNEL = waiting.CHANNEL
 RECHECK = 2.0
 """Seconds between two reads of a waiting poll's revision (changes no announcement
 reaches)."""
@@ -58,6 +63,7 @@ def announce_here(match_id: int) -> None:
     with _condition:
         _announced[match_id] = _count(match_id) + 1
         _condition.notify_all()
+    waiting.changed(match_id)  # the polls held in the event loop (ASGI server)
 
 
 def announce(match_id: int) -> None:

@@ -119,15 +119,29 @@ ASGI_APPLICATION = "companion.asgi.application"
 
 
 # DATABASE_URL (postgres://user:password@host:port/name) or SQLite in the project
-# folder. Connections are kept for a minute and checked before reuse, so a
-# restarted database server costs one failed check, not a failed request.
+# folder. Under the ASGI server every request runs in a thread of its own, so a
+# connection is not kept with the thread: on PostgreSQL it goes back to a pool of
+# DB_POOL_SIZE per process (psycopg_pool; each process adds one connection that
+# listens for changes, companion/waiting.py), on SQLite it is closed (opening the
+# file again costs well under a millisecond).
 DATABASES = {
     "default": dj_database_url.config(
         default="sqlite:///" + os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-        conn_max_age=60,
+        conn_max_age=0,
         conn_health_checks=True,
     )
 }
+DB_POOL_SIZE = env.count("DB_POOL_SIZE", default=8, maximum=100)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    from psycopg_pool import ConnectionPool
+
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # A request waits up to `timeout` seconds for a free connection, then fails (503
+        # is better than a pile of waiting threads).
+        "min_size": 1, "max_size": DB_POOL_SIZE, "timeout": 10,
+        # A connection broken by a restarted database is found before it is handed out.
+        "check": ConnectionPool.check_connection,
+    }
 
 # SQLite with several phones writing at once: WAL lets readers go on while one
 # writer writes; every transaction takes the write lock when it begins

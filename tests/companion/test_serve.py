@@ -104,7 +104,7 @@ def test_serve_prints_url_and_qr_code_per_lan_address_and_lets_the_app_accept_th
     config = str(Path(project.BASE_DIR) / "gunicorn.conf.py")
     assert started == [[
         started[0][0], "-m", "gunicorn", "--config", config, "--bind", "0.0.0.0:8123",
-        "companion.wsgi:application",
+        "companion.asgi:application",
     ]]
 
 
@@ -119,7 +119,7 @@ def test_host_127_0_0_1_keeps_the_server_to_this_computer(
     assert "192.168" not in out.getvalue()
     assert "Only this computer can open it (HOST=127.0.0.1)." in out.getvalue()
     assert os.environ["KARTENRUNDE_LAN_URLS"] == ""
-    assert started[0][-2:] == ["127.0.0.1:8124", "companion.wsgi:application"]
+    assert started[0][-2:] == ["127.0.0.1:8124", "companion.asgi:application"]
 
 
 def test_the_allowed_hosts_serve_sets_reach_the_workers_settings() -> None:
