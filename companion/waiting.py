@@ -172,9 +172,10 @@ def _read_revisions(match_ids: list[int]) -> dict[int, int]:
         connection.close()  # back to the pool: waiting holds no database connection
 
 
-async def hold(match_id: int, revision: int, timeout: float = POLL_WAIT) -> Outcome:
+async def hold(match_id: int, revision: int, timeout: float | None = None) -> Outcome:
     """Wait until the match is no longer at ``revision`` (a verified ETag's), at most
-    ``timeout`` seconds; the outcome says why it ended."""
+    ``timeout`` seconds (:data:`POLL_WAIT`); the outcome says why it ended."""
+    timeout = POLL_WAIT if timeout is None else timeout
     if _state.stopping:
         return "stopping"
     if _state.count >= MAX_WAITING:
