@@ -9,6 +9,7 @@ behind a proxy).
 from __future__ import annotations
 
 import os
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -72,6 +73,11 @@ INSTALLED_APPS = [
     "axes",
 ]
 
+# Under the ASGI server Django reads a sync streaming answer (WhiteNoise's static files,
+# a backup download) in a thread and warns each time; that is what they need.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators")
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files answered first, precompressed (Brotli/gzip) and cached for a year.
@@ -133,14 +139,12 @@ DATABASES = {
 }
 DB_POOL_SIZE = env.count("DB_POOL_SIZE", default=8, maximum=100)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    from psycopg_pool import ConnectionPool
-
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         # A request waits up to `timeout` seconds for a free connection, then fails (503
         # is better than a pile of waiting threads).
+        # (A connection broken by a restarted database is found before it is handed
+        # out: Django gives the pool its check, CONN_HEALTH_CHECKS above.)
         "min_size": 1, "max_size": DB_POOL_SIZE, "timeout": 10,
-        # A connection broken by a restarted database is found before it is handed out.
-        "check": ConnectionPool.check_connection,
     }
 
 # SQLite with several phones writing at once: WAL lets readers go on while one

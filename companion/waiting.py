@@ -275,13 +275,18 @@ async def _listen() -> None:
     import psycopg
 
     params = await sync_to_async(_listen_params, thread_sensitive=False)()
+    listened = False
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(**params, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
-                # Changes made while not listening: every waiting poll asks Django again.
-                for match_id in list(_state.waiters):
-                    _changed_here(match_id, None)
+                if listened:
+                    # Listening again: changes made meanwhile were not heard, so every
+                    # waiting poll asks Django again and nothing read before is trusted.
+                    _state.known.clear()
+                    for match_id in list(_state.waiters):
+                        _changed_here(match_id, None)
+                listened = True
                 async for note in conn.notifies():
                     if note.payload.isdigit():
                         _changed_here(int(note.payload), None)
