@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import resource
 import signal
 import socket
 import sys
@@ -62,6 +63,12 @@ class Worker(UvicornWorker):
         self.server.handle_exit(signal.SIGINT if sig == signal.SIGQUIT else sig, frame)
 
     def run(self) -> None:
+        # A thousand watching phones are a thousand open connections: the soft limit of
+        # open files (often 1,024) goes up to the hard one.
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         super().run()
         # Served and stopped cleanly: end the process now. Python's own ending (joining
         # the idle threads of every request's executor, collecting Django's objects)
