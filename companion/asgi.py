@@ -1,14 +1,19 @@
 """ASGI entry point for Kartenrunde (the server of `make run` and the hosted profile:
 gunicorn with :class:`companion.server.Worker`, see gunicorn.conf.py).
 
-Every request goes to Django as usual (sync views in threads, asgiref). A sheet's or live
-board's held poll (``HX-Request``, ``KR-Wait`` and an ``If-None-Match`` the app signed for
-the match) first waits here, in the event loop, for the match's next change
-(:mod:`companion.waiting`): a waiting phone costs a coroutine, not a thread nor a
-database connection. Why in front of Django rather than in an async view: Django's own
-middleware (sessions, authentication, messages, …) is sync; under ASGI it runs in a
-thread that asgiref keeps for the whole request, so an async view would still hold a
-thread while it waits.
+Every request goes to Django's WSGI handler, the whole sync stack (middleware, views,
+ORM) in one of :data:`THREADS` threads of a pool (a2wsgi), as under gunicorn's threads. A
+sheet's or live board's held poll (``HX-Request``, ``KR-Wait`` and an ``If-None-Match`` the
+app signed for the match) first waits here, in the event loop, for the match's next
+change (:mod:`companion.waiting`): a waiting phone costs a coroutine, not a thread nor a
+database connection; then Django answers it (200 with the sheet, or 304) like any poll.
+
+Why not Django's ASGI handler with an async view: Django's own middleware (sessions,
+authentication, messages, CSRF, django-axes, WhiteNoise) is sync. Under ASGI each of
+them is called through ``sync_to_async`` in a thread asgiref keeps for the whole request:
+an async view behind them would still hold a thread while it waits, and every request
+would pass between the event loop and its thread twice per middleware, which on a busy
+machine made every page several times slower than one hop into a pool thread.
 """
 
 from __future__ import annotations
@@ -16,14 +21,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+from a2wsgi import WSGIMiddleware
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
-django_application = get_asgi_application()
 
-from django.urls import Resolver404, resolve  # noqa: E402  (after Django's setup)
+from django.urls import Resolver404, resolve
 
-from companion import waiting  # noqa: E402
+from companion import waiting
+
+THREADS = int(os.environ.get("KARTENRUNDE_THREADS", "16"))
+"""Requests Django works on at once in one process (the others wait in the event loop)."""
+django_application = WSGIMiddleware(get_wsgi_application(), workers=THREADS)
 
 POLLED = frozenset({"match_sheet", "match_live"})
 """The views whose polls may be held (companion/views/sheet.py, live.py)."""
@@ -72,10 +81,19 @@ async def _not_modified(send: Any, etag: bytes) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
+def without_wait(scope: Scope) -> Scope:
+    """The request as Django gets it: without ``KR-Wait``, the waiting is done here (in a
+    thread the view would wait once more, holding it: companion/changes.py)."""
+    if scope["type"] != "http":
+        return scope
+    return {**scope, "headers": [(name, value) for name, value in scope.get("headers", [])
+                                 if name.lower() != b"kr-wait"]}
+
+
 async def application(scope: Scope, receive: Any, send: Any) -> None:
     match_id = polled_match(scope)
     if match_id is None:
-        await django_application(scope, receive, send)
+        await django_application(without_wait(scope), receive, send)
         return
     held = held_revision(scope, match_id)
     if held is not None and await waiting.hold(match_id, held[0]) == "stopping":
@@ -92,4 +110,4 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
                 waiting.learned(match_id, revision, since)
         await send(message)
 
-    await django_application(scope, receive, learn)
+    await django_application(without_wait(scope), receive, learn)

@@ -9,7 +9,6 @@ behind a proxy).
 from __future__ import annotations
 
 import os
-import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -73,11 +72,6 @@ INSTALLED_APPS = [
     "axes",
 ]
 
-# Under the ASGI server Django reads a sync streaming answer (WhiteNoise's static files,
-# a backup download) in a thread and warns each time; that is what they need.
-warnings.filterwarnings(
-    "ignore", message="StreamingHttpResponse must consume synchronous iterators")
-
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files answered first, precompressed (Brotli/gzip) and cached for a year.
@@ -125,20 +119,21 @@ ASGI_APPLICATION = "companion.asgi.application"
 
 
 # DATABASE_URL (postgres://user:password@host:port/name) or SQLite in the project
-# folder. Under the ASGI server every request runs in a thread of its own, so a
-# connection is not kept with the thread: on PostgreSQL it goes back to a pool of
-# DB_POOL_SIZE per process (psycopg_pool; each process adds one connection that
-# listens for changes, companion/waiting.py), on SQLite it is closed (opening the
-# file again costs well under a millisecond).
+# folder. On PostgreSQL a request takes a connection from a pool of DB_POOL_SIZE per
+# process (psycopg_pool; each process adds one connection that listens for changes,
+# companion/waiting.py) and gives it back at its end. On SQLite each of the server's
+# threads keeps its connection for a minute. Connections are checked before reuse, so a
+# restarted database server costs one failed check, not a failed request.
 DATABASES = {
     "default": dj_database_url.config(
         default="sqlite:///" + os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-        conn_max_age=0,
+        conn_max_age=60,
         conn_health_checks=True,
     )
 }
 DB_POOL_SIZE = env.count("DB_POOL_SIZE", default=8, maximum=100)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         # A request waits up to `timeout` seconds for a free connection, then fails (503
         # is better than a pile of waiting threads).

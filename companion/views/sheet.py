@@ -20,7 +20,6 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -119,9 +118,10 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     A poll that may wait (``KR-Wait``) and shows the current version waits for the
     match's next change, so it answers as soon as another phone saves, not at the
     phone's next poll. Under the ASGI server (``make run``, the hosted profile) it has
-    waited already, in the event loop and before this view (:mod:`companion.waiting`):
-    here it is answered at once. Only under WSGI (``runserver``, the browser tests'
-    live server) does it wait here, holding its thread (:mod:`companion.changes`).
+    waited already, in the event loop and before this view (:mod:`companion.waiting`),
+    and reaches the view without ``KR-Wait``: it is answered at once. Only under WSGI
+    alone (``runserver``, the browser tests' live server) does it wait here, holding
+    its thread (:mod:`companion.changes`).
     """
     if not request.htmx or "If-None-Match" not in request.headers:
         return None
@@ -131,7 +131,7 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     etag = sheet_etag(request, match_id, *found)
     # Weakly compared, as condition() does (gzip makes the header's ETag a weak one).
     shown = [tag.removeprefix("W/") for tag in parse_etags(request.headers["If-None-Match"])]
-    if request.headers.get("KR-Wait") and etag in shown and not isinstance(request, ASGIRequest):
+    if request.headers.get("KR-Wait") and etag in shown:
         latest = [found]
 
         def changed() -> bool:
