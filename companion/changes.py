@@ -13,7 +13,7 @@ others within a round trip instead of at their next poll.
 How the announcement reaches a waiting poll:
 
 - in the process that saved it: a ``threading.Condition`` (one per process, the waiting
-  polls are threads of a gthread worker);
+  polls are threads of the WSGI server);
 - in other processes, on PostgreSQL: ``NOTIFY`` on the channel :data:`CHANNEL`, which each
   process listens to on a connection of its own (PostgreSQL's ``LISTEN``/``NOTIFY``, the
   database's own publish and subscribe);
