@@ -1,31 +1,33 @@
-"""gunicorn settings for Kartenrunde (`gunicorn companion.wsgi` in this folder reads them).
+"""gunicorn settings for Kartenrunde (`gunicorn` in this folder reads them; `make run` and
+the hosted profile use them, docs/hosting.md).
 
-Threads suit the app: requests wait on the database (and a running sheet's poll waits
-for the next change), not on the CPU. Every number can be changed from the environment;
-see README "Host it".
+Each worker process runs an event loop (uvicorn, ASGI: companion/asgi.py): a running
+sheet's held poll waits there for the next change as a coroutine, so a thousand watching
+phones cost no thread and no database connection; the pages themselves are plain sync
+Django views, each request in a thread of its own while it runs. A slow client (one
+header every few seconds) costs a coroutine too, never a thread. Every number can be
+changed from the environment.
 """
 
 import os
 
-wsgi_app = "companion.wsgi:application"
+wsgi_app = "companion.asgi:application"
 bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
-worker_class = "gthread"
+# uvicorn's worker, answering held polls at once when told to stop (companion/server.py).
+worker_class = "companion.server.Worker"
 # One process by default (`make run`, SQLite): a phone's held poll learns of a change made
 # by another phone in the same process at once (companion/changes.py). Hosted on
 # PostgreSQL, more processes hear each other's changes through LISTEN/NOTIFY.
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
-# A held poll keeps its thread while it waits: enough threads for the phones that wait
-# and for everything else.
-threads = int(os.environ.get("GUNICORN_THREADS", "32"))
-# The polls that may wait at once per process: all threads but a few, which stay free for
-# the other requests (the workers inherit this from the master's environment).
-os.environ.setdefault("KARTENRUNDE_MAX_WAITING_POLLS", str(max(threads - 8, 0)))
 timeout = 30
-graceful_timeout = 10
+# Held polls are answered at once when a worker stops (companion/server.py); this is for
+# the pages still being made.
+graceful_timeout = 5
 keepalive = 5
-# A worker is replaced now and then, so a slow leak can never grow for long.
-max_requests = 2000
-max_requests_jitter = 200
+# A worker is replaced now and then, so a slow leak can never grow for long. Every held
+# poll counts: a thousand watching phones ask about 200 times a second.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))
+max_requests_jitter = max_requests // 10
 # Errors to stderr (the app's LOGGING does the same); one line per request only on demand.
 errorlog = "-"
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None

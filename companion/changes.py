@@ -1,5 +1,9 @@
 """Phones in step: a poll of an unchanged sheet waits for the match's next change.
 
+Under the ASGI server (``make run``, the hosted profile) the polls wait in the event loop
+(:mod:`companion.waiting`); :func:`announce` wakes them too. The threads described here
+wait only under WSGI (``runserver``, the browser tests' live server).
+
 Every change of a match moves its revision on (``services.sheet.touch``) and, once the
 transaction has committed, announces the match here (:func:`announce`). A phone's poll
 that names the revision it shows may wait (:func:`wait_for_change`) until the match is
@@ -9,7 +13,7 @@ others within a round trip instead of at their next poll.
 How the announcement reaches a waiting poll:
 
 - in the process that saved it: a ``threading.Condition`` (one per process, the waiting
-  polls are threads of a gthread worker);
+  polls are threads of the WSGI server);
 - in other processes, on PostgreSQL: ``NOTIFY`` on the channel :data:`CHANNEL`, which each
   process listens to on a connection of its own (PostgreSQL's ``LISTEN``/``NOTIFY``, the
   database's own publish and subscribe);
@@ -31,10 +35,11 @@ from collections.abc import Callable
 
 from django.db import connection, transaction
 
+from companion import waiting
+
 log = logging.getLogger(__name__)
 
-CHANNEL = "kartenrunde_match_changed"
-"""The PostgreSQL notification channel; the payload is the match's id."""
+CHANNEL = waiting.CHANNEL
 RECHECK = 2.0
 """Seconds between two reads of a waiting poll's revision (changes no announcement
 reaches)."""
@@ -58,6 +63,7 @@ def announce_here(match_id: int) -> None:
     with _condition:
         _announced[match_id] = _count(match_id) + 1
         _condition.notify_all()
+    waiting.changed(match_id)  # the polls held in the event loop (ASGI server)
 
 
 def announce(match_id: int) -> None:

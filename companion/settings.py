@@ -119,7 +119,10 @@ ASGI_APPLICATION = "companion.asgi.application"
 
 
 # DATABASE_URL (postgres://user:password@host:port/name) or SQLite in the project
-# folder. Connections are kept for a minute and checked before reuse, so a
+# folder. On PostgreSQL a request takes a connection from a pool of DB_POOL_SIZE per
+# process (psycopg_pool; each process adds one connection that listens for changes,
+# companion/waiting.py) and gives it back at its end. On SQLite each of the server's
+# threads keeps its connection for a minute. Connections are checked before reuse, so a
 # restarted database server costs one failed check, not a failed request.
 DATABASES = {
     "default": dj_database_url.config(
@@ -128,6 +131,16 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+DB_POOL_SIZE = env.count("DB_POOL_SIZE", default=8, maximum=100)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        # A request waits up to `timeout` seconds for a free connection, then fails (503
+        # is better than a pile of waiting threads).
+        # (A connection broken by a restarted database is found before it is handed
+        # out: Django gives the pool its check, CONN_HEALTH_CHECKS above.)
+        "min_size": 1, "max_size": DB_POOL_SIZE, "timeout": 10,
+    }
 
 # SQLite with several phones writing at once: WAL lets readers go on while one
 # writer writes; every transaction takes the write lock when it begins

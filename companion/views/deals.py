@@ -162,7 +162,7 @@ def _saved(
     """
     match.revision = recorded.revision
     sheet = sheet_after_record(match, recorded)
-    etag = sheet_etag(request, recorded.revision)
+    etag = sheet_etag(request, match.pk, recorded.revision)
     form = new_deal_form(sheet, mode=request.POST.get("mode"))
     fresh_on_page = form is not None and request.headers.get("KR-Fresh-Form") == form.mode_key
     context = {

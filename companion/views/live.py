@@ -72,7 +72,7 @@ def _board(request: HttpRequest, match: Match, *, notice: str = "", question: st
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice, "question": question,
                "closed": match.status != Match.Status.OPEN, "viewer": viewer_of(request),
-               "etag": sheet_etag(request, match.revision)}
+               "etag": sheet_etag(request, match.pk, match.revision)}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
     response = render(request, template, context, status=409 if notice else 200)
     response["ETag"] = context["etag"]

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
-from companion import notices
+from companion import notices, waiting
 from companion.access import (
     get_group_for_user,
     get_match_for_viewer,
@@ -93,15 +93,18 @@ def _dispute_url(sheet: Sheet) -> str:
     return f"{reverse('rules_check', args=[sheet.match.game])}?{query}"
 
 
-def sheet_etag(request: HttpRequest, revision: int, viewer_key: str | None = None) -> str:
+def sheet_etag(request: HttpRequest, match_id: int, revision: int,
+               viewer_key: str | None = None) -> str:
     """The ETag of the sheet (or live board) a viewer sees at ``revision``: the match's
     change counter, moved on by every change; the language and the viewer (the user, or
-    a table pass: ``companion.access.Viewer.key``), whose pages differ."""
+    a table pass: ``companion.access.Viewer.key``), whose pages differ; and a signature
+    of all that with the match (:func:`companion.waiting.sign`): only a poll that was
+    shown the match may wait for its next change in the event loop (companion/asgi.py)."""
     key = viewer_key if viewer_key is not None else viewer_of(request).key
-    return quote_etag(f"{revision}.{get_language()}.{key}")
+    return quote_etag(waiting.sign(match_id, f"{revision}.{get_language()}.{key}"))
 
 
-POLL_WAIT = 15
+POLL_WAIT = waiting.POLL_WAIT
 """Seconds a poll that asks for it (``KR-Wait``) may wait for the match's next change:
 below the phones' request timeout (static/js/net.js)."""
 
@@ -113,15 +116,19 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     is asked: full pages are never answered 304.
 
     A poll that may wait (``KR-Wait``) and shows the current version waits for the
-    match's next change (:mod:`companion.changes`), so it answers as soon as another
-    phone saves, not at the phone's next poll.
+    match's next change, so it answers as soon as another phone saves, not at the
+    phone's next poll. Under the ASGI server (``make run``, the hosted profile) it has
+    waited already, in the event loop and before this view (:mod:`companion.waiting`),
+    and reaches the view without ``KR-Wait``: it is answered at once. Only under WSGI
+    alone (``runserver``, the browser tests' live server) does it wait here, holding
+    its thread (:mod:`companion.changes`).
     """
     if not request.htmx or "If-None-Match" not in request.headers:
         return None
     found = poll_revision(request, group_id, match_id)
     if found is None:
         return None
-    etag = sheet_etag(request, *found)
+    etag = sheet_etag(request, match_id, *found)
     # Weakly compared, as condition() does (gzip makes the header's ETag a weak one).
     shown = [tag.removeprefix("W/") for tag in parse_etags(request.headers["If-None-Match"])]
     if request.headers.get("KR-Wait") and etag in shown:
@@ -132,7 +139,7 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
             return latest[0] != found
 
         if wait_for_change(match_id, changed, POLL_WAIT):
-            return None if latest[0] is None else sheet_etag(request, *latest[0])
+            return None if latest[0] is None else sheet_etag(request, match_id, *latest[0])
     return etag
 
 
@@ -202,7 +209,7 @@ def sheet_context(
         # ?view=table: the sheet opens in table mode (the no-JavaScript way in).
         "table_view": request.GET.get("view") == "table",
         # The match was read before the sheet: this ETag is never newer than what is shown.
-        "etag": sheet_etag(request, match.revision),
+        "etag": sheet_etag(request, match.pk, match.revision),
     }
 
 

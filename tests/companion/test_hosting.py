@@ -214,8 +214,10 @@ def test_database_url_is_read_by_dj_database_url() -> None:
         "CONN_HEALTH_CHECKS", "OPTIONS",
     )} == {
         "ENGINE": "django.db.backends.postgresql", "NAME": "kartenrunde", "USER": "karten",
-        "PASSWORD": "p@ss", "HOST": "db.example.org", "PORT": 5433, "CONN_MAX_AGE": 60,
-        "CONN_HEALTH_CHECKS": True, "OPTIONS": {"sslmode": "require"},
+        "PASSWORD": "p@ss", "HOST": "db.example.org", "PORT": 5433, "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": True, "OPTIONS": {"sslmode": "require", "pool": {
+            "min_size": 1, "max_size": 8, "timeout": 10,
+        }},
     }
 
 

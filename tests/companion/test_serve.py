@@ -104,7 +104,7 @@ def test_serve_prints_url_and_qr_code_per_lan_address_and_lets_the_app_accept_th
     config = str(Path(project.BASE_DIR) / "gunicorn.conf.py")
     assert started == [[
         started[0][0], "-m", "gunicorn", "--config", config, "--bind", "0.0.0.0:8123",
-        "companion.wsgi:application",
+        "companion.asgi:application",
     ]]
 
 
@@ -119,7 +119,7 @@ def test_host_127_0_0_1_keeps_the_server_to_this_computer(
     assert "192.168" not in out.getvalue()
     assert "Only this computer can open it (HOST=127.0.0.1)." in out.getvalue()
     assert os.environ["KARTENRUNDE_LAN_URLS"] == ""
-    assert started[0][-2:] == ["127.0.0.1:8124", "companion.wsgi:application"]
+    assert started[0][-2:] == ["127.0.0.1:8124", "companion.asgi:application"]
 
 
 def test_the_allowed_hosts_serve_sets_reach_the_workers_settings() -> None:
@@ -322,6 +322,102 @@ def test_ending_make_run_stops_the_server_and_its_output_fits_on_one_screen(
             while time.monotonic() < deadline:
                 os.killpg(make.pid, 0)
                 time.sleep(0.2)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(make.pid, signal.SIGKILL)  # what this test started, should it fail
+
+
+SEED_HELD_POLL = """
+import json
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
+from companion import waiting
+from companion.models import Group, Membership, Player
+from companion.services.matches import match_start
+user = User.objects.create_user("ctrl-c", password=None)
+group = Group.objects.create(name="Ctrl-C", owner=user)
+Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+players = [Player.objects.create(group=group, name=n) for n in ("Anna", "Ben", "Cem")]
+match = match_start(group=group, game="x-nimmt", players=players)
+match.refresh_from_db()
+session = SessionStore()
+session.update({"_auth_user_id": str(user.pk),
+                "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                "_auth_user_hash": user.get_session_auth_hash()})
+session.create()
+print(json.dumps({"sheet": f"/g/{group.pk}/matches/{match.pk}/",
+                  "etag": '"' + waiting.sign(match.pk, f"{match.revision}.de.{user.pk}") + '"',
+                  "session": session.session_key}))
+"""
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_ctrl_c_stops_make_run_within_2_s_answering_the_held_poll_with_no_error_line(
+    run_folder: Path,
+) -> None:
+    """Issue 28.5 and 30.3: Ctrl+C (SIGINT to the terminal's process group: make, the
+    server's master and its worker) while a phone's poll is held: the poll gets 304 at
+    once, the server is gone within 2 s, and nothing alarming is printed."""
+    import json
+    import sys
+    import threading
+
+    port = _free_port()
+    environment = {
+        **{k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL"))},
+        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
+        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
+    }
+    make = subprocess.Popen(
+        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
+         f"LOG={run_folder / 'run.log'}"],
+        cwd=project.BASE_DIR, env=environment, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not _answers(port):
+            assert make.poll() is None, make.stdout.read() if make.stdout else ""
+            assert time.monotonic() < deadline, "make run did not answer within 120 s"
+            time.sleep(0.5)
+        seeded = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", SEED_HELD_POLL], cwd=project.BASE_DIR,
+            env=environment, capture_output=True, text=True, check=True, timeout=120,
+        )
+        poll = json.loads(seeded.stdout.strip().splitlines()[-1])
+        answered: list[tuple[int, float]] = []
+
+        def held_poll() -> None:
+            import http.client
+
+            phone = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            phone.request("GET", poll["sheet"], headers={
+                "Cookie": f"sessionid={poll['session']}", "HX-Request": "true",
+                "KR-Wait": "1", "If-None-Match": poll["etag"], "Accept-Language": "de"})
+            answered.append((phone.getresponse().status, time.monotonic()))
+
+        phone = threading.Thread(target=held_poll)
+        phone.start()
+        phone.join(timeout=2)
+        assert phone.is_alive(), f"the poll was not held: {answered}"
+
+        pressed = time.monotonic()
+        os.killpg(make.pid, signal.SIGINT)  # what Ctrl+C in the terminal does
+        make.wait(timeout=10)
+        while _listening(port):
+            time.sleep(0.05)
+        stopped = time.monotonic() - pressed
+        phone.join(timeout=5)
+        output = make.stdout.read() if make.stdout else ""
+
+        assert answered and answered[0][0] == 304
+        assert answered[0][1] - pressed < 1.0
+        assert stopped <= 2.0, output
+        for alarming in ("ERROR", "Error", "SIGKILL", "out of memory", "Traceback",
+                         "was sent"):
+            assert alarming not in output, output
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)  # what this test started, should it fail

@@ -16,11 +16,28 @@ from html.parser import HTMLParser
 from urllib.parse import urlencode, urljoin
 
 
+class Headers(dict[str, str]):
+    """An answer's headers by name, in any case (HTTP/1.1 servers such as uvicorn send
+    them in lower case)."""
+
+    def __init__(self, items: list[tuple[str, str]]) -> None:
+        super().__init__((name.lower(), value) for name, value in items)
+
+    def __getitem__(self, name: str) -> str:
+        return super().__getitem__(name.lower())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and super().__contains__(name.lower())
+
+    def get(self, name: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        return super().get(name.lower(), default)
+
+
 @dataclass
 class Answer:
     status: int
     url: str
-    headers: dict[str, str]
+    headers: Headers
     body: bytes
 
     @property
@@ -66,10 +83,10 @@ class Visitor:
         opener = self._opener if follow else self._raw
         try:
             with opener.open(request, timeout=30) as response:
-                return Answer(response.status, response.url, dict(response.headers.items()),
+                return Answer(response.status, response.url, Headers(response.headers.items()),
                               response.read())
         except urllib.error.HTTPError as error:
-            return Answer(error.code, error.url, dict(error.headers.items()), error.read())
+            return Answer(error.code, error.url, Headers(error.headers.items()), error.read())
 
 
 @dataclass

@@ -4,8 +4,8 @@ It finds the machine's addresses on the local network (``companion.lan``, no
 packet sent), prints the URLs and a QR code of the first one to scan, says who on
 the network can do what, lets the app accept those hosts (ALLOWED_HOSTS,
 CSRF_TRUSTED_ORIGINS and the links of ``companion.sharing``, through the environment
-gunicorn inherits) and then becomes gunicorn (``gunicorn.conf.py``: threads, logging,
-timeouts) in the same process. On Linux gunicorn is also told to stop when the
+gunicorn inherits) and then becomes gunicorn (``gunicorn.conf.py``: an event loop per process,
+logging, timeouts) in the same process. On Linux gunicorn is also told to stop when the
 process that started it ends (`make run` killed by its process id): no server is
 left behind holding the port.
 """
@@ -93,7 +93,7 @@ class Command(BaseCommand):
         os.environ.setdefault("MALLOC_ARENA_MAX", "2")
         os.execv(sys.executable, [
             sys.executable, "-m", "gunicorn", "--config", config, "--bind", bind,
-            "companion.wsgi:application",
+            "companion.asgi:application",
         ])
 
     @staticmethod

@@ -1,0 +1,320 @@
+"""How many watching phones one server keeps in step (issue 31): N phones on N/4 running
+sheets, one writer per match saving a correction every 5 s.
+
+The app is served as `make run` serves it (bench/served.py: ``manage.py serve``, one
+process, SQLite), or as the hosted profile does (``--database-url postgres://…``,
+``--workers 2``). Each phone is a plain HTTP client (httpx, asyncio) doing what
+static/js/sync.js does: it asks for the sheet with ``HX-Request``, then polls with the
+ETag it shows (``If-None-Match``) and ``KR-Wait``, at once after a held or new answer, 2 s
+after a quick 304. Each match has a writer (its owner, logged in) that loads the edit form
+of deal 2 and sends it back corrected every 5 s.
+
+Printed per N, over ``--seconds`` (60) of watching:
+- visibility: from the writer's save answered to each of the match's phones holding a
+  sheet of a newer revision, p50 / p95 / max (a phone that had not seen a save before the
+  next one counts as the whole 5 s interval, "late");
+- errors (answers other than 200/304, timeouts, refused connections), saves done;
+- the server's CPU (seconds per second, master and workers), its RSS (MB, largest seen);
+- `/rules/` p50 / p95 meanwhile (one client asking every 0.5 s);
+- on PostgreSQL the most connections the server held at once (pg_stat_activity).
+
+    .venv/bin/python bench/watchers.py [--phones 25,100,250,500,1000] [--seconds 60]
+        [--database-url postgres://...] [--workers 2] [--app /path/to/a/checkout]
+
+``--app`` serves another checkout of the app (e.g. a worktree at main, to measure the
+server before a change) with this virtual environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import string
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import served
+
+PORT = 8297
+WRITE_EVERY = 5.0
+TIMEOUT = 30.0
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def revision_of(etag: str | None) -> int | None:
+    if not etag:
+        return None
+    head = etag.removeprefix("W/").strip('"').split(".", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def session_for(user: Any) -> str:
+    """A logged-in session for ``user`` made in the database (no password hashing: two
+    thousand logins through the form would take minutes)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    assert session.session_key is not None
+    return session.session_key
+
+
+def seed(phones: int) -> list[dict[str, Any]]:
+    """phones/4 groups of 4 members and an owner, each with a running 11 nimmt! match."""
+    from django.contrib.auth.models import User
+
+    seeder = served.Seeder()
+    matches = []
+    existing = User.objects.count()
+    for index in range((phones + 3) // 4):
+        base = existing + index * 5
+        owner = User.objects.create_user(f"writer{base}", password=None)
+        members = [User.objects.create_user(f"phone{base + k}", password=None)
+                   for k in range(1, 5)]
+        group, players = seeder.group(f"Tisch {base}", owner, ["Anna", "Ben", "Cem", "Dora"],
+                                      members)
+        match = seeder.match(group, "elf-nimmt", players, recorded=2)
+        matches.append({
+            "sheet": f"/g/{group.pk}/matches/{match.pk}/",
+            "writer": session_for(owner),
+            "phones": [session_for(member) for member in members],
+        })
+    return matches
+
+
+class Run:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.errors: dict[str, int] = {}
+        self.saves: dict[str, list[float]] = {}
+        self.seen: dict[str, list[list[float]]] = {}
+        """sheet → per phone, the times it got a sheet of a new revision."""
+        self.rules: list[float] = []
+        self.end = 0.0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+def cookies(session: str, csrf: str = "") -> dict[str, str]:
+    found = {"sessionid": session}
+    if csrf:
+        found["csrftoken"] = csrf
+    return found
+
+
+HEADERS = {"Accept-Language": "de", "Accept-Encoding": "gzip"}
+
+
+async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> None:
+    import httpx
+
+    seen = run.seen[sheet][index]
+    sent = {**HEADERS, "HX-Request": "true", "Cookie": f"sessionid={session}"}
+    etag = None
+    while time.monotonic() < run.end:
+        started = time.monotonic()
+        headers = dict(sent)
+        if etag:
+            headers.update({"If-None-Match": etag, "KR-Wait": "1"})
+        try:
+            answer = await client.get(sheet, headers=headers)
+        except httpx.HTTPError as error:
+            run.error(type(error).__name__)
+            await asyncio.sleep(2)
+            continue
+        if answer.status_code == 200:
+            new = answer.headers.get("ETag")
+            if etag is not None and revision_of(new) != revision_of(etag):
+                seen.append(time.monotonic())
+            etag = new
+        elif answer.status_code == 304:
+            if time.monotonic() - started < 1:
+                await asyncio.sleep(2)
+        else:
+            run.error(f"HTTP {answer.status_code}")
+            await asyncio.sleep(2)
+
+
+async def writer(client: Any, run: Run, sheet: str, session: str, delay: float) -> None:
+    import httpx
+
+    csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
+    jar = {**HEADERS, "Cookie": f"sessionid={session}; csrftoken={csrf}"}
+    edit = f"{sheet}deals/2/"
+    await asyncio.sleep(delay)
+    next_at = time.monotonic()
+    while True:
+        next_at += WRITE_EVERY
+        if next_at > run.end - 1:
+            return
+        try:
+            page = await client.get(edit, headers=jar)
+            data = served.form_values(page.text, edit)
+            saved = await client.post(edit, data=dict(data), headers={
+                **jar, "X-CSRFToken": csrf, "Referer": f"http://127.0.0.1:{PORT}{edit}"})
+            if saved.status_code not in (200, 302, 303):
+                run.error(f"save HTTP {saved.status_code}")
+            else:
+                run.saves[sheet].append(time.monotonic())
+        except httpx.HTTPError as error:
+            run.error(f"save {type(error).__name__}")
+        await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+
+
+async def rules(client: Any, run: Run) -> None:
+    import httpx
+
+    while time.monotonic() < run.end:
+        started = time.perf_counter()
+        try:
+            answer = await client.get("/rules/", headers=HEADERS)
+            if answer.status_code == 200:
+                run.rules.append(time.perf_counter() - started)
+            else:
+                run.error(f"/rules/ HTTP {answer.status_code}")
+        except httpx.HTTPError as error:
+            run.error(f"/rules/ {type(error).__name__}")
+        await asyncio.sleep(0.5)
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def db_connections(database_url: str | None, database: str) -> int | None:
+    if not database_url:
+        return None
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
+                       "AND pid <> pg_backend_pid()", [database])
+        return int(cursor.fetchone()[0])
+
+
+async def measure(matches: list[dict[str, Any]], count: int, seconds: float, master: int,
+                  database_url: str | None, database: str) -> dict[str, Any]:
+    import httpx
+
+    run = Run(seconds)
+    used = matches[: (count + 3) // 4]
+    limits = httpx.Limits(max_connections=count + len(used) + 10,
+                          max_keepalive_connections=count + len(used) + 10)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{PORT}", limits=limits,
+                                 timeout=TIMEOUT) as client:
+        run.end = time.monotonic() + seconds
+        cpu_before, _ = served.server_cpu(master)
+        wall_before = time.monotonic()
+        tasks = []
+        placed = 0
+        for number, match in enumerate(used):
+            phones = match["phones"][: max(0, min(4, count - placed))]
+            placed += len(phones)
+            run.saves[match["sheet"]] = []
+            run.seen[match["sheet"]] = [[] for _ in phones]
+            tasks += [asyncio.create_task(phone(client, run, match["sheet"], session, i))
+                      for i, session in enumerate(phones)]
+            # The writers start spread over the first interval, after the phones settled.
+            tasks.append(asyncio.create_task(writer(
+                client, run, match["sheet"], match["writer"],
+                3 + WRITE_EVERY * number / len(used))))
+        tasks.append(asyncio.create_task(rules(client, run)))
+        rss = 0.0
+        connections = 0
+        while time.monotonic() < run.end:
+            await asyncio.sleep(1)
+            rss = max(rss, rss_mb([master, *served.children(master)]))
+            found = await asyncio.to_thread(db_connections, database_url, database)
+            connections = max(connections, found or 0)
+        cpu_after, _ = served.server_cpu(master)
+        wall = time.monotonic() - wall_before
+        await asyncio.wait(tasks, timeout=TIMEOUT + 5)
+        for task in tasks:
+            task.cancel()
+    delays: list[float] = []
+    late = 0
+    for sheet, saves in run.saves.items():
+        for phone_seen in run.seen[sheet]:
+            for k, saved in enumerate(saves):
+                until = saves[k + 1] if k + 1 < len(saves) else run.end
+                # Seen up to 1 s before the writer had its answer: the answer was on its way.
+                got = [at for at in phone_seen if saved - 1 <= at < until]
+                if got:
+                    delays.append(max(0.0, got[0] - saved))
+                elif until < run.end:
+                    late += 1
+                    delays.append(until - saved)
+    return {
+        "phones": count, "saves": sum(len(s) for s in run.saves.values()),
+        "p50": quantile(delays, 0.5), "p95": quantile(delays, 0.95),
+        "max": max(delays) if delays else float("nan"), "late": late,
+        "errors": sum(run.errors.values()), "error_kinds": run.errors,
+        "cpu": (cpu_after - cpu_before) / wall, "rss": rss,
+        "rules50": quantile(run.rules, 0.5) * 1000, "rules95": quantile(run.rules, 0.95) * 1000,
+        "connections": connections if database_url else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", default="25,100,250,500,1000")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--database-url")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
+    args = parser.parse_args()
+    globals()["PORT"] = args.port
+    counts = [int(n) for n in args.phones.split(",")]
+    environment, label = served.prepare(args.database_url)
+    environment["WEB_CONCURRENCY"] = str(args.workers)
+    matches = seed(max(counts))
+    database = environment.get("DATABASE_URL", "").rsplit("/", 1)[-1]
+    if args.app:
+        served.ROOT = args.app.resolve()
+    load = os.getloadavg()
+    print(f"# bench/watchers.py, {label}, {args.workers} process(es), app {served.ROOT}, "
+          f"{args.seconds:.0f} s per N, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
+          f"{'errors':>6} {'CPU':>5} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
+          f"{'DB conns':>8}")
+    sys.stdout.flush()
+    with served.server(environment, args.port) as process:
+        for count in counts:
+            found = asyncio.run(measure(matches, count, args.seconds, process.pid,
+                                        args.database_url, database))
+            conns = "-" if found["connections"] is None else str(found["connections"])
+            print(f"{count:>6} {found['saves']:>5} {found['p50']:>7.2f}s {found['p95']:>5.2f}s "
+                  f"{found['max']:>5.2f}s {found['late']:>5} {found['errors']:>6} "
+                  f"{found['cpu']:>5.2f} {found['rss']:>6.0f} {found['rules50']:>9.0f}ms "
+                  f"{found['rules95']:>7.0f} {conns:>8}"
+                  + (f"  {found['error_kinds']}" if found["errors"] else ""))
+            sys.stdout.flush()
+    load = os.getloadavg()
+    print(f"# load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

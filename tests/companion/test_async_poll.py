@@ -1,0 +1,241 @@
+"""Held polls under the ASGI server (companion/asgi.py, companion/waiting.py): they wait in
+the event loop, in front of Django, holding no thread; a change answers them at once, the
+wait's end with 304, the server's stop at once with 304; and a poll whose session ended
+while it waited is refused, not answered with the new sheet (issue 30.7)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from companion import waiting
+from companion.asgi import application
+from companion.models import Group, Match, Player
+from companion.services import deals as deal_services
+from companion.services import matches as match_services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+Answer = tuple[int, dict[str, str], bytes, float]
+
+
+@pytest.fixture(autouse=True)
+def quiet_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only what a test does wakes a poll (no recheck), and every test starts afresh."""
+    monkeypatch.setattr(waiting, "RECHECK", 60.0)
+    monkeypatch.setattr(waiting, "POLL_WAIT", 10.0)
+    monkeypatch.setattr(waiting, "_state", waiting._State())
+
+
+def sheet_url(match: Match) -> str:
+    return reverse("match_sheet", kwargs={"group_id": match.group_id, "match_id": match.pk})
+
+
+async def get(path: str, client: Client, **headers: str) -> Answer:
+    """One GET through the ASGI application as a phone's browser sends it."""
+    sent = {"host": "testserver", "hx-request": "true", "accept-language": "de",
+            "cookie": "; ".join(f"{k}={v.value}" for k, v in client.cookies.items()),
+            **{name.replace("_", "-").lower(): value for name, value in headers.items()}}
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+        "headers": [(k.encode(), v.encode()) for k, v in sent.items()],
+    }
+    asked = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the phone stays connected
+        return {"type": "http.disconnect"}
+
+    status = 0
+    answer_headers: dict[str, str] = {}
+    body = b""
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status, body
+        if message["type"] == "http.response.start":
+            status = message["status"]
+            answer_headers.update({k.decode().lower(): v.decode()
+                                   for k, v in message["headers"]})
+        elif message["type"] == "http.response.body":
+            body += message.get("body", b"")
+
+    began = time.monotonic()
+    await application(scope, receive, send)
+    return status, answer_headers, body, time.monotonic() - began
+
+
+def in_thread(action: Callable[[], object]) -> Awaitable[object]:
+    """What another phone (another request's thread) does."""
+    def run() -> object:
+        try:
+            return action()
+        finally:
+            connection.close()
+    return asyncio.to_thread(run)
+
+
+def record(match_id: int, players: list[Player]) -> None:
+    deal_services.deal_record(match=Match.objects.get(pk=match_id), number=1,
+                              entries={p.pk: {"hand": 1 if i else 0}
+                                       for i, p in enumerate(players)})
+
+
+@pytest.fixture
+def running(group: Group, players: list[Player]) -> Match:
+    return match_services.match_start(group=group, game="x-nimmt", players=players)
+
+
+async def held(client: Client, match: Match, then: Callable[[], Awaitable[object]],
+               after: float = 0.3) -> Answer:
+    """The sheet as shown, then its held poll; ``then`` runs ``after`` seconds into it.
+    The answer's time is counted from the moment ``then`` is done."""
+    status, headers, _, _ = await get(sheet_url(match), client)
+    assert status == 200
+    poll = asyncio.create_task(get(sheet_url(match), client, if_none_match=headers["etag"],
+                                   kr_wait="1"))
+    await asyncio.sleep(after)
+    assert not poll.done()
+    assert waiting.waiting_count() == 1
+    await then()
+    done = time.monotonic()
+    status, headers, body, _ = await asyncio.wait_for(poll, 8)
+    return status, headers, body, time.monotonic() - done
+
+
+def test_a_held_poll_answers_at_once_when_another_phone_saves(
+    anna_client: Client, running: Match, players: list[Player]
+) -> None:
+    async def scenario() -> Answer:
+        return await held(anna_client, running,
+                          lambda: in_thread(lambda: record(running.pk, players)))
+
+    status, headers, body, took = asyncio.run(scenario())
+    assert status == 200
+    assert b'id="deal-1"' in body
+    assert (waiting.verified(running.pk, headers["etag"]) or 0) > running.revision
+    assert took < 2
+
+
+def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait(
+    anna_client: Client, running: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(waiting, "POLL_WAIT", 0.8)
+
+    async def scenario() -> tuple[Answer, Answer]:
+        _, headers, _, _ = await get(sheet_url(running), anna_client)
+        etag = headers["etag"]
+        return (await get(sheet_url(running), anna_client, if_none_match=etag, kr_wait="1"),
+                await get(sheet_url(running), anna_client, if_none_match=etag))
+
+    (status, _, body, took), (quick, _, _, quick_took) = asyncio.run(scenario())
+    assert (status, body) == (304, b"")
+    assert 0.7 < took < 3
+    assert quick == 304 and quick_took < 0.7  # without KR-Wait: at once
+
+
+def test_a_held_poll_is_answered_304_at_once_when_the_server_stops(
+    anna_client: Client, running: Match
+) -> None:
+    async def stop() -> None:
+        waiting.stop()
+
+    status, _, body, took = asyncio.run(held(anna_client, running, stop))
+    assert (status, body) == (304, b"")
+    assert took < 0.5
+
+
+def logout(client: Client) -> Callable[[], None]:
+    key = client.cookies["sessionid"].value
+    return lambda: SessionStore(key).flush()
+
+
+def change_password(_client: Client) -> Callable[[], None]:
+    from django.contrib.auth.models import User
+
+    def change() -> None:
+        user = User.objects.get(username="anna")
+        user.set_password("a-new-password-for-anna")
+        user.save()
+    return change
+
+
+def deactivate(_client: Client) -> Callable[[], None]:
+    from django.contrib.auth.models import User
+
+    return lambda: User.objects.filter(username="anna").update(is_active=False)
+
+
+@pytest.mark.parametrize("ending", [logout, change_password, deactivate])
+def test_a_held_poll_whose_session_ended_meanwhile_is_refused_when_it_wakes(
+    anna_client: Client, running: Match, players: list[Player],
+    ending: Callable[[Client], Callable[[], None]],
+) -> None:
+    end_session = ending(anna_client)
+
+    async def both() -> None:
+        await in_thread(end_session)
+        await in_thread(lambda: record(running.pk, players))
+
+    status, _headers, body, took = asyncio.run(held(anna_client, running, both))
+    assert status != 200
+    assert status in (302, 401, 403, 404)
+    assert b"deal-1" not in body
+    assert took < 2
+
+
+def test_an_etag_the_app_did_not_sign_for_the_match_is_not_held(
+    anna_client: Client, running: Match, group: Group, players: list[Player]
+) -> None:
+    other = match_services.match_start(group=group, game="x-nimmt", players=players)
+
+    async def scenario() -> tuple[Answer, Answer]:
+        _, headers, _, _ = await get(sheet_url(other), anna_client)
+        forged = f'"{running.revision}.de.1.0123456789abcdef"'
+        return (await get(sheet_url(running), anna_client, if_none_match=forged, kr_wait="1"),
+                # another match's ETag (the viewer may see both): not this one's
+                await get(sheet_url(running), anna_client, if_none_match=headers["etag"],
+                          kr_wait="1"))
+
+    for status, _, _, took in asyncio.run(scenario()):
+        assert status == 200  # answered by the view at once: its ETag differs
+        assert took < 2
+    assert waiting.verified(running.pk, '"1.de.1.0123456789abcdef"') is None
+
+
+def test_waiting_polls_hold_no_thread(
+    anna_client: Client, running: Match, players: list[Player]
+) -> None:
+    async def scenario() -> tuple[int, int, list[Answer]]:
+        _, headers, _, _ = await get(sheet_url(running), anna_client)
+        # The first poll starts the event loop's helpers (its executor, the recheck).
+        first = asyncio.create_task(get(sheet_url(running), anna_client,
+                                        if_none_match=headers["etag"], kr_wait="1"))
+        await asyncio.sleep(0.3)
+        before = threading.active_count()
+        polls = [asyncio.create_task(get(sheet_url(running), anna_client,
+                                         if_none_match=headers["etag"], kr_wait="1"))
+                 for _ in range(60)]
+        while waiting.waiting_count() < 61:
+            await asyncio.sleep(0.05)
+        during = threading.active_count()
+        await in_thread(lambda: record(running.pk, players))
+        return before, during, await asyncio.wait_for(asyncio.gather(first, *polls), 20)
+
+    before, during, answers = asyncio.run(scenario())
+    assert during - before <= 2, (before, during)
+    assert [status for status, *_ in answers] == [200] * 61
