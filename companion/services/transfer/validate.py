@@ -407,7 +407,7 @@ def _parse(content: bytes | str) -> Any:
         ) from exc
 
 
-def _check_header(document: Any) -> _Reader:
+def _check_header(document: Any, *, counted: bool = True) -> _Reader:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise TransferError(
             _("This file is not a Kartenrunde export (it has no “format”: “%(format)s”).")
@@ -424,7 +424,8 @@ def _check_header(document: Any) -> _Reader:
         )
     if version < 1:
         raise TransferError(_("This export has no valid version number."))
-    _check_sizes(document)
+    if counted:
+        _check_sizes(document)
     _check_values(document)
     return _Reader(document, _("The file"))
 
@@ -745,8 +746,8 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
     return MatchPlan(match, seats, deals, changes)
 
 
-def _check(document: Any) -> ImportPlan:
-    root = _check_header(document)
+def _check(document: Any, *, counted: bool = True) -> ImportPlan:
+    root = _check_header(document, counted=counted)
     group_reader = root.obj("group", _("The group"))
     group = Group(
         name=group_reader.name("name", max_length=GROUP_NAME_MAX),
@@ -832,12 +833,19 @@ def _check_file_size(size: int) -> None:
 
 def check_history(group: Group) -> None:
     """The stored history of ``group`` checked as the group import checks a file (a
-    restored backup must pass what an upload must pass): its score sheet matches through
-    the export's document, the matches imported from BG Stats (final scores only) on
-    their own. Raises :class:`~companion.services.transfer.TransferError`."""
+    restored backup must pass the rules an upload must pass): its score sheet matches
+    through the export's document, the matches imported from BG Stats (final scores only)
+    on their own. Raises :class:`~companion.services.transfer.TransferError`.
+
+    The counts of :mod:`companion.limits` (game nights, per year, matches, deals, log
+    entries, per match) are not applied: they bound what an upload may cost anyone who
+    signs up, while the pages create without them (a member may start a 401st game
+    night in a year, a guest tap undo a thousand times), and a backup of a database the
+    app made must restore. A backup is bounded by its size (``limits.BACKUP_BYTES``) and
+    the depth of its values instead."""
     from companion.services.transfer.export import group_export
 
-    _check(group_export(group, source=Match.Source.SHEET))
+    _check(group_export(group, source=Match.Source.SHEET), counted=False)
     imported = (
         Match.objects.filter(group=group).exclude(source=Match.Source.SHEET)
         .annotate(recorded=Count("deals")).prefetch_related("seats")
