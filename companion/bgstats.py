@@ -39,6 +39,7 @@ import json
 import re
 import unicodedata
 import uuid
+import zlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -540,19 +541,58 @@ def bgstats_plan(content: bytes | str, *, group: Group) -> ImportPlan:
         key=lambda g: (g.suggested is None, order.get(g.suggested or "", 0),
                        g.name.casefold(), g.ref),
     )
+    return bgstats_replan(
+        ImportPlan(tuple(source_games), (), tuple(plays), duplicates, frozenset(), names, {}),
+        group=group,
+    )
+
+
+def bgstats_replan(plan: ImportPlan, *, group: Group) -> ImportPlan:
+    """``plan`` read against ``group`` as it is now: the roster players of the same names
+    as the file's, and the plays the group has meanwhile (two queries; the file is not
+    read again, so a kept plan serves the confirm page in a moment)."""
     roster = {name_key(name): pk for pk, name in
               Player.objects.filter(group=group).values_list("pk", "name")}
+    recognised = {game.ref for game in plan.games if game.suggested}
     played: Counter[int] = Counter(
-        score.player_ref for play in plays if found[play.game_ref][0]
+        score.player_ref for play in plan.plays if play.game_ref in recognised
         for score in play.scores
     )
-    suggestions = {ref: roster.get(name_key(name)) for ref, name in names.items()}
+    suggestions = {ref: roster.get(name_key(name)) for ref, name in plan.names.items()}
     players = sorted(
-        (SourcePlayer(ref, names[ref], n, suggestions[ref]) for ref, n in played.items()),
+        (SourcePlayer(ref, plan.names[ref], n, suggestions[ref]) for ref, n in played.items()),
         key=lambda p: (p.name.casefold(), p.ref),
     )
-    return ImportPlan(tuple(source_games), tuple(players), tuple(plays), duplicates,
-                      _taken(group), names, suggestions)
+    return ImportPlan(plan.games, tuple(players), plan.plays, plan.duplicates,
+                      _taken(group), plan.names, suggestions)
+
+
+def plan_dump(plan: ImportPlan) -> bytes:
+    """``plan`` as compact bytes to keep between the upload and the confirm (a few
+    hundred KB for the largest file the limits allow): what the file holds, without
+    what :func:`bgstats_replan` reads from the group again."""
+    kept = (
+        [(g.ref, g.name, g.bgg_id, g.plays, g.suggested, g.found_by) for g in plan.games],
+        [(p.uuid, p.game_ref, p.played_at.isoformat(), p.location, p.ignored,
+          [(s.player_ref, s.score, s.winner, s.start_player, s.seat_order) for s in p.scores])
+         for p in plan.plays],
+        plan.duplicates, sorted(plan.names.items()),
+    )
+    return zlib.compress(json.dumps(kept, separators=(",", ":")).encode(), 6)
+
+
+def plan_load(data: bytes, *, group: Group) -> ImportPlan:
+    """The plan :func:`plan_dump` kept, read against ``group`` as it is now; raises
+    ValueError, TypeError or KeyError for data that is not such a plan."""
+    games, plays, duplicates, names = json.loads(zlib.decompress(data))
+    plan = ImportPlan(
+        tuple(SourceGame(*game) for game in games), (),
+        tuple(SourcePlay(uuid, game, dt.datetime.fromisoformat(at), location, ignored,
+                         tuple(SourceScore(*score) for score in scores))
+              for uuid, game, at, location, ignored, scores in plays),
+        duplicates, frozenset(), {int(ref): name for ref, name in names}, {},
+    )
+    return bgstats_replan(plan, group=group)
 
 
 # --- Writing --------------------------------------------------------------------------------
@@ -709,8 +749,11 @@ __all__ = [
     "bgstats_export_json",
     "bgstats_plan",
     "bgstats_read",
+    "bgstats_replan",
     "match_uuid",
     "matches_csv",
     "name_match_key",
+    "plan_dump",
+    "plan_load",
     "recognise",
 ]
