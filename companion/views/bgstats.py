@@ -41,6 +41,7 @@ from companion.forms.bgstats import REASONS, BGStatsMappingForm, BGStatsUploadFo
 from companion.models import Group
 from companion.selectors.history import group_players
 from companion.services.bgstats import bgstats_import
+from companion.services.import_slot import ImportBusy, import_slot
 from scoring import GAMES
 
 PLAN = "bgstats-plan"
@@ -72,8 +73,9 @@ def bgstats_upload(request: HttpRequest, group_id: int) -> HttpResponse:
     form = BGStatsUploadForm(request.POST if posted else None, request.FILES if posted else None)
     if posted and form.is_valid():
         try:
-            plan = bgstats_plan(form.cleaned_data["file"], group=group)
-        except BGStatsError as err:
+            with import_slot():  # reading a file takes memory: one at a time per server
+                plan = bgstats_plan(form.cleaned_data["file"], group=group)
+        except (BGStatsError, ImportBusy) as err:
             form.add_error("file", str(err))
         else:
             plan_id = secrets.token_hex(10)  # the confirm form names the upload it is for

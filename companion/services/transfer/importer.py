@@ -27,8 +27,9 @@ from companion.models import (
     Seat,
 )
 from companion.services.batches import let_others_write
+from companion.services.import_slot import ImportBusy, import_slot
 from companion.services.results import results_rebuild_hidden
-from companion.services.transfer import map_options
+from companion.services.transfer import TransferError, map_options
 from companion.services.transfer.validate import ImportPlan, MatchPlan, read_import
 
 BATCH_ROWS = 2_500
@@ -128,7 +129,21 @@ def group_import(
     rule of the games. The group appears (its owner's membership is written) only
     when all of it is written; ``complete(group)`` runs in that last transaction (the
     send's receipt, :func:`companion.idempotency.receipt_writer`).
+
+    One import at a time per server (:func:`~companion.services.import_slot.import_slot`):
+    another one running makes this one wait a moment, then refuse (TransferError).
     """
+    try:
+        with import_slot():
+            return _group_import(user=user, content=content, complete=complete)
+    except ImportBusy as busy:
+        raise TransferError(str(busy)) from busy
+
+
+def _group_import(
+    *, user: AbstractBaseUser, content: bytes | str | IO[bytes],
+    complete: Callable[[Group], None] | None,
+) -> Group:
     plan = read_import(content)
     with transaction.atomic():
         group = plan.group
