@@ -105,6 +105,19 @@ OPTIONS_BYTES = Limit(
 )
 """The options of a match as compact JSON: a live record of a whole game of 3 sind einer
 zuviel! (84 cards) takes about 3 KB."""
+IMPORT_CONTAINERS = Limit(
+    1_000_000,
+    _("This file holds more than %(limit)s lists and objects; an export within the limits "
+      "holds fewer."),
+)
+"""Lists and objects of a file, counted while it is read as a stream, before it is loaded
+(``companion.services.transfer.scan``): the largest export the limits allow holds about
+360,000; a million empty objects take 64 MB once loaded."""
+IMPORT_TEXTS = Limit(
+    1_000_000,
+    _("This file holds more than %(limit)s texts; an export within the limits holds fewer."),
+)
+"""Texts of a file, counted likewise (the largest exports: about 90,000 to 210,000)."""
 
 
 # --- BG Stats exports (companion.bgstats) ---------------------------------------------------

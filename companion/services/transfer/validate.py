@@ -51,6 +51,7 @@ from companion.services.groups import (
     roster_full_message,
 )
 from companion.services.transfer import FORMAT, VERSION, TransferError
+from companion.services.transfer.scan import scan
 from scoring import GAMES, ScoringError, rank
 from scoring.common import rules_for
 
@@ -388,6 +389,7 @@ def _parse(content: bytes | str) -> Any:
             raise TransferError(
                 _("This file is not a Kartenrunde export: it is not text.")
             ) from exc
+    scan(content)  # over a limit: refused before it is loaded (as a stream, memory flat)
     try:
         return json.loads(content, parse_constant=_refuse_constant,
                           object_pairs_hook=_refuse_twice)
