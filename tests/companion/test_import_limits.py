@@ -267,6 +267,29 @@ def test_a_long_import_lets_other_phones_write_and_shows_its_group_only_when_com
 
 
 @pytest.mark.django_db(transaction=True)
+def test_one_game_night_of_many_matches_is_written_in_several_transactions(
+    freaky_night: Doc, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A night of 10,000 matches was one transaction (38 s of SQLite's write lock): its
+    matches are split over batches like any others, the night written once."""
+    monkeypatch.setattr(importer, "BATCH_ROWS", 20, raising=False)
+    batches: list[int] = []
+    real = importer._write
+
+    def counted(group: Group, players: Any, nights: Any) -> None:
+        batches.append(sum(len(matches) for _night, matches in nights))
+        real(group, players, nights)
+
+    monkeypatch.setattr(importer, "_write", counted)
+    imported = group_import(user=bob, content=json.dumps(nights_of(freaky_night, 1, matches=30)))
+    assert len(batches) >= 5 and max(batches) <= 5, batches
+    assert GameNight.objects.filter(group=imported).count() == 1
+    assert imported.matches.count() == 30
+    assert group_export(imported)["game_nights"][0]["matches"] == (
+        nights_of(freaky_night, 1, matches=30)["game_nights"][0]["matches"])
+
+
+@pytest.mark.django_db(transaction=True)
 def test_an_import_that_fails_while_writing_leaves_nothing_behind(
     freaky_night: Doc, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
