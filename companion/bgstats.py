@@ -54,6 +54,8 @@ from companion.games import GAME_APPS
 from companion.models import Group, Match, Player, Seat
 from companion.parsing import MAX_POSITIVE, name_key, parse_whole_number
 from companion.services.groups import EVENING_ENDS_AT
+from companion.services.transfer import TransferError
+from companion.services.transfer.scan import scan
 from scoring import GAMES, ScoringError
 
 MAX_BYTES = limits.BGSTATS_BYTES.maximum
@@ -419,6 +421,11 @@ def _refuse_constant(name: str) -> Any:
                        % {"value": name})
 
 
+def _not_an_export() -> BGStatsError:
+    return BGStatsError(_("This file is not a BG Stats export: it has no lists of "
+                          "“games”, “players” and “plays”."))
+
+
 def _parse(content: bytes | str) -> Any:
     try:
         limits.check_size(limits.BGSTATS_BYTES, len(content))
@@ -429,6 +436,12 @@ def _parse(content: bytes | str) -> Any:
             content = content.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise BGStatsError(_("This file is not a BG Stats export: it is not text.")) from exc
+    # Read as a stream first, in flat memory: a file that is not an object, or holds more
+    # lists, objects or texts than any export within the limits, is refused unloaded.
+    try:
+        scan(content, not_an_export=_not_an_export)
+    except TransferError as err:
+        raise BGStatsError(str(err)) from err
     try:
         return json.loads(content, parse_constant=_refuse_constant)
     except BGStatsError:

@@ -13,6 +13,7 @@ anything is built from it. Only a file within all of them is loaded and checked 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import ijson
@@ -50,17 +51,20 @@ def _damaged() -> TransferError:
     return TransferError(_("This file is damaged or not JSON."))
 
 
-def scan(data: str | bytes) -> None:
+def scan(data: str | bytes, *, not_an_export: Callable[[], Exception] | None = None) -> None:
     """Refuse ``data`` (the uploaded text) if it is over a limit, reading it as a stream.
 
     Raises :class:`~companion.services.transfer.TransferError`. A file that is not JSON
     at all is left to the full read, which names the line and column: what this scan
-    read of it before the damage was within the limits.
+    read of it before the damage was within the limits. With ``not_an_export`` (another
+    format's refusal of a file that is not an object: a BG Stats export) only the size
+    of the structure is checked, not the counts of a Kartenrunde export.
     """
     if isinstance(data, str):
         data = data.encode("utf-8", "replace")  # a lone surrogate: "?" (the full read names it)
     try:
-        _scan(ijson.basic_parse(data, use_float=True))
+        _scan(ijson.basic_parse(data, use_float=True), not_an_export or _not_an_export,
+              counted=not_an_export is None)
     except ijson.JSONError as err:
         if "overflow" in str(err):  # a number of more than 64 bits: yajl stops there
             raise TransferError(
@@ -69,7 +73,7 @@ def scan(data: str | bytes) -> None:
         # Damaged JSON: the full read says where (it stops at the same place).
 
 
-def _scan(events: Any) -> None:
+def _scan(events: Any, not_an_export: Callable[[], Exception], *, counted: bool) -> None:
     # One frame per open list or object: [role, the object's current key, items so far].
     stack: list[list[Any]] = []
     containers = texts = 0
@@ -90,7 +94,7 @@ def _scan(events: Any) -> None:
         opens = event == "start_map" or event == "start_array"
         if not stack:
             if not opens:
-                raise _not_an_export()
+                raise not_an_export()
             # Not an object: no export, but damaged JSON says so first (as it always did).
             header["object"] = event == "start_map"
             stack.append([_ROOT if header["object"] else _OTHER, None, 0])
@@ -117,20 +121,22 @@ def _scan(events: Any) -> None:
             texts += 1
             if texts > limits.IMPORT_TEXTS.maximum:
                 if not header["object"]:
-                    raise _not_an_export()
+                    raise not_an_export()
                 raise TransferError(limits.IMPORT_TEXTS.refusal(texts))
         if opens:
             containers += 1
             if containers > limits.IMPORT_CONTAINERS.maximum:
                 if not header["object"]:
-                    raise _not_an_export()
+                    raise not_an_export()
                 raise TransferError(limits.IMPORT_CONTAINERS.refusal(containers))
             if len(stack) >= SCAN_DEPTH:
                 raise _damaged()
             child = _CHILD.get((role, key, event), _OTHER)
             stack.append([child, None, 0])
     if not header.get("object"):
-        raise _not_an_export()
+        raise not_an_export()
+    if not counted:
+        return
     version = header.get("version")
     if header.get("format") != FORMAT or isinstance(version, bool) or not isinstance(
         version, int) or not 1 <= version <= VERSION:
