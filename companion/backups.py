@@ -282,7 +282,7 @@ def _check_staff(rows: list[dict[str, Any]]) -> None:
     label = get_user_model()._meta.label_lower
     username = get_user_model().USERNAME_FIELD
     staff = [
-        str(row["fields"].get(username, row.get("pk")))[:40] for row in rows
+        str(row.get("fields", {}).get(username, row.get("pk")))[:40] for row in rows
         if row["model"].lower() == label and (
             row.get("fields", {}).get("is_staff") or row.get("fields", {}).get("is_superuser"))
     ]
