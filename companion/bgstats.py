@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
+import functools
 import io
 import json
 import re
@@ -298,6 +299,16 @@ class ImportPlan:
         }
 
 
+@functools.lru_cache(maxsize=4096)
+def _whole(text: str) -> int | None:
+    """A score's text as a whole number, None if it is none (the same few texts come back
+    in every play: the confirm page reads ten thousand plays twice per view)."""
+    try:
+        return parse_whole_number(text, minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE)
+    except ValidationError:
+        return None
+
+
 def _check_play(play: SourcePlay, slug: str, roster_player: Callable[[int], int | None]
                 ) -> ReadyPlay | Reason:
     info = GAMES[slug]
@@ -307,11 +318,10 @@ def _check_play(play: SourcePlay, slug: str, roster_player: Callable[[int], int 
         return "players"
     totals = []
     for score in play.scores:
-        try:
-            totals.append(parse_whole_number(score.score, minimum=-MAX_POSITIVE,
-                                             maximum=MAX_POSITIVE))
-        except ValidationError:
+        total = _whole(score.score)
+        if total is None:
             return "score"
+        totals.append(total)
     players = tuple(roster_player(score.player_ref) for score in play.scores)
     known = [player for player in players if player is not None]
     if len(set(known)) != len(known):
