@@ -37,9 +37,14 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     taken, done = threading.Event(), threading.Event()
 
     def other_import() -> None:
-        with slot.import_slot():
-            taken.set()
-            done.wait(30)
+        from django.db import connection
+
+        try:
+            with slot.import_slot():
+                taken.set()
+                done.wait(30)
+        finally:
+            connection.close()  # the thread's own connection (PostgreSQL's test database)
 
     thread = threading.Thread(target=other_import)
     thread.start()
