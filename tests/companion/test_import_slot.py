@@ -42,7 +42,7 @@ def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         try:
             with slot.import_slot():
                 taken.set()
-                done.wait(30)
+                done.wait(600)  # until the test ends (teardown sets it)
         finally:
             connection.close()  # the thread's own connection (PostgreSQL's test database)
 
@@ -60,7 +60,7 @@ def export(group: Group) -> bytes:
     return json.dumps(group_export(group)).encode()
 
 
-def test_a_second_import_is_refused_while_one_runs(held: None, export: bytes) -> None:
+def test_a_second_import_is_refused_while_one_runs(export: bytes, held: None) -> None:
     bob = User.objects.create_user("bob", password="kartenrunde-bob-1")
     groups = Group.objects.count()
     with translation.override("en"), pytest.raises(TransferError) as refused:
@@ -77,7 +77,7 @@ def test_the_slot_once_free_takes_the_next_import(export: bytes) -> None:
     assert group_import(user=bob, content=export).matches.count() == 1
 
 
-def test_the_import_page_says_so_in_german(held: None, export: bytes, client: Client) -> None:
+def test_the_import_page_says_so_in_german(export: bytes, client: Client, held: None) -> None:
     client.force_login(User.objects.create_user("bob", password="kartenrunde-bob-1"))
     response = client.post("/groups/import/", {"file": SimpleUploadedFile(
         "export.json", export, content_type="application/json")})
@@ -86,7 +86,7 @@ def test_the_import_page_says_so_in_german(held: None, export: bytes, client: Cl
 
 
 def test_a_bg_stats_upload_and_import_wait_their_turn(
-    held: None, group: Group, anna_client: Client
+    group: Group, anna_client: Client, held: None
 ) -> None:
     document = {"games": [{"id": 1, "name": "Freaky", "bggId": 0}],
                 "players": [{"id": 1, "name": "Anna"}, {"id": 2, "name": "Ben"}],
