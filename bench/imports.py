@@ -14,6 +14,7 @@ wait. Aim (issue 21): ≤ 30 s, ≤ 200 MB, no wait longer than about a second.
 
     .venv/bin/python bench/imports.py                 # the largest allowed import
     .venv/bin/python bench/imports.py --shape many    # the most matches allowed
+    .venv/bin/python bench/imports.py --shape night   # as many, on one game night
     .venv/bin/python bench/imports.py --scale 0.1     # a tenth of it
     .venv/bin/python bench/imports.py --matches 2000  # a plain history of 2,000 matches
 """
@@ -231,10 +232,11 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="a share of the largest allowed import (default 1: all of it)")
     parser.add_argument("--matches", type=int, help="a plain history of this many matches")
-    parser.add_argument("--shape", choices=("heavy", "light", "many"), default="heavy",
+    parser.add_argument("--shape", choices=("heavy", "light", "many", "night"), default="heavy",
                         help="heavy: 11 nimmt! entries with their cards; light: as numbers "
                         "(the file size limit binds for both); many: the most matches and "
-                        "game nights, one deal each (the count limits bind)")
+                        "game nights, one deal each (the count limits bind); night: as many, "
+                        "all on one game night (issue 30: one transaction held the lock 38 s)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -252,9 +254,9 @@ def main() -> None:
         if args.matches:
             sizes = {"matches": args.matches, "nights": max(1, args.matches // 4),
                      "deals": args.matches * 3, "changes": args.matches * 3}
-        elif args.shape == "many":
+        elif args.shape in ("many", "night"):
             sizes = {"matches": int(limits.MATCHES.maximum * scale),
-                     "nights": int(limits.NIGHTS.maximum * scale),
+                     "nights": 1 if args.shape == "night" else int(limits.NIGHTS.maximum * scale),
                      "deals": int(limits.MATCHES.maximum * scale),
                      "changes": int(limits.MATCHES.maximum * scale) * 2}
         else:

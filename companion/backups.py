@@ -39,6 +39,7 @@ from django.utils import translation
 
 from companion import limits
 from companion.models import (
+    ChangeReceipt,
     DealScore,
     Group,
     GroupChange,
@@ -46,10 +47,11 @@ from companion.models import (
     Rating,
     RatingStep,
     Seat,
+    TablePass,
 )
 from companion.services.results import results_rebuild
 from companion.services.transfer import TransferError
-from companion.services.transfer.validate import check_history
+from companion.services.transfer.validate import MAX_DEPTH, check_history
 
 LEFT_OUT = (
     "contenttypes", "auth.Permission", "sessions", "axes",
@@ -184,7 +186,12 @@ def restore(
 
 def _restore(path: Path, *, allow_staff: bool, max_size: int) -> dict[str, int]:
     rows = _read(path, max_size)
+    # The cheap checks first, on the rows as read: a refusal comes in seconds, before a
+    # large file's rows are loaded one by one and its histories checked.
     _check_rows(rows)
+    _check_depth(rows)
+    if not allow_staff:
+        _check_staff(rows)
     with transaction.atomic():
         held = {model._meta.label: model._base_manager.count() for model in backed_up_models()}
         held = {label: count for label, count in held.items() if count}
@@ -219,7 +226,12 @@ def _read(path: Path, max_size: int) -> list[dict[str, Any]]:
             "your own backup of a large installation, restore it with --max-size "
             "<megabytes>"
         )
-    rows = json.loads(data)
+    try:
+        rows = json.loads(data)
+    except RecursionError as err:
+        raise Refused(
+            "it nests lists or objects thousands of levels deep, which no backup does"
+        ) from err
     del data
     if not isinstance(rows, list) or not all(
         isinstance(row, dict) and isinstance(row.get("model"), str)
@@ -242,6 +254,47 @@ def _check_rows(rows: list[dict[str, Any]]) -> None:
             "(login throttling, content types, permissions and statistics are rebuilt, "
             "not restored)"
         )
+
+
+def _check_depth(rows: list[dict[str, Any]]) -> None:
+    """No field nests deeper than the group import allows (``validate.MAX_DEPTH``: a
+    match's options, a log entry's before and after nest a few levels); checked without
+    recursion, so that options nested thousands of levels deep are refused in one line."""
+    for row in rows:
+        level, depth = [row.get("fields", {})], 0
+        while level:
+            if depth > MAX_DEPTH:
+                raise Refused(
+                    f"the row {str(row['model']).lower()[:40]} {str(row.get('pk'))[:20]} "
+                    f"nests more than {MAX_DEPTH} levels deep"
+                )
+            below: list[Any] = []
+            for value in level:
+                if isinstance(value, dict):
+                    below.extend(value.values())
+                elif isinstance(value, list):
+                    below.extend(value)
+            level, depth = below, depth + 1
+
+
+def _check_staff(rows: list[dict[str, Any]]) -> None:
+    """No staff or superuser account among the rows (read as they are, before loading)."""
+    label = get_user_model()._meta.label_lower
+    username = get_user_model().USERNAME_FIELD
+    staff = [
+        str(row.get("fields", {}).get(username, row.get("pk")))[:40] for row in rows
+        if row["model"].lower() == label and (
+            row.get("fields", {}).get("is_staff") or row.get("fields", {}).get("is_superuser"))
+    ]
+    if staff:
+        raise Refused(_staff_refusal(staff))
+
+
+def _staff_refusal(staff: list[str]) -> str:
+    return (
+        f"it holds {len(staff)} staff or superuser account(s) ({', '.join(staff[:5])}), "
+        "who could log in to the admin; restore with --allow-staff if they are yours"
+    )
 
 
 def _load(rows: list[dict[str, Any]], *, allow_staff: bool) -> None:
@@ -278,11 +331,8 @@ def _load(rows: list[dict[str, Any]], *, allow_staff: bool) -> None:
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), list(loaded)):
             cursor.execute(statement)
-    if staff and not allow_staff:
-        raise Refused(
-            f"it holds {len(staff)} staff or superuser account(s) ({', '.join(staff[:5])}), "
-            "who could log in to the admin; restore with --allow-staff if they are yours"
-        )
+    if staff and not allow_staff:  # a value that reads as staff only once loaded
+        raise Refused(_staff_refusal(staff))
 
 
 _ACROSS = (
@@ -296,6 +346,17 @@ _ACROSS = (
      lambda: Rating.objects.exclude(player__group=F("group"))),
     ("a rating step of a player or match of another group",
      lambda: RatingStep.objects.exclude(player__group=F("group"), match__group=F("group"))),
+    ("a table pass for a match of another group",
+     lambda: TablePass.objects.filter(match__isnull=False).exclude(match__group=F("group"))),
+    ("a table pass for a game night of another group",
+     lambda: TablePass.objects.filter(game_night__isnull=False)
+     .exclude(game_night__group=F("group"))),
+    ("a receipt of a table pass of another group",
+     lambda: ChangeReceipt.objects.filter(table_pass__isnull=False, group__isnull=False)
+     .exclude(table_pass__group=F("group"))),
+    ("a receipt for a match of another group",
+     lambda: ChangeReceipt.objects.filter(match__isnull=False, group__isnull=False)
+     .exclude(match__group=F("group"))),
 )
 """Rows that would show one group's names or results in another group's pages."""
 

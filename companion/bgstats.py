@@ -34,11 +34,13 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
+import functools
 import io
 import json
 import re
 import unicodedata
 import uuid
+import zlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -53,6 +55,8 @@ from companion.games import GAME_APPS
 from companion.models import Group, Match, Player, Seat
 from companion.parsing import MAX_POSITIVE, name_key, parse_whole_number
 from companion.services.groups import EVENING_ENDS_AT
+from companion.services.transfer import TransferError
+from companion.services.transfer.scan import scan
 from scoring import GAMES, ScoringError
 
 MAX_BYTES = limits.BGSTATS_BYTES.maximum
@@ -295,6 +299,16 @@ class ImportPlan:
         }
 
 
+@functools.lru_cache(maxsize=4096)
+def _whole(text: str) -> int | None:
+    """A score's text as a whole number, None if it is none (the same few texts come back
+    in every play: the confirm page reads ten thousand plays twice per view)."""
+    try:
+        return parse_whole_number(text, minimum=-MAX_POSITIVE, maximum=MAX_POSITIVE)
+    except ValidationError:
+        return None
+
+
 def _check_play(play: SourcePlay, slug: str, roster_player: Callable[[int], int | None]
                 ) -> ReadyPlay | Reason:
     info = GAMES[slug]
@@ -304,11 +318,10 @@ def _check_play(play: SourcePlay, slug: str, roster_player: Callable[[int], int 
         return "players"
     totals = []
     for score in play.scores:
-        try:
-            totals.append(parse_whole_number(score.score, minimum=-MAX_POSITIVE,
-                                             maximum=MAX_POSITIVE))
-        except ValidationError:
+        total = _whole(score.score)
+        if total is None:
             return "score"
+        totals.append(total)
     players = tuple(roster_player(score.player_ref) for score in play.scores)
     known = [player for player in players if player is not None]
     if len(set(known)) != len(known):
@@ -418,6 +431,11 @@ def _refuse_constant(name: str) -> Any:
                        % {"value": name})
 
 
+def _not_an_export() -> BGStatsError:
+    return BGStatsError(_("This file is not a BG Stats export: it has no lists of "
+                          "“games”, “players” and “plays”."))
+
+
 def _parse(content: bytes | str) -> Any:
     try:
         limits.check_size(limits.BGSTATS_BYTES, len(content))
@@ -428,6 +446,12 @@ def _parse(content: bytes | str) -> Any:
             content = content.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise BGStatsError(_("This file is not a BG Stats export: it is not text.")) from exc
+    # Read as a stream first, in flat memory: a file that is not an object, or holds more
+    # lists, objects or texts than any export within the limits, is refused unloaded.
+    try:
+        scan(content, not_an_export=_not_an_export)
+    except TransferError as err:
+        raise BGStatsError(str(err)) from err
     try:
         return json.loads(content, parse_constant=_refuse_constant)
     except BGStatsError:
@@ -540,19 +564,58 @@ def bgstats_plan(content: bytes | str, *, group: Group) -> ImportPlan:
         key=lambda g: (g.suggested is None, order.get(g.suggested or "", 0),
                        g.name.casefold(), g.ref),
     )
+    return bgstats_replan(
+        ImportPlan(tuple(source_games), (), tuple(plays), duplicates, frozenset(), names, {}),
+        group=group,
+    )
+
+
+def bgstats_replan(plan: ImportPlan, *, group: Group) -> ImportPlan:
+    """``plan`` read against ``group`` as it is now: the roster players of the same names
+    as the file's, and the plays the group has meanwhile (two queries; the file is not
+    read again, so a kept plan serves the confirm page in a moment)."""
     roster = {name_key(name): pk for pk, name in
               Player.objects.filter(group=group).values_list("pk", "name")}
+    recognised = {game.ref for game in plan.games if game.suggested}
     played: Counter[int] = Counter(
-        score.player_ref for play in plays if found[play.game_ref][0]
+        score.player_ref for play in plan.plays if play.game_ref in recognised
         for score in play.scores
     )
-    suggestions = {ref: roster.get(name_key(name)) for ref, name in names.items()}
+    suggestions = {ref: roster.get(name_key(name)) for ref, name in plan.names.items()}
     players = sorted(
-        (SourcePlayer(ref, names[ref], n, suggestions[ref]) for ref, n in played.items()),
+        (SourcePlayer(ref, plan.names[ref], n, suggestions[ref]) for ref, n in played.items()),
         key=lambda p: (p.name.casefold(), p.ref),
     )
-    return ImportPlan(tuple(source_games), tuple(players), tuple(plays), duplicates,
-                      _taken(group), names, suggestions)
+    return ImportPlan(plan.games, tuple(players), plan.plays, plan.duplicates,
+                      _taken(group), plan.names, suggestions)
+
+
+def plan_dump(plan: ImportPlan) -> bytes:
+    """``plan`` as compact bytes to keep between the upload and the confirm (a few
+    hundred KB for the largest file the limits allow): what the file holds, without
+    what :func:`bgstats_replan` reads from the group again."""
+    kept = (
+        [(g.ref, g.name, g.bgg_id, g.plays, g.suggested, g.found_by) for g in plan.games],
+        [(p.uuid, p.game_ref, p.played_at.isoformat(), p.location, p.ignored,
+          [(s.player_ref, s.score, s.winner, s.start_player, s.seat_order) for s in p.scores])
+         for p in plan.plays],
+        plan.duplicates, sorted(plan.names.items()),
+    )
+    return zlib.compress(json.dumps(kept, separators=(",", ":")).encode(), 6)
+
+
+def plan_load(data: bytes, *, group: Group) -> ImportPlan:
+    """The plan :func:`plan_dump` kept, read against ``group`` as it is now; raises
+    ValueError, TypeError or KeyError for data that is not such a plan."""
+    games, plays, duplicates, names = json.loads(zlib.decompress(data))
+    plan = ImportPlan(
+        tuple(SourceGame(*game) for game in games), (),
+        tuple(SourcePlay(uuid, game, dt.datetime.fromisoformat(at), location, ignored,
+                         tuple(SourceScore(*score) for score in scores))
+              for uuid, game, at, location, ignored, scores in plays),
+        duplicates, frozenset(), {int(ref): name for ref, name in names}, {},
+    )
+    return bgstats_replan(plan, group=group)
 
 
 # --- Writing --------------------------------------------------------------------------------
@@ -709,8 +772,11 @@ __all__ = [
     "bgstats_export_json",
     "bgstats_plan",
     "bgstats_read",
+    "bgstats_replan",
     "match_uuid",
     "matches_csv",
     "name_match_key",
+    "plan_dump",
+    "plan_load",
     "recognise",
 ]

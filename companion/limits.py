@@ -6,6 +6,13 @@ limit (:class:`LimitExceeded`; the importers turn it into their own error). The
 largest import they allow takes at most about 30 s and 200 MB on a small server
 (``bench/imports.py`` measures it).
 
+One set of limits for everything the app accepts: the counts below bound an *upload*
+(anyone who signs up may send one); the pages create without them, and ``restore`` does
+not apply them either (a backup of a database the app made always restores: a member may
+start a 401st game night in a year, a guest tap undo a thousand times). A backup is
+bounded by its unpacked size (:data:`BACKUP_BYTES`) and the depth of its values; its
+histories are checked against the games' rules (``companion.backups``).
+
 A real group, for scale: one evening a week for ten years is 520 game nights; with
 five matches an evening 2,600 matches, about 8,000 deals and as many log entries.
 """
@@ -98,6 +105,19 @@ OPTIONS_BYTES = Limit(
 )
 """The options of a match as compact JSON: a live record of a whole game of 3 sind einer
 zuviel! (84 cards) takes about 3 KB."""
+IMPORT_CONTAINERS = Limit(
+    1_000_000,
+    _("This file holds more than %(limit)s lists and objects; an export within the limits "
+      "holds fewer."),
+)
+"""Lists and objects of a file, counted while it is read as a stream, before it is loaded
+(``companion.services.transfer.scan``): the largest export the limits allow holds about
+360,000; a million empty objects take 64 MB once loaded."""
+IMPORT_TEXTS = Limit(
+    1_000_000,
+    _("This file holds more than %(limit)s texts; an export within the limits holds fewer."),
+)
+"""Texts of a file, counted likewise (the largest exports: about 90,000 to 210,000)."""
 
 
 # --- BG Stats exports (companion.bgstats) ---------------------------------------------------

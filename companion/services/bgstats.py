@@ -36,6 +36,7 @@ from companion.services.groups import (
     game_night_date,
     roster_full_message,
 )
+from companion.services.import_slot import ImportBusy, import_slot
 from companion.services.results import results_rebuild
 from scoring import GAMES, rank
 
@@ -148,7 +149,17 @@ def bgstats_import(*, group: Group, plan: ImportPlan, mapping: ImportMapping | N
                    user: Any = None) -> Imported:
     """Store the plays of ``plan`` that ``mapping`` (None: the suggestions) takes as
     matches of ``group`` with final scores only; raises :class:`BGStatsError` (and
-    stores nothing) when the mapping cannot be carried out."""
+    stores nothing) when the mapping cannot be carried out, or when another import
+    runs on the server (one at a time: :mod:`companion.services.import_slot`)."""
+    try:
+        with import_slot():
+            return _import(group=group, plan=plan, mapping=mapping, user=user)
+    except ImportBusy as busy:
+        raise BGStatsError(str(busy)) from busy
+
+
+def _import(*, group: Group, plan: ImportPlan, mapping: ImportMapping | None,
+            user: Any) -> Imported:
     mapping = mapping or ImportMapping({}, {})
     roster = dict(Player.objects.filter(group=group).values_list("pk", "name"))
     _check_mapping(mapping, roster)

@@ -2,20 +2,24 @@
 it becomes (games, players), see what was imported; download the group's plays in the same
 shape and every match as CSV.
 
-Between the upload and the confirm the plan is kept in the user's session as the small
-BG Stats document it reads back from (``ImportPlan.document``), so the file is uploaded
-once. Any member of the group may import, as any member may record matches.
+The file is read and checked once, on the upload; its plan is kept between the upload and
+the confirm in the cache (the database's, shared by every process), compressed
+(:func:`~companion.bgstats.plan_dump`) and keyed for the user and the group, and the
+session keeps only its id and the file's name. The confirm page reads the kept plan
+against the group as it is now (two queries), never the file again. Any member of the
+group may import, as any member may record matches.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import secrets
+import zlib
 from collections import Counter
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -30,23 +34,28 @@ from companion.bgstats import (
     bgstats_export_json,
     bgstats_plan,
     matches_csv,
+    plan_dump,
+    plan_load,
 )
 from companion.forms.bgstats import REASONS, BGStatsMappingForm, BGStatsUploadForm
 from companion.models import Group
 from companion.selectors.history import group_players
 from companion.services.bgstats import bgstats_import
+from companion.services.import_slot import ImportBusy, import_slot
 from scoring import GAMES
 
 PLAN = "bgstats-plan"
-"""The session's key for the uploaded plan: ``{"group", "id", "name", "document"}``."""
+"""The session's key for the uploaded plan: ``{"group", "id", "name"}`` (the plan itself
+is in the cache, :func:`_cache_key`)."""
+KEPT_FOR = 24 * 3600
+"""Seconds an uploaded plan is kept for its confirm."""
 RESULT = "bgstats-result"
 """The session's key for what the last import did (the result page shows it)."""
 
 
-def _plan_id(document: dict[str, Any]) -> str:
-    """A short fingerprint of a kept plan: the confirm form names the upload it is for."""
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:20]
+def _cache_key(request: HttpRequest, group: Group) -> str:
+    """Where the plan the user uploaded for ``group`` is kept (one per user and group)."""
+    return f"bgstats-plan:{request.user.pk}:{group.pk}"
 
 
 def _skipped(counts: Counter[str] | dict[str, int]) -> list[tuple[int, str]]:
@@ -64,14 +73,15 @@ def bgstats_upload(request: HttpRequest, group_id: int) -> HttpResponse:
     form = BGStatsUploadForm(request.POST if posted else None, request.FILES if posted else None)
     if posted and form.is_valid():
         try:
-            plan = bgstats_plan(form.cleaned_data["file"], group=group)
-        except BGStatsError as err:
+            with import_slot():  # reading a file takes memory: one at a time per server
+                plan = bgstats_plan(form.cleaned_data["file"], group=group)
+        except (BGStatsError, ImportBusy) as err:
             form.add_error("file", str(err))
         else:
-            document = plan.document()
+            plan_id = secrets.token_hex(10)  # the confirm form names the upload it is for
+            cache.set(_cache_key(request, group), (plan_id, plan_dump(plan)), KEPT_FOR)
             request.session[PLAN] = {
-                "group": group.pk, "id": _plan_id(document),
-                "name": request.FILES["file"].name[:200], "document": document,
+                "group": group.pk, "id": plan_id, "name": request.FILES["file"].name[:200],
             }
             request.session.pop(RESULT, None)
             return redirect("bgstats_confirm", group_id=group.pk)
@@ -80,14 +90,18 @@ def bgstats_upload(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 def _kept_plan(request: HttpRequest, group: Group) -> tuple[dict[str, Any], ImportPlan] | None:
-    """The plan uploaded for ``group`` in this session, read again against the group as
-    it is now (its roster, the plays it has meanwhile); None without one."""
+    """The plan uploaded for ``group`` in this session, read against the group as it is
+    now (its roster, the plays it has meanwhile); None without one."""
     kept = request.session.get(PLAN)
     if not isinstance(kept, dict) or kept.get("group") != group.pk:
         return None
+    stored = cache.get(_cache_key(request, group))
     try:
-        return kept, bgstats_plan(json.dumps(kept["document"]), group=group)
-    except (BGStatsError, KeyError, TypeError):  # kept by an older release: upload again
+        plan_id, data = stored  # type: ignore[misc]
+        if plan_id != kept["id"]:
+            raise KeyError(plan_id)  # another session's upload, or kept by an older release
+        return kept, plan_load(data, group=group)
+    except (KeyError, TypeError, ValueError, zlib.error):  # none kept (expired): upload again
         request.session.pop(PLAN, None)
         return None
 
@@ -121,6 +135,7 @@ def bgstats_confirm(request: HttpRequest, group_id: int) -> HttpResponse:
             form.add_error(None, str(err))
         else:
             request.session.pop(PLAN, None)
+            cache.delete(_cache_key(request, group))
             request.session[RESULT] = {
                 "group": group.pk, "name": kept.get("name", ""), "matches": imported.matches,
                 "players": list(imported.players), "skipped": dict(imported.skipped),

@@ -455,3 +455,29 @@ def test_an_imported_match_shows_its_final_scores_read_only_on_the_sheet(
     assert 'id="deal-form"' not in html
     assert "match_reopen" not in html and "/reopen/" not in html
     assert "/rematch/" in html
+
+
+# --- Read as a stream before it is loaded (issue 30, item 6) ----------------------------------
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param(b"[" + b"{}," * (1_400_000 - 1) + b"{}]", id="a list of objects"),
+    pytest.param(b'{"games": [], "players": [], "plays": [], "x": ['
+                 + b"{}," * 1_400_000 + b"{}]}", id="an object padded with objects"),
+])
+def test_a_file_of_a_million_empty_objects_is_refused_without_loading_it(
+    group: Group, content: bytes
+) -> None:
+    """4 MB of ``{}``: loaded whole it took 90 MB (16 MB took 420 MB)."""
+    import tracemalloc
+
+    from companion.bgstats import BGStatsError, bgstats_plan
+
+    tracemalloc.start()
+    with translation.override("en"), pytest.raises(BGStatsError) as refused:
+        bgstats_plan(content, group=group)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert str(refused.value).startswith(("This file is not a BG Stats export",
+                                          "This file holds more than 1,000,000 lists"))
+    assert peak < 3 * len(content), f"{peak / 2**20:.0f} MB"

@@ -425,3 +425,74 @@ def test_a_long_history_of_other_games_keeps_the_confirm_form_within_djangos_lim
                                 {**data, "action": "import"})
     assert imported.status_code == 302
     assert Match.objects.filter(group=group).count() == 1
+
+
+# --- The plan computed once (issue 30, item 10) ---------------------------------------------
+
+
+def _many_plays(count: int) -> bytes:
+    """A BG Stats file of ``count`` plays of Freaky by Anna and Ben."""
+    plays = [{"uuid": f"play-{index}", "gameRefId": 1, "playDate": "2025-05-01 20:00:00",
+              "playerScores": [{"playerRefId": 1, "score": str(index % 50)},
+                               {"playerRefId": 2, "score": "5"}]}
+             for index in range(count)]
+    return json.dumps({"games": [{"id": 1, "name": "Freaky", "bggId": 0}], "plays": plays,
+                       "players": [{"id": 1, "name": "Anna"}, {"id": 2, "name": "Ben"}]}
+                      ).encode()
+
+
+def test_the_confirm_page_reads_the_plan_kept_on_upload_not_the_file(
+    anna_client: Client, group: Group, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file is read once, on the upload; the session keeps only the plan's id."""
+    from companion import bgstats
+
+    reads: list[int] = []
+    read = bgstats.bgstats_read
+    monkeypatch.setattr(bgstats, "bgstats_read", lambda content: reads.append(1) or read(content))
+    response = anna_client.post(f"/g/{group.pk}/import/bgstats/",
+                                {"file": _upload(_many_plays(2_000))})
+    assert reads == [1]
+    for _view in range(2):
+        body = anna_client.get(response["Location"]).content.decode()
+        assert re.search(r"Die Datei enthält 2\.?000 Partien\.", body)
+    assert reads == [1], "the confirm page did not read the file again"
+    assert len(json.dumps(anna_client.session["bgstats-plan"])) < 200
+
+    data = _confirm_data(body)
+    imported = anna_client.post(f"/g/{group.pk}/import/bgstats/confirm/",
+                                {**data, "action": "import"})
+    assert imported.status_code == 302
+    assert Match.objects.filter(group=group).count() == 2_000
+    assert reads == [1]
+
+
+def test_the_kept_plan_is_read_against_the_group_as_it_is_now(
+    anna_client: Client, group: Group
+) -> None:
+    """Plays imported meanwhile (in another tab) count as imported on the confirm page."""
+    response = anna_client.post(f"/g/{group.pk}/import/bgstats/",
+                                {"file": _upload(_many_plays(3))})
+    bgstats_import(group=group, plan=bgstats_plan(_many_plays(2), group=group))
+    body = anna_client.get(response["Location"]).content.decode()
+    assert "Die Datei enthält 3 Partien." in body
+    data = _confirm_data(body)
+    anna_client.post(f"/g/{group.pk}/import/bgstats/confirm/", {**data, "action": "import"})
+    assert Match.objects.filter(group=group).count() == 3
+
+
+def test_another_users_upload_is_not_anyone_elses_plan(
+    anna_client: Client, group: Group, client: Client
+) -> None:
+    from django.contrib.auth.models import User
+
+    from companion.models import Membership
+
+    ben = User.objects.create_user("ben", password="kartenrunde-ben-1")
+    Membership.objects.create(group=group, user=ben, role=Membership.Role.MEMBER)
+    anna_client.post(f"/g/{group.pk}/import/bgstats/", {"file": _upload(_many_plays(3))})
+    ben_client = Client()
+    ben_client.force_login(ben)
+    response = ben_client.get(f"/g/{group.pk}/import/bgstats/confirm/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/g/{group.pk}/import/bgstats/"

@@ -160,3 +160,89 @@ def test_the_cap_is_named_on_the_command_line(db: None, bomb: Path) -> None:
         call_command("restore", str(bomb), "--max-size", "8", verbosity=0)
     assert "unpacked, it is larger than 8 MB, the most a restore reads" in str(refused.value)
     assert "restore it with --max-size <megabytes>" in str(refused.value)
+
+
+# --- issue 30, item 9: passes and receipts, deep options, the cheap checks first ----------
+
+
+@pytest.fixture
+def with_passes(evening: Match, tmp_path: Path) -> Rows:  # noqa: F811 - the fixture imported above
+    """A backup of Anna's evening with a table pass for its match and a guest's receipt,
+    and Olaf's group beside it with a game night; the database is empty afterwards."""
+    from companion.models import ChangeReceipt, GameNight
+    from companion.services.passes import table_pass_create
+
+    table_pass = table_pass_create(match=evening, may_write=True, created_by=evening.group.owner)
+    ChangeReceipt.objects.create(table_pass=table_pass, key="guest-key-1", action="edit",
+                                 fingerprint="f", group=evening.group, match=evening)
+    olaf = User.objects.create_user("olaf", password="kartenrunde-olaf-1")
+    other = Group.objects.create(name="Andere Runde", owner=olaf)
+    Membership.objects.create(group=other, user=olaf, role=Membership.Role.OWNER)
+    GameNight.objects.create(group=other, date="2026-01-01")
+    path = tmp_path / "kartenrunde.json"
+    call_command("backup", str(path), verbosity=0)
+    call_command("flush", interactive=False, verbosity=0)
+    return json.loads(path.read_text())
+
+
+def test_passes_and_receipts_of_their_own_group_restore(
+    with_passes: Rows, tmp_path: Path
+) -> None:
+    assert restore(with_passes, tmp_path) == ""
+
+
+@pytest.mark.parametrize(("change", "refusal"), [
+    pytest.param(lambda rows, other, night: row(rows, "companion.tablepass")["fields"]
+                 .update(group=other), "a table pass for a match of another group", id="pass"),
+    pytest.param(lambda rows, other, night: row(rows, "companion.tablepass")["fields"]
+                 .update(match=None, game_night=night),
+                 "a table pass for a game night of another group", id="night-pass"),
+    pytest.param(lambda rows, other, night: row(rows, "companion.changereceipt")["fields"]
+                 .update(group=other), "a receipt of a table pass of another group",
+                 id="receipt"),
+])
+def test_a_pass_or_receipt_pointing_into_another_group_is_refused(
+    with_passes: Rows, tmp_path: Path, change: Callable[[Rows, int, int], None], refusal: str
+) -> None:
+    other = row(with_passes, "companion.group", name="Andere Runde")["pk"]
+    night = row(with_passes, "companion.gamenight", group=other)["pk"]
+    change(with_passes, other, night)
+    assert refusal in restore(with_passes, tmp_path)
+
+
+def test_a_receipt_for_another_groups_match_is_refused(with_passes: Rows, tmp_path: Path) -> None:
+    receipt = row(with_passes, "companion.changereceipt")["fields"]
+    receipt.update(table_pass=None, user=row(with_passes, "auth.user", username="olaf")["pk"],
+                   group=row(with_passes, "companion.group", name="Andere Runde")["pk"])
+    assert "a receipt for a match of another group" in restore(with_passes, tmp_path)
+
+
+@pytest.mark.parametrize("depth", [20, 5_000])
+def test_options_nested_deep_are_refused_in_one_line(
+    backup: Rows, tmp_path: Path, depth: int
+) -> None:
+    row(backup, "companion.match")["fields"]["options"] = {"deep": "DEEP"}
+    path = tmp_path / "deep.json"  # written by hand: json.dumps itself stops at ~1,000 levels
+    path.write_text(json.dumps(backup).replace('"DEEP"', "[" * depth + "]" * depth))
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(path), verbosity=0)
+    refusal = str(refused.value)
+    assert all(found == [] for found in everything().values()), "nothing restored"
+    assert "nothing was restored" in refusal
+    assert "levels deep" in refusal, refusal
+
+
+def test_a_superuser_as_the_last_row_is_refused_before_any_row_is_loaded(
+    backup: Rows, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion import backups
+
+    loaded: list[int] = []
+    monkeypatch.setattr(backups, "_load", lambda rows, **kwargs: loaded.append(len(rows)))
+    backup.append({"model": "auth.user", "pk": 999, "fields": {
+        "username": "root", "password": "!", "is_superuser": True, "is_staff": True,
+        "is_active": True, "first_name": "", "last_name": "", "email": "",
+        "date_joined": "2026-01-01T00:00:00Z", "last_login": None,
+        "groups": [], "user_permissions": []}})
+    assert "holds 1 staff or superuser account(s) (root)" in restore(backup, tmp_path)
+    assert loaded == []

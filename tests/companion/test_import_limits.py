@@ -267,6 +267,29 @@ def test_a_long_import_lets_other_phones_write_and_shows_its_group_only_when_com
 
 
 @pytest.mark.django_db(transaction=True)
+def test_one_game_night_of_many_matches_is_written_in_several_transactions(
+    freaky_night: Doc, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A night of 10,000 matches was one transaction (38 s of SQLite's write lock): its
+    matches are split over batches like any others, the night written once."""
+    monkeypatch.setattr(importer, "BATCH_ROWS", 20, raising=False)
+    batches: list[int] = []
+    real = importer._write
+
+    def counted(group: Group, players: Any, nights: Any) -> None:
+        batches.append(sum(len(matches) for _night, matches in nights))
+        real(group, players, nights)
+
+    monkeypatch.setattr(importer, "_write", counted)
+    imported = group_import(user=bob, content=json.dumps(nights_of(freaky_night, 1, matches=30)))
+    assert len(batches) >= 5 and max(batches) <= 5, batches
+    assert GameNight.objects.filter(group=imported).count() == 1
+    assert imported.matches.count() == 30
+    assert group_export(imported)["game_nights"][0]["matches"] == (
+        nights_of(freaky_night, 1, matches=30)["game_nights"][0]["matches"])
+
+
+@pytest.mark.django_db(transaction=True)
 def test_an_import_that_fails_while_writing_leaves_nothing_behind(
     freaky_night: Doc, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -287,3 +310,60 @@ def test_an_import_that_fails_while_writing_leaves_nothing_behind(
         group_import(user=bob, content=json.dumps(document))
     assert (Group.objects.count(), Match.objects.count()) == (groups, matches)
     assert not MatchChange.objects.exclude(match__group__name="Donnerstagsrunde").exists()
+
+
+# ------------------------------------------- read as a stream before loading (issue 30, item 6)
+
+
+def _peak(call: Any) -> tuple[int, Exception | None]:
+    """The most memory Python held during ``call()`` (tracemalloc), and what it raised."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        call()
+    except Exception as err:  # handed back to the test
+        raised: Exception | None = err
+    else:
+        raised = None
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak, raised
+
+
+@pytest.mark.django_db
+def test_a_list_of_a_million_empty_objects_is_refused_without_loading_it(bob: User) -> None:
+    """4 MB of ``[{},{},…]``: loaded whole it took 90 MB (16 MB took 420 MB)."""
+    content = b"[" + b"{}," * (1_400_000 - 1) + b"{}]"
+    with translation.override("en"):
+        peak, raised = _peak(lambda: group_import(user=bob, content=content))
+    assert isinstance(raised, TransferError)
+    assert str(raised).startswith("This file is not a Kartenrunde export")
+    assert peak < 3 * len(content), f"{peak / 2**20:.0f} MB"
+
+
+@pytest.mark.django_db
+def test_an_export_padded_with_empty_objects_is_refused_naming_the_limit(
+    freaky_night: Doc, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    smaller(monkeypatch, "IMPORT_CONTAINERS", 50_000)
+    document = {**freaky_night, "padding": [{}] * 300_000}  # 20 MB once loaded
+    content = json.dumps(document).encode()
+    with translation.override("en"):
+        peak, raised = _peak(lambda: group_import(user=bob, content=content))
+    assert str(raised) == ("This file holds more than 50,000 lists and objects; an export "
+                           "within the limits holds fewer.")
+    assert peak < 8 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+@pytest.mark.django_db
+def test_too_many_game_nights_are_counted_before_the_file_is_loaded(
+    freaky_night: Doc, bob: User
+) -> None:
+    document = nights_of(freaky_night, limits.NIGHTS.maximum + 1, matches=1)
+    content = json.dumps(document).encode()
+    with translation.override("en"):
+        peak, raised = _peak(lambda: group_import(user=bob, content=content))
+    assert str(raised) == ("This file holds 5,001 game nights; an import takes at most 5,000 "
+                           "game nights.")
+    assert peak < 3 * len(content), f"{peak / 2**20:.0f} MB"

@@ -51,6 +51,7 @@ from companion.services.groups import (
     roster_full_message,
 )
 from companion.services.transfer import FORMAT, VERSION, TransferError
+from companion.services.transfer.scan import scan
 from scoring import GAMES, ScoringError, rank
 from scoring.common import deals_needed, rules_for
 
@@ -388,6 +389,7 @@ def _parse(content: bytes | str) -> Any:
             raise TransferError(
                 _("This file is not a Kartenrunde export: it is not text.")
             ) from exc
+    scan(content)  # over a limit: refused before it is loaded (as a stream, memory flat)
     try:
         return json.loads(content, parse_constant=_refuse_constant,
                           object_pairs_hook=_refuse_twice)
@@ -407,7 +409,7 @@ def _parse(content: bytes | str) -> Any:
         ) from exc
 
 
-def _check_header(document: Any) -> _Reader:
+def _check_header(document: Any, *, counted: bool = True) -> _Reader:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise TransferError(
             _("This file is not a Kartenrunde export (it has no “format”: “%(format)s”).")
@@ -424,7 +426,8 @@ def _check_header(document: Any) -> _Reader:
         )
     if version < 1:
         raise TransferError(_("This export has no valid version number."))
-    _check_sizes(document)
+    if counted:
+        _check_sizes(document)
     _check_values(document)
     return _Reader(document, _("The file"))
 
@@ -748,8 +751,8 @@ def _check_match(reader: _Reader, players: Mapping[str, Player]) -> MatchPlan:
     return MatchPlan(match, seats, deals, changes)
 
 
-def _check(document: Any) -> ImportPlan:
-    root = _check_header(document)
+def _check(document: Any, *, counted: bool = True) -> ImportPlan:
+    root = _check_header(document, counted=counted)
     group_reader = root.obj("group", _("The group"))
     group = Group(
         name=group_reader.name("name", max_length=GROUP_NAME_MAX),
@@ -835,12 +838,19 @@ def _check_file_size(size: int) -> None:
 
 def check_history(group: Group) -> None:
     """The stored history of ``group`` checked as the group import checks a file (a
-    restored backup must pass what an upload must pass): its score sheet matches through
-    the export's document, the matches imported from BG Stats (final scores only) on
-    their own. Raises :class:`~companion.services.transfer.TransferError`."""
+    restored backup must pass the rules an upload must pass): its score sheet matches
+    through the export's document, the matches imported from BG Stats (final scores only)
+    on their own. Raises :class:`~companion.services.transfer.TransferError`.
+
+    The counts of :mod:`companion.limits` (game nights, per year, matches, deals, log
+    entries, per match) are not applied: they bound what an upload may cost anyone who
+    signs up, while the pages create without them (a member may start a 401st game
+    night in a year, a guest tap undo a thousand times), and a backup of a database the
+    app made must restore. A backup is bounded by its size (``limits.BACKUP_BYTES``) and
+    the depth of its values instead."""
     from companion.services.transfer.export import group_export
 
-    _check(group_export(group, source=Match.Source.SHEET))
+    _check(group_export(group, source=Match.Source.SHEET), counted=False)
     imported = (
         Match.objects.filter(group=group).exclude(source=Match.Source.SHEET)
         .annotate(recorded=Count("deals")).prefetch_related("seats")
