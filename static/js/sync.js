@@ -187,6 +187,17 @@
     }
   });
 
+  /* Leaving the page (a link, a form without htmx) cuts a held poll off: htmx would log that
+     as an error (htmx:sendAbort). Its abort handler is dropped then: nothing waits for it. */
+  var held = [];
+  document.addEventListener("htmx:beforeSend", function (event) {
+    held = held.filter(function (xhr) { return xhr.readyState !== 4; });  // the answered ones go
+    if (isPoll(K.source(event))) { held.push(event.detail.xhr); }
+  });
+  window.addEventListener("beforeunload", function () {
+    held.forEach(function (xhr) { xhr.onabort = null; });
+  });
+
   function isPoll(elt) { return !!elt && /^(sheet|board)-poll$/.test(elt.id); }
 
   /* The next held poll: at once after one the server held (or after a new sheet came), 2 s

@@ -42,23 +42,40 @@ def no_script_errors(
         allowed += [re.compile(pattern) for pattern in marker.args]
     errors: list[str] = []
 
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            location = message.location.get("url", "") if message.location else ""
-            errors.append(f"console: {message.text} ({location})")
-
-    def on_pageerror(error: Error) -> None:
-        errors.append(f"pageerror: {error}")
+    closing: set[int] = set()  # contexts and pages being closed by the test or its teardown
 
     def watch(page: Page) -> None:
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type == "error" and not {id(page), id(page.context)} & closing:
+                location = message.location.get("url", "") if message.location else ""
+                errors.append(f"console: {message.text} ({location})")
+
+        def on_pageerror(error: Error) -> None:
+            if not {id(page), id(page.context)} & closing:
+                errors.append(f"pageerror: {error}")
+
         page.on("console", on_console)
         page.on("pageerror", on_pageerror)
+        closes_on_purpose(page)
+
+    def closes_on_purpose(target: Page | BrowserContext) -> None:
+        """Closing a page cuts off its held poll, which htmx logs as an error (htmx:sendAbort):
+        the harness's doing, not the page's; a person leaving the page is covered by
+        sync.js (beforeunload)."""
+        close = target.close
+
+        def closed(*args: Any, **kwargs: Any) -> Any:
+            closing.add(id(target))
+            return close(*args, **kwargs)
+
+        target.close = closed  # type: ignore[method-assign]
 
     original = browser.new_context
 
     def new_context(*args: Any, **kwargs: Any) -> BrowserContext:
         context = original(*args, **kwargs)
         context.on("page", watch)
+        closes_on_purpose(context)
         return context
 
     monkeypatch.setattr(browser, "new_context", new_context)
