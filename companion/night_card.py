@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
@@ -44,7 +45,8 @@ def _matches_line(summary: NightSummary) -> str:
 
 
 def _places(places: Sequence[int]) -> str:
-    return ", ".join(f"{place}." for place in places)
+    """Ordinals of the active language: "1., 3." in German, "1st, 3rd" in English."""
+    return ", ".join(ordinal(place) for place in places)
 
 
 def _player_line(player_wins: int, places: Sequence[int], hornochsen: int | None) -> str:

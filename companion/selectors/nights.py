@@ -28,6 +28,7 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import F
 
 from companion.colours import player_colours
@@ -56,8 +57,9 @@ class NightPlayer:
 
     @property
     def places_text(self) -> str:
-        """The places as the tally writes them: "1., 1., 3."."""
-        return ", ".join(f"{place}." for place in self.places)
+        """The places as ordinals of the active language: "1., 1., 3." in German, "1st, 1st,
+        3rd" in English."""
+        return ", ".join(ordinal(place) for place in self.places)
 
 
 @dataclass(frozen=True, slots=True)
