@@ -72,6 +72,9 @@ class GameApp:
     bgg_id: int | None = None
     """The game's BoardGameGeek id, if known: how a BG Stats file names it
     (:mod:`companion.bgstats`; written as 0, BG Stats' "none", when unknown)."""
+    bgg_name: str = ""
+    """The game's name at BoardGameGeek (with ``bgg_id``): BG Stats' ``bggName``; a game
+    without an id is a custom game there, whose ``bggName`` is its own name."""
     bgstats_names: tuple[str, ...] = ()
     """The names a BG Stats game of this kind may carry (compared by
     :func:`companion.bgstats.name_match_key`: case, spaces and punctuation do not count)."""

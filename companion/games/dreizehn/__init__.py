@@ -23,5 +23,6 @@ APP = GameApp(
     tool=Tool("tool_targets", _("Target totals")),
     # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
     bgg_id=17025,
+    bgg_name="Poison",
     bgstats_names=("13", "Dreizehn"),
 )

@@ -21,5 +21,6 @@ APP = GameApp(
     turns=turns.TURNS,
     tool=Tool("tool_bulls", _("Bull card tracker")),
     bgg_id=63706,
+    bgg_name="11 nimmt!",
     bgstats_names=("11 nimmt!", "Elf nimmt!"),
 )
