@@ -607,8 +607,10 @@ def _bgg(slug: str, title: str) -> dict[str, Any]:
     without an id as BG Stats writes a custom game (id 0, year 0, its own name as
     ``bggName``), as BG Stats' own export does (tests/companion/data/BGStatsExport.json).
 
-    >>> _bgg("elf-nimmt", "11 nimmt!")["bggName"], _bgg("x-nimmt", "X nimmt!")
-    ('11 nimmt!', {'bggId': 0, 'bggName': 'X nimmt!', 'bggYear': 0, 'isBaseGame': 1, 'isExpansion': 0})
+    >>> _bgg("elf-nimmt", "11 nimmt!")["bggName"], _bgg("dreizehn", "13")["bggName"]
+    ('11 nimmt!', 'Poison')
+    >>> {key: value for key, value in _bgg("x-nimmt", "X nimmt!").items() if key[:3] == "bgg"}
+    {'bggId': 0, 'bggName': 'X nimmt!', 'bggYear': 0}
     """
     app = GAME_APPS[slug]
     if app.bgg_id:

@@ -2,8 +2,9 @@
 
 An imported match has final scores only: ``Match.source`` is ``bgstats`` and
 ``external_id`` the play's uuid; it is finished (``created_at`` the play's time,
-``finished_at`` that plus the play's ``durationMin``), has no deals, and its seats carry the final totals, the places the
-game's rules give for them (ties share) and the winners on place 1; ``first_dealer`` is
+``finished_at`` that plus the play's ``durationMin``), has no deals, and its seats carry
+the final totals, the places the game's rules give for them (ties share) and the winners
+on place 1; ``first_dealer`` is
 the start player's seat. Such matches count in wins, places, ratings and records; the
 statistics that need deals skip them. They cannot be reopened.
 

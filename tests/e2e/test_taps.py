@@ -74,7 +74,8 @@ REALISTIC_DREI_DEAL = {
 NO_SIDEWAYS = """form => {
   const width = document.documentElement.clientWidth;
   const rows = Array.from(form.querySelectorAll(".chip-row"));
-  const wide = rows.filter(row => row.scrollWidth > row.clientWidth + 1).map(row => row.dataset.field);
+  const wide = rows.filter(row => row.scrollWidth > row.clientWidth + 1)
+    .map(row => row.dataset.field);
   const out = Array.from(form.querySelectorAll(".chip")).filter(chip => {
     const box = chip.getBoundingClientRect();
     return box.left < 0 || box.right > width + 0.5 || box.width < 44 || box.height < 44;
