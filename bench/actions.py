@@ -24,7 +24,7 @@ from pathlib import Path
 
 from harness import configure  # bench/ is the script folder, so on sys.path
 
-SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "companion" / "data" / "BGStatsExport.json"
+SAMPLE = Path(__file__).resolve().parent.parent / "tests/companion/data/BGStatsExport.json"
 
 
 def main() -> None:
@@ -36,9 +36,8 @@ def main() -> None:
     print("load average before:", " ".join(os.getloadavg().__repr__().strip("()").split(", ")))
     with tempfile.TemporaryDirectory() as tmp:
         configure(Path(tmp) / "bench.sqlite3", Path(tmp) / "static")
-        from history import _fill
-
         from django.test import Client
+        from history import _fill
 
         from companion.models import Group, Match, Player
 
