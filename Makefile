@@ -18,29 +18,45 @@ PORT ?= 8000
 LOG := .run.log
 quiet = { $(1); } >>$(LOG) 2>&1 || { echo "Failed: $(2). The end of $(LOG):"; tail -n 30 $(LOG); exit 1; }
 
-# The pip that comes with Python 3.11 installs this project as it is (no upgrade: that
-# cost seconds of the first start and a download).
+# The virtual environment gets uv (a fast installer, itself a package on PyPI) from the pip
+# that comes with Python; uv then installs the project in seconds where pip took a minute
+# (bench/first_start.sh). Where uv cannot be had, pip installs as before.
 $(PY):
-	@echo "First start: preparing Kartenrunde (a minute or so; details in $(LOG))."
+	@echo "First start: preparing Kartenrunde (details in $(LOG))."
 	@$(call quiet,$(PYTHON) -m venv $(VENV),creating $(VENV) with $(PYTHON))
+	@$(PY) -m pip install --quiet uv >>$(LOG) 2>&1 || echo "  (no uv: pip installs the packages, a minute or so)"
+
+install = if [ -x $(VENV)/bin/uv ]; then $(VENV)/bin/uv pip install --quiet --python $(PY) $(1); \
+	else $(PY) -m pip install --quiet $(1); fi
 
 # Stamps: reinstall only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(PY)
-	@$(call quiet,$(PY) -m pip install --quiet -e .,installing the packages)
+	@$(call quiet,$(call install,-e .),installing the packages)
 	@echo "  ✓ packages installed in $(VENV)"
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(PY)
-	@$(call quiet,$(PY) -m pip install --quiet -e '.[dev]',installing the packages for development)
+	@$(call quiet,$(call install,-e '.[dev]'),installing the packages for development)
 	@echo "  ✓ packages for development installed in $(VENV)"
 	@touch $(VENV)/.installed $@
 
 # The database up to date (the cache table too). No account is made: sample data only
 # on request (`make demo`).
+# A later start skips both (two Django start-ups, seconds each) when the SQLite database of
+# the last run is there and no migration is newer than that run's stamp; a database named
+# by DATABASE_URL or SQLITE_PATH is always brought up to date.
+MIGRATED := $(VENV)/.migrated
 prepare: $(VENV)/.installed
 	@echo "== $$(date '+%F %T') make $(MAKECMDGOALS)" >>$(LOG)
-	@$(call quiet,$(PY) manage.py migrate --noinput && $(PY) manage.py createcachetable,preparing the database)
-	@echo "  ✓ database up to date"
+	@if [ -z "$$DATABASE_URL$$SQLITE_PATH" ] && [ -f db.sqlite3 ] && [ -f $(MIGRATED) ] \
+	  && [ -z "$$(find companion/migrations -name '*.py' -newer $(MIGRATED) | head -n 1)" ] \
+	  && [ ! $(VENV)/.installed -nt $(MIGRATED) ]; then \
+	  echo "  ✓ database up to date (no new migrations)"; \
+	else \
+	  { $(PY) manage.py migrate --noinput && $(PY) manage.py createcachetable; } >>$(LOG) 2>&1 \
+	    || { echo "Failed: preparing the database. The end of $(LOG):"; tail -n 30 $(LOG); exit 1; }; \
+	  touch $(MIGRATED); echo "  ✓ database up to date"; \
+	fi
 
 # The static files are collected (hashed names, Brotli and gzip) only when they changed:
 # the stamp lives in the collected folder, so deleting that folder collects them again.

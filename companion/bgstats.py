@@ -153,6 +153,8 @@ class SourcePlay:
     location: str
     ignored: bool
     scores: tuple[SourceScore, ...]
+    duration_min: int = 0
+    """``durationMin``: how long the play took (kept: the export writes it back)."""
 
 
 Reason = Literal["ignored", "duplicate", "already", "game", "players", "score", "same_player"]
@@ -288,6 +290,7 @@ class ImportPlan:
                     "playDate": play.played_at.strftime("%Y-%m-%d %H:%M:%S"),
                     "locationRefId": location_id.get(play.location, 0),
                     "ignored": play.ignored,
+                    "durationMin": play.duration_min,
                     "playerScores": [
                         {"playerRefId": s.player_ref, "score": s.score, "winner": s.winner,
                          "startPlayer": s.start_player, "seatOrder": s.seat_order}
@@ -539,7 +542,8 @@ def bgstats_read(content: bytes | str) -> tuple[dict[int, tuple[str, int]], dict
         # BG Stats' seat order where it has one (0 is "not set"), else the file's order.
         ordered = tuple(sorted(scores, key=lambda s: s.seat_order))
         plays.append(SourcePlay(play_id, game_ref, played_at, locations.get(location_ref, ""),
-                                ignored, ordered))
+                                ignored, ordered,
+                                min(reader.whole("durationMin", default=0), MAX_DURATION)))
     return games, players, plays, duplicates
 
 
@@ -620,6 +624,9 @@ def plan_load(data: bytes, *, group: Group) -> ImportPlan:
 
 # --- Writing --------------------------------------------------------------------------------
 
+MAX_DURATION = 24 * 60
+"""The longest play kept, in minutes (a longer ``durationMin`` is read as a day)."""
+
 NAMESPACE = uuid.UUID("6f1c1a52-3b7e-5f0e-9a43-5e4b2d6c8a10")
 """Kartenrunde's namespace for the uuids of exported games, players, places and plays."""
 
@@ -645,6 +652,34 @@ def _play_date(night: dt.date, created: dt.datetime) -> str:
     start = timezone.localtime(created)
     day = night + dt.timedelta(days=int(start.hour < EVENING_ENDS_AT))
     return f"{day.isoformat()} {start.strftime('%H:%M:%S')}"
+
+
+def _duration(created: dt.datetime, finished: dt.datetime | None) -> int:
+    """A play's ``durationMin``: from the start to the finish, whole minutes (an imported
+    play was stored with the duration its file gave, ``companion.services.bgstats``).
+
+    >>> start = dt.datetime(2026, 3, 5, 20, 0, tzinfo=dt.UTC)
+    >>> _duration(start, start + dt.timedelta(minutes=35, seconds=59)), _duration(start, None)
+    (35, 0)
+    """
+    return max(0, int(((finished or created) - created).total_seconds() // 60))
+
+
+def _bgg(slug: str, title: str) -> dict[str, Any]:
+    """A game's BoardGameGeek fields as BG Stats writes them: its id, name and year; a game
+    without an id as BG Stats writes a custom game (id 0, year 0, its own name as
+    ``bggName``), as BG Stats' own export does (tests/companion/data/BGStatsExport.json).
+
+    >>> _bgg("elf-nimmt", "11 nimmt!")["bggName"], _bgg("dreizehn", "13")["bggName"]
+    ('11 nimmt!', 'Poison')
+    >>> {key: value for key, value in _bgg("x-nimmt", "X nimmt!").items() if key[:3] == "bgg"}
+    {'bggId': 0, 'bggName': 'X nimmt!', 'bggYear': 0}
+    """
+    app = GAME_APPS[slug]
+    if app.bgg_id:
+        return {"bggId": app.bgg_id, "bggName": app.bgg_name or title, "isBaseGame": 1,
+                "isExpansion": 0}
+    return {"bggId": 0, "bggName": title, "bggYear": 0, "isBaseGame": 1, "isExpansion": 0}
 
 
 def bgstats_export(group: Group) -> dict[str, Any]:
@@ -679,7 +714,7 @@ def bgstats_export(group: Group) -> dict[str, Any]:
             "playDate": _play_date(date, created),
             "entryDate": _stamp(created),
             "modificationDate": _stamp(finished or created),
-            "durationMin": max(0, int(((finished or created) - created).total_seconds() // 60)),
+            "durationMin": _duration(created, finished),
             "locationRefId": place_ref.get(place, 0),
             "ignored": False,
             "manualWinner": False,
@@ -698,7 +733,7 @@ def bgstats_export(group: Group) -> dict[str, Any]:
         "userInfo": {"exportDate": _stamp(timezone.now())},
         "games": [
             {"id": game_ref[slug], "uuid": str(uuid.uuid5(NAMESPACE, f"game:{slug}")),
-             "name": info.title, "bggId": GAME_APPS[slug].bgg_id or 0, "bggName": "",
+             "name": info.title, **_bgg(slug, info.title),
              "highestWins": not info.lower_is_better, "cooperative": False,
              "noPoints": False, "usesTeams": False, "minPlayerCount": info.min_players,
              "maxPlayerCount": info.max_players}

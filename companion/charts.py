@@ -40,6 +40,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
+from companion.templatetags.signs import minus
+
 if TYPE_CHECKING:
     from companion.selectors.stats import GameStats, PlayerStats
     from scoring import GameInfo
@@ -146,7 +148,12 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 
 def _number(value: float) -> str:
-    return f"{value:g}" if abs(value) < 1e6 else f"{value:.2e}"
+    """A label's number, with the minus sign the pages use (U+2212).
+
+    >>> _number(-4.0), _number(12.0)
+    ('\u22124', '12')
+    """
+    return minus(f"{value:g}" if abs(value) < 1e6 else f"{value:.2e}")
 
 
 def _marker(shape: str, x: float, y: float) -> str:
@@ -480,7 +487,7 @@ def progression_chart_parts(
         return (mark_safe('<svg class="kr-chart kr-plot" aria-hidden="true"></svg>'),
                 legend_svg([name for name, _totals in progression.lines], colours))
     names = ", ".join(
-        f"{name} {totals[-1]}" for name, totals in progression.lines if totals
+        f"{name} {minus(totals[-1])}" for name, totals in progression.lines if totals
     )
     colours = progression.colours or ("",) * len(progression.lines)
     return line_chart_parts(

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # ordinals as the language writes them: "1st" / "1."
     "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",

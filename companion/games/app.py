@@ -106,6 +106,9 @@ class GameApp:
     """The words for the game's own kinds of score part (``ScorePart.kind`` that are not
     ``scoring.common.SHARED_PART_KINDS``), each from the part to a line in the reader's
     language (``companion.breakdown``)."""
+    bgg_name: str = ""
+    """The game's name at BoardGameGeek (with ``bgg_id``): BG Stats' ``bggName``; a game
+    without an id is a custom game there, whose ``bggName`` is its own name."""
     bgstats_names: tuple[str, ...] = ()
     """The names a BG Stats game of this kind may carry (compared by
     :func:`companion.bgstats.name_match_key`: case, spaces and punctuation do not count)."""

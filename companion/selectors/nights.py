@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import F
 from django.utils.formats import number_format
 from django.utils.translation import ngettext
@@ -54,7 +55,7 @@ def and_more(count: int) -> str:
 
 def places_text(places: Sequence[int]) -> str:
     """``places`` as the tally writes them, at most :data:`LISTED_PLACES` of them."""
-    listed = ", ".join(f"{place}." for place in places[:LISTED_PLACES])
+    listed = ", ".join(ordinal(place) for place in places[:LISTED_PLACES])
     if len(places) > LISTED_PLACES:
         return f"{listed} {and_more(len(places) - LISTED_PLACES)}"
     return listed
@@ -77,8 +78,9 @@ class NightPlayer:
 
     @property
     def places_text(self) -> str:
-        """The places as the tally writes them: "1., 1., 3.", the first
-        :data:`LISTED_PLACES` of them and "and 1,990 more" after a long night."""
+        """The places as ordinals of the active language ("1., 1., 3." in German, "1st,
+        1st, 3rd" in English), the first :data:`LISTED_PLACES` of them and "and 1,990
+        more" after a long night."""
         return places_text(self.places)
 
 

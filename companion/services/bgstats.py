@@ -1,9 +1,10 @@
 """Storing the plays of a BG Stats export (``companion.bgstats``) as matches.
 
 An imported match has final scores only: ``Match.source`` is ``bgstats`` and
-``external_id`` the play's uuid; it is finished (``finished_at`` = ``created_at`` = the
-play's time), has no deals, and its seats carry the final totals, the places the
-game's rules give for them (ties share) and the winners on place 1; ``first_dealer`` is
+``external_id`` the play's uuid; it is finished (``created_at`` the play's time,
+``finished_at`` that plus the play's ``durationMin``), has no deals, and its seats carry
+the final totals, the places the game's rules give for them (ties share) and the winners
+on place 1; ``first_dealer`` is
 the start player's seat. Such matches count in wins, places, ratings and records; the
 statistics that need deals skip them. They cannot be reopened.
 
@@ -121,7 +122,8 @@ def _store(group: Group, plays: list[ReadyPlay], players: dict[int, int], user: 
     nights.update(new)
     matches = [
         Match(group=group, game_night=nights[date], game=ready.game, first_dealer=ready.first,
-              status=Match.Status.FINISHED, created_at=moment, finished_at=moment,
+              status=Match.Status.FINISHED, created_at=moment,
+              finished_at=moment + dt.timedelta(minutes=ready.play.duration_min),
               created_by=user if getattr(user, "is_authenticated", False) else None,
               source=Match.Source.BGSTATS, external_id=ready.play.uuid)
         for ready, moment, date in zip(plays, moments, dates, strict=True)

@@ -229,8 +229,12 @@ def render_sheet(
     # base.html's htmx-config swaps those answers in.
     response = render(request, f"{PAGE}#{partial}", context, status=status)
     if partial == "sheet":
-        # Whatever asked (a row's edit link, a mode switch), the whole sheet answers.
-        response = reswap(retarget(response, "#sheet"), "outerHTML")
+        # Whatever asked (a row's edit link, a mode switch), the whole sheet answers. A request
+        # that targets the sheet already (the poll, the finish form) is not re-targeted: its
+        # element may have left the page meanwhile (a held poll answered after the finish
+        # replaced the sheet), and htmx looks a re-target up from that element (an error there).
+        if request.htmx.target != "sheet":
+            response = reswap(retarget(response, "#sheet"), "outerHTML")
         response["ETag"] = context["etag"]
     patch_cache_control(response, private=True, no_store=True)
     return response

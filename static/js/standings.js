@@ -34,7 +34,8 @@
     table.querySelectorAll("tbody tr").forEach(function (tr) {
       var cells = tr.querySelectorAll("td");
       rows[tr.querySelector("th").textContent.trim()] = {
-        total: cells[1].textContent.trim(), place: parseInt(cells[2].textContent, 10)
+        total: cells[1].textContent.trim(), place: parseInt(cells[2].textContent, 10),
+        placeText: cells[2].textContent.trim()  // the ordinal as the language writes it
       };
     });
     return rows;
@@ -52,7 +53,7 @@
     form.dataset.standingsBefore = list.innerHTML;
     items.forEach(function (item) {
       var row = rows[nameOf(item)];
-      item.firstElementChild.textContent = row.place + ".";
+      item.firstElementChild.textContent = row.placeText;
       item.lastElementChild.textContent = row.total;
       item.dataset.place = String(row.place);
     });

@@ -53,7 +53,7 @@
   var fresh = null;  // { mode, node }: a copy of the fresh deal form, as it came
   function keepFresh() {
     var section = document.getElementById("deal-form");
-    var mode = section && section.dataset.fresh;
+    var mode = section ? section.dataset.fresh : undefined;  // no deal form (finished, full): nothing to keep
     if (mode === undefined || (fresh && fresh.mode === mode)) { return; }
     var node = section.cloneNode(true);
     var form = node.querySelector("form");
@@ -174,6 +174,28 @@
       notice.remove();
     });
     form.insertBefore(notice, form.firstElementChild);
+  });
+
+  /* A sheet (or board) replaced while its poll waits for an answer: that answer would come
+     to an element no longer on the page (htmx looks its parts up there, and fails), and the
+     new sheet's own poll takes over. That answer is left unused (htmx:beforeOnLoad cancelled:
+     an abort would be logged as an error, and events of a detached element reach no
+     document listener, so the element gets its own). */
+  document.addEventListener("htmx:beforeCleanupElement", function (event) {
+    if (isPoll(event.target)) {
+      event.target.addEventListener("htmx:beforeOnLoad", function (late) { late.preventDefault(); });
+    }
+  });
+
+  /* Leaving the page (a link, a form without htmx) cuts a held poll off: htmx would log that
+     as an error (htmx:sendAbort). Its abort handler is dropped then: nothing waits for it. */
+  var held = [];
+  document.addEventListener("htmx:beforeSend", function (event) {
+    held = held.filter(function (xhr) { return xhr.readyState !== 4; });  // the answered ones go
+    if (isPoll(K.source(event))) { held.push(event.detail.xhr); }
+  });
+  window.addEventListener("beforeunload", function () {
+    held.forEach(function (xhr) { xhr.onabort = null; });
   });
 
   function isPoll(elt) { return !!elt && /^(sheet|board)-poll$/.test(elt.id); }

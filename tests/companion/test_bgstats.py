@@ -144,8 +144,8 @@ def test_the_import_stores_the_plays_as_matches_with_final_scores_only(
     assert not Deal.objects.filter(match__group=group).exists()
     first = matches[0]
     assert first.external_id == "5D1C2E7A-94B3-4C1F-8E2D-000000000001"
-    assert first.created_at == first.finished_at == timezone.make_aware(
-        dt.datetime(2025, 3, 7, 20, 15))
+    assert first.created_at == timezone.make_aware(dt.datetime(2025, 3, 7, 20, 15))
+    assert first.finished_at == first.created_at + dt.timedelta(minutes=30)  # durationMin
     assert first.created_by == anna
     assert _seats(first) == [("Anna", 17, 1, True), ("Ben", 23, 2, False),
                              ("Cem", 23, 2, False)]
@@ -481,3 +481,48 @@ def test_a_file_of_a_million_empty_objects_is_refused_without_loading_it(
     assert str(refused.value).startswith(("This file is not a BG Stats export",
                                           "This file holds more than 1,000,000 lists"))
     assert peak < 3 * len(content), f"{peak / 2**20:.0f} MB"
+
+
+@pytest.mark.django_db
+def test_import_then_export_keeps_durations_names_and_ids(group: Group, outsider: User) -> None:
+    source = _document()
+    source["plays"][0]["durationMin"] = 35
+    bgstats_import(group=group, plan=bgstats_plan(json.dumps(source), group=group))
+
+    document = bgstats_export(group)
+
+    imported: dict[str, Any] = {}
+    for play in source["plays"]:  # a uuid given twice: the first play counts
+        if not play["ignored"]:
+            imported.setdefault(play["uuid"], play)
+    exported = {p["uuid"]: p for p in document["plays"]}
+    kept = set(exported) & set(imported)
+    assert len(kept) == 7  # the plays of the five games (not Catan, Wingspan, Elfer raus!)
+    assert {uuid: exported[uuid]["durationMin"] for uuid in kept} == {
+        uuid: imported[uuid]["durationMin"] for uuid in kept}
+    assert exported["5D1C2E7A-94B3-4C1F-8E2D-000000000001"]["durationMin"] == 35
+    # Games: BoardGameGeek's id and name as the file had them; a game without an id as BG
+    # Stats writes a custom game (id 0, its own name, year 0).
+    source_games = {g["bggName"]: g for g in source["games"]}
+    games = {g["name"]: g for g in document["games"]}
+    for ours, theirs in (("11 nimmt!", "11 nimmt!"), ("3 sind einer zuviel!",
+                         "3 sind eine zu viel!"), ("13", "Poison")):
+        assert (games[ours]["bggId"], games[ours]["bggName"]) == (
+            source_games[theirs]["bggId"], source_games[theirs]["bggName"]), ours
+    for custom in ("X nimmt!", "Freaky"):
+        assert {key: games[custom][key] for key in ("bggId", "bggName", "bggYear")} == {
+            "bggId": 0, "bggName": custom, "bggYear": 0}
+    # Players and places by name.
+    names = {p["id"]: p["name"] for p in document["players"]}
+    source_names = {p["id"]: p["name"] for p in source["players"]}
+    for uuid in kept:
+        assert sorted(names[s["playerRefId"]] for s in exported[uuid]["playerScores"]) == sorted(
+            source_names[s["playerRefId"]] for s in imported[uuid]["playerScores"])
+    assert {loc["name"] for loc in document["locations"]} <= {
+        loc["name"] for loc in source["locations"]}
+
+    # Once more, through another group: the same again.
+    other = Group.objects.get(name="Andere Runde")
+    bgstats_import(group=other, plan=bgstats_plan(bgstats_export_json(group), group=other))
+    again = {p["uuid"]: p["durationMin"] for p in bgstats_export(other)["plays"]}
+    assert again == {uuid: p["durationMin"] for uuid, p in exported.items()}

@@ -147,7 +147,7 @@ def test_the_text_to_share_reads_in_english_too(night: GameNight) -> None:
     with translation.override("en"):
         text = night_text(night_summary(night))
 
-    assert "Cem: 1 win · place 1. · 21 Hornochsen" in text
+    assert "Cem: 1 win · place 1st · 21 Hornochsen" in text
     assert "Biggest comeback: Cem trailed by 20 points after deal 1 of 11 nimmt! and won." in (
         text)
 

@@ -47,7 +47,7 @@ def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> No
 def test_a_cell_without_a_breakdown_shows_the_score_and_the_total_in_german_too() -> None:
     html = _row(Row(deal=Deal(number=2), cells=(Cell(score=-3, total=12, data={}),)),
                 is_open=False, language="de")
-    assert "<td><div>-3</div><small>Σ 12</small></td>" in html
+    assert "<td><div>\u22123</div><small>Σ 12</small></td>" in html  # the minus sign
 
 
 def test_the_breakdown_speaks_german() -> None:
@@ -66,7 +66,7 @@ def test_a_row_shows_its_number_edit_link_dealer_and_cells_in_german() -> None:
         '<a class="btn btn-sm btn-outline-secondary deal-edit" href="/g/1/matches/2/deals/2/" '
         'hx-get="/g/1/matches/2/deals/2/" title="Diesen Durchgang korrigieren">2 ✎</a>'
         '<div class="tiny text-body-secondary" title="Geber">&lt;Hann…</div></th>'
-        "<td><div>-3</div><small>Σ 12</small></td></tr>"
+        "<td><div>\u22123</div><small>Σ 12</small></td></tr>"
     )
     assert _row(Row(deal=Deal(number=3), cells=()), is_open=False, saved=2) == (
         '<tr id="deal-3"><th scope="row">3</th></tr>'

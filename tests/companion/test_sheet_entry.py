@@ -64,7 +64,7 @@ def test_the_preview_shows_each_players_deal_score_new_total_and_place(
     assert response.status_code == 200
     rows = re.findall(
         r'<tr><th scope="row" class="text-start text-truncate">(\w+)</th>'
-        r"<td>(\d+)</td><td class=\"fw-bold\">(\d+)</td><td>(\d)\.</td></tr>",
+        r"<td>(\d+)</td><td class=\"fw-bold\">(\d+)</td><td>(\d)(?:st|nd|rd|th)</td></tr>",
         response.content.decode(),
     )
     # Anna 5 + (1 + 2×2) = 10, Ben 1 + 10 = 11, Cem 2 + 0 = 2.
@@ -130,8 +130,8 @@ def test_a_correction_previews_the_totals_with_the_old_deal_replaced(
         "number": 1, "s0-collected": "8", "s1-collected": "", "s2-collected": "9",
     }, **HX, **EN)
     html = response.content.decode()
-    assert '<td>8</td><td class="fw-bold">8</td><td>2.</td>' in html
-    assert '<td>9</td><td class="fw-bold">9</td><td>1.</td>' in html
+    assert '<td>8</td><td class="fw-bold">8</td><td>2nd</td>' in html
+    assert '<td>9</td><td class="fw-bold">9</td><td>1st</td>' in html
 
 
 @pytest.mark.django_db
@@ -198,7 +198,7 @@ def test_without_javascript_the_preview_button_shows_the_page_with_the_form_as_t
     assert response.status_code == 200
     assert "<html" in html
     assert 'name="s0-collected" value="12"' in html
-    assert '<td>12</td><td class="fw-bold">12</td><td>1.</td>' in html
+    assert '<td>12</td><td class="fw-bold">12</td><td>1st</td>' in html
 
 
 @pytest.mark.django_db

@@ -65,9 +65,9 @@ def test_the_table_view_shows_the_deal_who_deals_and_the_standings(
     assert '<div class="tv-deal" id="tv-deal">Deal 2 of 6</div>' in view
     # 13 with three players: the deal passes clockwise, Ben dealt deal 1, Cem deals deal 2.
     assert "Cem deals, Anna starts" in view
-    rows = re.findall(r'<li style="--player: #\w+"><span>(\d+)\.</span><b>(\w+)</b>'
-                      r"<span>(-?\d+)</span></li>", view)
-    assert rows == [("1", "Ben", "0"), ("2", "Anna", "4"), ("3", "Cem", "10")]
+    rows = re.findall(r'<li style="--player: #\w+"><span>(\w+)</span><b>(\w+)</b>'
+                      r"<span>(\u2212?\d+)</span></li>", view)
+    assert rows == [("1st", "Ben", "0"), ("2nd", "Anna", "4"), ("3rd", "Cem", "10")]
 
 
 def test_the_table_view_speaks_german(anna_client: Client, dreizehn: Match) -> None:

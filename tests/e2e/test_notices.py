@@ -30,6 +30,10 @@ def table(page: Page, base_url: str, game: str = "x-nimmt") -> tuple[Match, list
     return match, players, user
 
 
+@pytest.mark.script_errors(
+    r"status of 410 \(Gone\)",
+    reason="the match is deleted on another phone: the poll is answered 410 (the browser "
+           "logs it), and the notice it brings is what is tested")
 def test_a_match_deleted_on_another_phone_is_reported_by_the_next_poll(
     live_server: Any, page: Page
 ) -> None:

@@ -79,6 +79,12 @@ def totals(match: Match) -> list[int]:
 # (twice in about forty runs, never on a phone without network): run again, at most twice.
 @pytest.mark.flaky(reruns=2)
 @pytest.mark.browser_context_args(service_workers="allow")
+@pytest.mark.script_errors(
+    r'net::ERR_FAILED .*/static/icons/favicon',
+    reason=(
+           "the phone reloads the sheet offline: the service worker serves the page, and the "
+           "browser's own fetch of the tab icon fails (it logs that); the queued deal is "
+           "what is tested"))
 def test_a_deal_entered_offline_waits_survives_a_reload_and_is_saved_exactly_once(
     table: Table, page: Page
 ) -> None:
@@ -118,6 +124,11 @@ def test_a_deal_entered_offline_waits_survives_a_reload_and_is_saved_exactly_onc
     assert totals(table.match) == [23, 3, 2]
 
 
+@pytest.mark.script_errors(
+    r'htmx:sendError', r'htmx:afterRequest', r'net::ERR_CONNECTION_RESET .*/deals/new/',
+    reason=(
+           "the test cuts the save's connection after the server stored it (htmx and the "
+           "browser log the failed request); sending it again once is what is tested"))
 def test_a_deal_whose_answer_got_lost_is_sent_again_and_recorded_once(
     table: Table, page: Page
 ) -> None:
@@ -141,6 +152,11 @@ def test_a_deal_whose_answer_got_lost_is_sent_again_and_recorded_once(
     assert totals(table.match) == [23, 3, 2]
 
 
+@pytest.mark.script_errors(
+    r'status of 409 \(Conflict\).*/deals/new/',
+    reason=(
+           "the queued deal is refused with 409 when it is sent (the browser logs it); the "
+           "typed entries coming back are what is tested"))
 def test_a_deal_that_became_stale_offline_comes_back_as_an_error_with_the_typed_entries(
     table: Table, page: Page
 ) -> None:
@@ -169,6 +185,11 @@ def test_a_deal_that_became_stale_offline_comes_back_as_an_error_with_the_typed_
     assert totals(table.match) == [24, 4, 2]
 
 
+@pytest.mark.script_errors(
+    r'status of 409 \(Conflict\).*/deals/new/',
+    reason=(
+           "the queued deal is refused with 409 (the browser logs it); what the user is "
+           "asked is what is tested"))
 def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
     table: Table, page: Page
 ) -> None:
@@ -195,6 +216,11 @@ def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
     (500, "The server had a problem and saved nothing."),
     (503, "The server was busy saving another change, so nothing of this one was saved."),
 ])
+@pytest.mark.script_errors(
+    r'status of 50[03] .*/deals/new/', r'Response Status Error Code 50[03] from .*/deals/new/',
+    reason=(
+           "the test makes the save answer 500 or 503 (the browser and htmx log it); the "
+           "message and the kept deal are what is tested"))
 def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
     table: Table, page: Page, status: int, says: str
 ) -> None:
@@ -217,6 +243,11 @@ def test_a_server_error_shows_the_message_and_keeps_the_typed_deal(
     assert totals(table.match) == [23, 3, 2]
 
 
+@pytest.mark.script_errors(
+    r'status of 404 \(Not Found\).*/deals/1/', r'Response Status Error Code 404 from .*/deals/1/',
+    reason=(
+           "the deal was deleted on another phone: its correction is answered 404 (the "
+           "browser logs it); the offered reload is what is tested"))
 def test_correcting_a_deal_deleted_on_another_phone_offers_a_reload_not_a_retry(
     table: Table, page: Page
 ) -> None:
@@ -341,6 +372,10 @@ def test_the_keep_screen_on_toggle_takes_the_wake_lock(table: Table, page: Page)
     expect(toggle).to_have_attribute("aria-pressed", "false")
 
 
+@pytest.mark.script_errors(
+    r"net::ERR_FAILED .*/static/js/wakelock.js",
+    reason=("the test keeps wakelock.js from loading (the browser logs that): the button must be "
+            "there before the scripts run"))
 def test_keep_screen_on_is_there_before_the_scripts_run(table: Table, page: Page) -> None:
     # The page shows it where the browser has a wake lock; revealed later by wakelock.js, it
     # pushed the whole sheet down a line while the sheet loaded (a layout shift).
@@ -349,6 +384,10 @@ def test_keep_screen_on_is_there_before_the_scripts_run(table: Table, page: Page
     expect(page.get_by_role("button", name="Keep screen on")).to_be_visible()
 
 
+@pytest.mark.script_errors(
+    r"htmx:sendError", r"htmx:afterRequest", r"net::ERR_INTERNET_DISCONNECTED",
+    reason=("the phone goes offline: a tap sent then and the tab icons fail (htmx and the "
+            "browser log them, as their timing has it); the replay in order is what is tested"))
 def test_live_taps_made_offline_are_replayed_in_order(
     table: Table, page: Page, live_server: Any
 ) -> None:
@@ -372,6 +411,10 @@ def test_live_taps_made_offline_are_replayed_in_order(
     assert steps == [colours]
 
 
+@pytest.mark.script_errors(
+    r"htmx:sendError", r"htmx:afterRequest", r"net::ERR_INTERNET_DISCONNECTED",
+    reason=("the phone goes offline: the live board's tap and the tab icons fail (htmx and "
+            "the browser log them); the tap sent later to the live board is what is tested"))
 def test_a_freaky_row_collected_offline_is_sent_to_the_live_board_not_elsewhere(
     table: Table, page: Page, live_server: Any
 ) -> None:
@@ -440,6 +483,10 @@ def test_on_plain_http_in_the_lan_the_queue_works_and_nothing_errors(
         browser.close()
 
 
+@pytest.mark.script_errors(
+    r"status of 409 \(Conflict\).*/deals/new/",
+    reason=("the other phone completed the match: this phone's save is refused with 409 (the "
+            "browser logs it); the half-typed deal kept is what is tested"))
 def test_a_half_typed_deal_is_kept_when_another_phone_completes_the_match(
     table: Table, page: Page
 ) -> None:
@@ -486,6 +533,10 @@ def test_a_finished_sheet_stops_polling_and_shows_a_reopen_when_shown_again(
     assert polls  # the sheet asked again once it was shown again (and polls on: it is open)
 
 
+@pytest.mark.script_errors(
+    r"status of 422 \(Unprocessable Entity\).*/deals/new/",
+    reason=("an all-zero deal is answered 422 with a question (the browser logs it); saving it "
+            "only after the yes is what is tested"))
 def test_an_all_zero_deal_sent_from_the_queue_is_saved_only_after_its_yes(
     table: Table, page: Page
 ) -> None:

@@ -128,6 +128,11 @@ def save_first_deal(live_server: Any, page: Page, table: tuple[Group, list[Playe
     return match
 
 
+@pytest.mark.script_errors(
+    r"htmx:oobErrorNoTarget, #sheet \.sheet-table tbody",
+    r"htmx:oobErrorNoTarget, #sheet \.sheet-table tfoot",
+    reason="the test removes the deals table before the save: htmx logs the parts of the "
+           "answer that find no place, and sync.js fetches the sheet anew (what is tested)")
 def test_a_page_without_a_place_for_a_part_of_the_answer_gets_the_sheet_anew(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:

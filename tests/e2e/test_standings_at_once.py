@@ -34,6 +34,10 @@ def open_x_nimmt(page: Page, live_server: Any, group: Group, players: list[Playe
     return url
 
 
+@pytest.mark.script_errors(
+    r"htmx:sendError", r"htmx:afterRequest", r"net::ERR_FAILED .*/deals/new/",
+    reason="the test cuts the save's answer off (route.abort): htmx logs the failed request, "
+           "and the standings coming back is what is tested")
 def test_the_standings_show_the_deal_before_the_answer_and_come_back_when_it_fails(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User]
 ) -> None:
@@ -44,7 +48,7 @@ def test_the_standings_show_the_deal_before_the_answer_and_come_back_when_it_fai
     page.route("**/deals/new/", lambda route: held.append(route))  # the answer waits
     page.get_by_role("button", name="Save deal").click()
     expect(page.locator("#standings ol.standings > li").first).to_contain_text("Ben")
-    assert standings(page) == ["1. Ben 0", "2. Cem 2", "3. Anna 5"]
+    assert standings(page) == ["1st Ben 0", "2nd Cem 2", "3rd Anna 5"]  # English ordinals
     for _ in range(50):
         if held:
             break

@@ -62,6 +62,56 @@ def test_a_3_sind_einer_zuviel_deal_takes_25_taps(live_server: Any, page: Page) 
     assert taps.count == 25
 
 
+REALISTIC_DREI_DEAL = {
+    # Each player takes three or four colours, up to 6 cards of one, a triple flipped in most.
+    0: {"orange": 6, "rot": 5, "flieder": 4, "hellblau": 2},
+    1: {"tuerkis": 6, "magenta": 5, "olivgruen": 4, "orange": 2},
+    2: {"hellblau": 6, "flieder": 5, "rot": 4},
+    3: {"olivgruen": 6, "tuerkis": 5, "magenta": 4},
+}
+"""14 colour counts, 64 of the 84 coloured cards (at least 63 are taken by 4 players)."""
+
+NO_SIDEWAYS = """form => {
+  const width = document.documentElement.clientWidth;
+  const rows = Array.from(form.querySelectorAll(".chip-row"));
+  const wide = rows.filter(row => row.scrollWidth > row.clientWidth + 1)
+    .map(row => row.dataset.field);
+  const out = Array.from(form.querySelectorAll(".chip")).filter(chip => {
+    const box = chip.getBoundingClientRect();
+    return box.left < 0 || box.right > width + 0.5 || box.width < 44 || box.height < 44;
+  }).map(chip => chip.textContent.trim());
+  return {rows: rows.length, wide, out, page: document.documentElement.scrollWidth <= width};
+}"""
+"""Every count button of the deal form lies on the screen, 44 px or more each way: nothing
+is reached by swiping sideways (neither a row nor the page scrolls sideways)."""
+
+
+def assert_no_sideways_swipe(page: Page) -> None:
+    found = page.locator("#deal-form").evaluate(NO_SIDEWAYS)
+    assert found["rows"] > 0 and found["wide"] == [] and found["out"] == [] and found["page"], (
+        found)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_realistic_3_sind_einer_zuviel_deal_takes_15_taps_and_no_swipe(
+    live_server: Any, page: Page, language: str
+) -> None:
+    page.set_extra_http_headers({"Accept-Language": language})
+    match = table("drei-sind-einer-zuviel", page, live_server.url)
+    form = page.locator("#deal-form")
+    assert_no_sideways_swipe(page)  # 0 to 12 for every colour, German labels too
+    taps = Taps()
+    for seat, counts in REALISTIC_DREI_DEAL.items():
+        for colour, count in counts.items():
+            taps.tap(chip(form, seat, colour, count))
+    assert page.evaluate("window.scrollX") == 0
+    save(taps, page)
+    # Many cards face down: 12 of Anna's 17 (−12), her open cards in four colours 11.
+    assert scores(match) == {"Anna": -1, "Ben": -1, "Cem": -6, "Dora": -6}
+    print(f"\nTAPS realistic 3 sind einer zuviel! 4 players: {taps.count}")
+    assert taps.count == 15 <= 20
+
+
 def test_an_interim_card_filled_in_can_be_given_to_the_other_player_first(
     live_server: Any, page: Page
 ) -> None:
@@ -131,6 +181,7 @@ DREIZEHN_DEAL = {
 def test_a_13_deal_takes_13_taps(live_server: Any, page: Page) -> None:
     match = table("dreizehn", page, live_server.url)
     form = page.locator("#deal-form")
+    assert_no_sideways_swipe(page)  # 0 to 14 for a colour, 0 to 8 for red
     taps = Taps()
     for seat, counts in DREIZEHN_DEAL.items():
         for colour, count in counts.items():

@@ -28,6 +28,7 @@ APP = GameApp(
     colour_words=colours.WORDS,
     live=live.LIVE,
     bgg_id=181867,
+    bgg_name="3 sind eine zu viel!",
     bgstats_names=("3 sind einer zuviel!", "3 sind eine zu viel!", "3 sind eine zuviel!",
                    "Drei sind einer zu viel", "Drei sind eine zu viel"),
 )

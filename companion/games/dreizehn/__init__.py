@@ -36,5 +36,6 @@ APP = GameApp(
     tool=Tool("targets", _("Target totals"), "companion.games.dreizehn.tool.view"),
     # Amigo's 13 is Knizia's Poison; BoardGameGeek lists it there.
     bgg_id=17025,
+    bgg_name="Poison",
     bgstats_names=("13", "Dreizehn"),
 )

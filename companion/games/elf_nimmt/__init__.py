@@ -22,5 +22,6 @@ APP = GameApp(
     turns=turns.TURNS,
     tool=Tool("bulls", _("Bull card tracker"), "companion.games.elf_nimmt.tool.view"),
     bgg_id=63706,
+    bgg_name="11 nimmt!",
     bgstats_names=("11 nimmt!", "Elf nimmt!"),
 )
