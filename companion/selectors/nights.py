@@ -30,8 +30,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.paginator import Page, Paginator
 from django.contrib.humanize.templatetags.humanize import ordinal
+from django.core.paginator import Page, Paginator
 from django.db.models import F
 from django.utils.formats import number_format
 from django.utils.translation import ngettext
