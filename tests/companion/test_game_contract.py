@@ -223,7 +223,12 @@ def test_a_game_goes_through_every_page_and_path(
     exported = ok(client.get(reverse("export_json", args=[group.pk])))
     assert group_export_json(group_import(user=anna, content=exported.encode())) == exported
     bgstats = json.loads(ok(client.get(reverse("bgstats_export", args=[group.pk]))))
-    assert game.info.title in {entry.get("name") for entry in bgstats["games"]}
+    exported_game = next(entry for entry in bgstats["games"]
+                         if entry.get("name") == game.info.title)
+    # BG Stats names a BoardGameGeek game by its id and BoardGameGeek's name; a game
+    # without an id is a custom game, named by its own name.
+    assert (exported_game["bggId"], exported_game["bggName"]) == (
+        (game.bgg_id, game.bgg_name) if game.bgg_id else (0, game.info.title))
     ok(client.get(reverse("export_csv", args=[group.pk])))
 
     # The rules: index, page, check, helper, search.

@@ -32,5 +32,6 @@ APP = GameApp(
     demo_players=(5, 6),
     part_texts={"pile": _pile},
     bgg_id=432,
+    bgg_name="6 nimmt!",
     bgstats_names=("6 nimmt!", "Take 6!", "Category 5", "6 nimmt"),
 )
