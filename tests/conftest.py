@@ -47,6 +47,15 @@ def static_files_from_the_source_tree(django_test_environment: None) -> Iterator
         yield
 
 
+# Accounts made and logged in by the tests: one MD5 round instead of PBKDF2's million
+# (about a second of CPU each on a loaded machine). The app keeps Django's default hasher;
+# no test is about the hash itself.
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing(django_test_environment: None) -> Iterator[None]:
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     browser_items = [item for item in items if "browser" in item.keywords]
     if not browser_items or HAVE_CHROMIUM:
