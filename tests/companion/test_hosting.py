@@ -61,9 +61,11 @@ def run(code: str, **variables: str) -> subprocess.CompletedProcess[str]:
 
 
 def settings_of(*names: str, **variables: str) -> dict[str, object]:
+    """The settings as a new process reads them (companion/settings.py imported, as any
+    process does first; the apps are not loaded: they play no part in a setting)."""
     values = f"{{n: getattr(settings, n, None) for n in {list(names)!r}}}"
     code = (
-        "import json, django; django.setup(); from django.conf import settings; "
+        "import json; from django.conf import settings; "
         f"print(json.dumps({values}, default=str))"
     )
     result = run(code, **variables)
