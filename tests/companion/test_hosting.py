@@ -27,6 +27,9 @@ from companion import env
 from companion.models import GameRecord, Group
 from tests.companion.test_history_helpers import x_nimmt
 
+# A new Python process for most tests here: in make test, not in make test-fast.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 A_KEY = "k" * 20 + "0123456789abcdefghijklmnopqrstuvwxyz"  # 56 characters, 37 different
 HOSTING = {
