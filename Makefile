@@ -6,7 +6,7 @@ export DJANGO_SETTINGS_MODULE := companion.settings
 # pip says nothing about its own version; its output goes to the log below anyway.
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run demo dev prepare static test check lint typecheck pytest test-postgres messages css bench backup restore
+.PHONY: run demo dev prepare static test test-fast check lint typecheck pytest test-postgres messages css bench backup restore
 
 # `make run` listens on every interface so the phones at the table can join;
 # HOST=127.0.0.1 keeps it to this computer, PORT= picks another port.
@@ -98,16 +98,29 @@ restore: $(VENV)/.installed
 	$(PY) manage.py createcachetable
 	$(PY) manage.py restore "$(BACKUP)"
 
+# pytest in WORKERS processes (pytest-xdist), each with its own test database, live
+# server and Chromium; a worker that runs out of tests takes some of the other's.
+WORKERS ?= 2
+XDIST := -n $(WORKERS) --dist worksteal
+
+# The whole suite: checks, lint, types, engine, Django and browser tests (.ci/run calls it).
 test: $(VENV)/.installed-dev
 	$(PY) manage.py check --fail-level WARNING
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict scoring
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(XDIST)
+
+# The inner loop (under 2 minutes): lint, types, the engine and the Django tests without
+# the browser (no Chromium, no `make run` in a subprocess).
+test-fast: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict scoring
+	$(VENV)/bin/pytest $(XDIST) -m "not browser and not deploy and not slow"
 
 # The Django suite again against PostgreSQL (DATABASE_URL must point at a server).
 test-postgres: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest tests/companion
+	$(VENV)/bin/pytest $(XDIST) tests/companion
 
 messages: $(VENV)/.installed-dev
 	$(PY) -m companion.engine_templates

@@ -8,6 +8,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import hypothesis
 import pytest
 from django.test import override_settings
 
@@ -23,6 +24,15 @@ CHROMIUM_FLAGS = [
     "--disable-quic",
 ]
 HAVE_CHROMIUM = os.path.exists(CHROMIUM)
+
+# Property tests: no time limits (a loaded machine is slow, not wrong); in CI the same
+# examples every run (derandomize), so a failure there fails every time and a pass is a
+# pass; on a developer's machine new examples each run.
+hypothesis.settings.register_profile(
+    "kartenrunde", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow],
+    derandomize=bool(os.environ.get("CI")), print_blob=True,
+)
+hypothesis.settings.load_profile("kartenrunde")
 
 # Live-server tests run the Django server in a thread beside Playwright's event loop.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -44,6 +54,15 @@ STATIC_FILES_FROM_THE_SOURCE_TREE = {
 @pytest.fixture(autouse=True, scope="session")
 def static_files_from_the_source_tree(django_test_environment: None) -> Iterator[None]:
     with override_settings(**STATIC_FILES_FROM_THE_SOURCE_TREE):
+        yield
+
+
+# Accounts made and logged in by the tests: one MD5 round instead of PBKDF2's million
+# (about a second of CPU each on a loaded machine). The app keeps Django's default hasher;
+# no test is about the hash itself.
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing(django_test_environment: None) -> Iterator[None]:
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
 
 

@@ -27,6 +27,9 @@ from companion import env
 from companion.models import GameRecord, Group
 from tests.companion.test_history_helpers import x_nimmt
 
+# A new Python process for most tests here: in make test, not in make test-fast.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 A_KEY = "k" * 20 + "0123456789abcdefghijklmnopqrstuvwxyz"  # 56 characters, 37 different
 HOSTING = {
@@ -61,9 +64,11 @@ def run(code: str, **variables: str) -> subprocess.CompletedProcess[str]:
 
 
 def settings_of(*names: str, **variables: str) -> dict[str, object]:
+    """The settings as a new process reads them (companion/settings.py imported, as any
+    process does first; the apps are not loaded: they play no part in a setting)."""
     values = f"{{n: getattr(settings, n, None) for n in {list(names)!r}}}"
     code = (
-        "import json, django; django.setup(); from django.conf import settings; "
+        "import json; from django.conf import settings; "
         f"print(json.dumps({values}, default=str))"
     )
     result = run(code, **variables)

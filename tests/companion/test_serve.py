@@ -279,6 +279,7 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("make-run")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
 @pytest.mark.parametrize("ending", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_ending_make_run_stops_the_server_and_its_output_fits_on_one_screen(

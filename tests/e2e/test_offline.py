@@ -63,21 +63,48 @@ OURS = {"s0-hand": "5", "s0-x_stack": "9", "s1-hand": "3", "s2-x_stack": "1"}
 X-stack (2)."""
 
 
-STILL_OFFLINE = """(() => {
+OFFLINE_SWITCH = """(() => {
   const real = Object.getOwnPropertyDescriptor(Navigator.prototype, "onLine").get;
   Object.defineProperty(Navigator.prototype, "onLine", { configurable: true,
     get() { return sessionStorage.getItem("kr-test-offline") ? false : real.call(this); } });
 })();"""
+"""navigator.onLine is false while the tab's sessionStorage says so, in every document of
+the context (the running one gets it by page.evaluate, the next ones as init script)."""
+
+
+def go_offline(page: Page) -> None:
+    """Offline as a phone without network is: navigator.onLine false in this document and
+    in every reloaded one from its first script on, and no request gets through.
+
+    Chromium's offline emulation alone is not that: a reloaded document can get it only
+    after its first scripts ran (queue.js sends what waits at once when it believes it is
+    online), and a document it did not reach in time never hears "online" later. So the
+    page's own view (navigator.onLine, which the queue checks) is switched here, before the
+    emulation and for every document to come, and deal posts are refused at the browser's
+    network layer on top."""
+    page.context.add_init_script(OFFLINE_SWITCH)
+    page.evaluate(OFFLINE_SWITCH)
+    page.evaluate("sessionStorage.setItem('kr-test-offline', '1')")
+    page.context.route("**/deals/new/", lambda route: route.abort("internetdisconnected"))
+    page.context.set_offline(True)
+    assert page.evaluate("navigator.onLine") is False
+
+
+def go_online(page: Page) -> None:
+    """The network is back: the emulation and the block are lifted, navigator.onLine is
+    true again, and the page hears "online" (as a phone does when its network returns;
+    Chromium sends it only to a document its emulation had reached)."""
+    page.evaluate("sessionStorage.removeItem('kr-test-offline')")
+    page.context.unroute("**/deals/new/")
+    page.context.set_offline(False)
+    page.wait_for_function("navigator.onLine")
+    page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
 def totals(match: Match) -> list[int]:
     return [seat.total for seat in match.seats.order_by("number")]
 
 
-# Chromium's offline emulation reaches a reloaded, worker-controlled document late, and
-# on a loaded machine a queued deal has been seen to reach the server in that moment
-# (twice in about forty runs, never on a phone without network): run again, at most twice.
-@pytest.mark.flaky(reruns=2)
 @pytest.mark.browser_context_args(service_workers="allow")
 @pytest.mark.script_errors(
     r'net::ERR_FAILED .*/static/icons/favicon',
@@ -90,10 +117,7 @@ def test_a_deal_entered_offline_waits_survives_a_reload_and_is_saved_exactly_onc
 ) -> None:
     open_sheet(page, table)
     page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
-    page.context.set_offline(True)
-    # Chromium applies its offline emulation to a reloaded document only after a moment;
-    # a real phone without network cannot send in that moment either.
-    page.context.route("**/deals/new/", lambda route: route.abort("internetdisconnected"))
+    go_offline(page)
     fill(page, OURS)
     page.get_by_role("button", name=SAVE).click()
 
@@ -104,18 +128,12 @@ def test_a_deal_entered_offline_waits_survives_a_reload_and_is_saved_exactly_onc
     expect(page.locator("#deal-form h2")).to_have_text("Deal 2")  # the next deal can be typed
     assert table.match.deals.count() == 0
 
-    # Chromium's offline emulation reaches a reloaded document late (its requests can still
-    # go out), while a phone without network reports navigator.onLine false from the start:
-    # the reloaded page reports it too, until the network is back below.
-    page.add_init_script(STILL_OFFLINE)
-    page.evaluate("sessionStorage.setItem('kr-test-offline', '1')")
     page.reload()  # offline: the service worker's copy of the sheet
     expect(page.locator("#net-queue .queue-row")).to_contain_text("waiting for network")
+    assert page.evaluate("navigator.onLine") is False  # from the reloaded page's first script
     assert table.match.deals.count() == 0
 
-    page.evaluate("sessionStorage.removeItem('kr-test-offline')")
-    page.context.unroute("**/deals/new/")
-    page.context.set_offline(False)
+    go_online(page)
     expect(page.locator("#net-queue")).to_have_count(0)
     expect(page.locator("#deal-1")).to_be_visible(timeout=5000)
     page.reload()

@@ -168,7 +168,7 @@ def test_the_core_s_policy_offers_exactly_the_legal_actions_grouped_as_on_the_mo
             assert reached == [apply(state, action).table for action in actions]
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
 def test_the_tight_loop_makes_exactly_the_moves_of_the_core_s_policy(
     players: int, seed: int
@@ -193,7 +193,7 @@ def test_the_loop_s_steal_table_names_the_others_holding_the_most(held: list[int
     assert steal_table(held) == [tuple(steal_from(held, seat)) for seat in range(len(held))]
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
 def test_a_group_deck_with_the_same_totals_scores_by_its_own_hornochsen(
     players: int, seed: int
