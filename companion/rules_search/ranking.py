@@ -51,8 +51,10 @@ MOVE_PRIOR = 0.6
 """For a question about one move, the sections on where a card may go get this share of
 the best section's score, the game's overview of them most (a move's numbers and "legen"
 say little about which rule decides)."""
-HOW_MANY_BONUS = 1.5
-"""A question for a number is answered by a sentence with one, of two that match alike."""
+HOW_MANY_BONUS = 3.0
+"""A question for a number is answered by a sentence with one, even where another matches
+one more word ("how many deals do we play": "as many deals as players, six with three",
+not "a deal ends when all cards have been played")."""
 RELATIVE_CUTOFF = 0.3
 """Sections scoring less than this share of the best one are not shown."""
 

@@ -215,6 +215,18 @@ def test_the_answer_is_the_section_that_answers_how_or_when(
     assert first(question, language) == answer
 
 
+@pytest.mark.parametrize(("question", "language", "game", "sentence"), [
+    ("how many deals do we play", "en", "dreizehn", "A game has as many deals as there are"),
+    ("wie viele Durchgänge spielen wir", "de", "dreizehn", "Das Spiel hat so viele Durchgänge"),
+    ("wann ist das Spiel bei X nimmt zu Ende", "de", None, "Das Spiel hat zwei Durchgänge"),
+])
+def test_the_answer_shows_the_sentence_that_answers_how_many_or_when(
+    question: str, language: str, game: str | None, sentence: str,
+) -> None:
+    answers = search(question, language, prefer=game)
+    assert "".join(part.text for part in answers[0].sentence).startswith(sentence)
+
+
 @pytest.mark.parametrize(("question", "language", "answer"), [
     ("Ich habe vergessen eine Reihe zu kassieren, darf ich das nachholen?", "de",
      "freaky#app-decides-missed-row"),
