@@ -86,7 +86,7 @@ dev: prepare
 
 # Backups of everything (accounts with their passwords, groups, matches, logs):
 # `make backup` writes $(BACKUP_DIR)/kartenrunde-<date-time>.json.gz (or BACKUP=path);
-# `make restore BACKUP=path` loads one into a new, empty database (README "Backups").
+# `make restore BACKUP=path` loads one into a new, empty database (docs/backups.md).
 BACKUP_DIR ?= backups
 backup: $(VENV)/.installed
 	mkdir -p "$(dir $(or $(BACKUP),$(BACKUP_DIR)/))"

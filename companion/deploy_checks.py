@@ -1,5 +1,5 @@
 """``manage.py check --deploy``: what this app's hosted profile needs beyond Django's own
-checks (README "Host it")."""
+checks (docs/hosting.md, "Host it")."""
 
 from __future__ import annotations
 

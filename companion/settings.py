@@ -1,7 +1,7 @@
 """Django settings for Kartenrunde, read from the environment.
 
 Safe defaults for the embedded case (`make run`: SQLite, DEBUG off, a secret key
-generated on first use); the README's table "Settings from the environment"
+generated on first use); the table "Settings from the environment" in docs/hosting.md
 lists every variable of the hosted case (PostgreSQL through DATABASE_URL, HTTPS
 behind a proxy).
 """
@@ -42,7 +42,7 @@ CSRF_FAILURE_VIEW = "companion.views.core.csrf_failure"
 # which invite links and QR codes use instead of 127.0.0.1 (companion/sharing.py).
 LAN_URLS = env.as_list("KARTENRUNDE_LAN_URLS")
 
-# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (see README "Host it").
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (see docs/hosting.md, "Host it").
 if env.flag("DJANGO_HTTPS"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
