@@ -278,13 +278,16 @@ def _check_depth(rows: list[dict[str, Any]]) -> None:
 
 
 def _check_staff(rows: list[dict[str, Any]]) -> None:
-    """No staff or superuser account among the rows (read as they are, before loading)."""
+    """No staff or superuser account among the rows (read as they are, before loading).
+    Only a JSON ``true`` counts here; any other value is left to the load, which refuses
+    what is no boolean as damage and checks again what it read (:func:`_load`)."""
     label = get_user_model()._meta.label_lower
     username = get_user_model().USERNAME_FIELD
     staff = [
         str(row.get("fields", {}).get(username, row.get("pk")))[:40] for row in rows
         if row["model"].lower() == label and (
-            row.get("fields", {}).get("is_staff") or row.get("fields", {}).get("is_superuser"))
+            row.get("fields", {}).get("is_staff") is True
+            or row.get("fields", {}).get("is_superuser") is True)
     ]
     if staff:
         raise Refused(_staff_refusal(staff))

@@ -40,7 +40,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from companion.templatetags.signs import minus
+from companion.signs import minus
 
 if TYPE_CHECKING:
     from companion.selectors.stats import GameStats, PlayerStats

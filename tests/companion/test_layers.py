@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS: tuple[frozenset[str], ...] = (
     # top: what Django calls
     frozenset({"urls", "views", "templatetags", "management", "admin", "apps", "settings",
-               "asgi", "wsgi", "middleware"}),
+               "asgi", "wsgi", "middleware", "server"}),
     # the web's helpers: forms, access checks, repeats, shared pictures and links
     frozenset({"forms", "access", "idempotency", "notices", "sharing", "night_card",
                "logins", "signups"}),
@@ -27,7 +27,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     # the games' folders and what they share
     frozenset({"games", "turns"}),
     # the data
-    frozenset({"models", "colours", "parsing", "limits", "changes", "logs"}),
+    frozenset({"models", "colours", "parsing", "limits", "changes", "waiting", "logs"}),
 )
 """Packages and modules of ``companion`` by layer, top first; a module not named here is
 at the bottom (settings' helpers, the engine's catalogue …)."""
