@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 __all__ = [
-    "GAMES", "GameInfo", "ScoringError", "error", "hornochsen", "rank", "register", "unregister",
+    "GAMES", "GameInfo", "ScoringError", "error", "hornochsen", "hornochsen_by_scheme", "rank",
+    "register", "unregister",
 ]
 
 
@@ -142,6 +143,17 @@ def hornochsen(card: int) -> int:
     """
     if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 100:
         raise error("card_range", "There is no card {card}: cards go from 1 to 100.", card=card)
+    return hornochsen_by_scheme(card)
+
+
+def hornochsen_by_scheme(card: int) -> int:
+    """The family's scheme for any card number, without a range (X nimmt! and 11 nimmt! go
+    to 100, 6 nimmt! to 104): 55 → 7; other multiples of 11 → 5; multiples of 10 → 3;
+    other multiples of 5 → 2; every other card → 1.
+
+    >>> [hornochsen_by_scheme(card) for card in (55, 102, 104, 100, 95, 1)]
+    [7, 1, 1, 3, 2, 1]
+    """
     if card == 55:
         return 7
     if card % 11 == 0:

@@ -38,7 +38,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import TypeAlias
 
-from scoring import GAMES, ScoringError, error
+from scoring import GAMES, ScoringError, error, hornochsen_by_scheme
 from scoring.common import Breakdown, CardValue, ScorePart, SimulatedGame, player_names
 
 __all__ = [
@@ -140,19 +140,7 @@ def hornochsen(card: int) -> int:
     return _VALUES[_card(card)]
 
 
-def _value(card: int) -> int:
-    if card == 55:
-        return 7
-    if card % 11 == 0:
-        return 5
-    if card % 10 == 0:
-        return 3
-    if card % 5 == 0:
-        return 2
-    return 1
-
-
-_VALUES: tuple[int, ...] = (0, *(_value(card) for card in CARDS))
+_VALUES: tuple[int, ...] = (0, *(hornochsen_by_scheme(card) for card in CARDS))
 MAX_HORNOCHSEN = sum(_VALUES)
 """All Hornochsen of the 104 cards: 171."""
 
