@@ -10,7 +10,7 @@ module), holds what the app adds to them:
 - ``tallies.py``: what a recorded entry adds to the statistics, and the figures;
 - ``options.py``: the game's match options as an imported file may hold them;
 - ``search.py``: how players ask about the game in a rules question (its names, words,
-  move sections and card reader: :class:`~companion.rules_search.words.GameSearch`);
+  move sections and card reader: :class:`~companion.games.search_words.GameSearch`);
 - ``templates/games/<game>/``: the check page (and helper) templates.
 
 Its ``__init__`` builds the game's :class:`GameApp` (``APP``); the rules pages, the

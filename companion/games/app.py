@@ -18,8 +18,8 @@ from companion.games.check_forms import CheckForm
 from companion.games.entry import EntryFormat
 from companion.games.live import LiveMode
 from companion.games.rules_text import GameText
+from companion.games.search_words import GameSearch
 from companion.games.tallies import Figure, Tallies
-from companion.rules_search.words import GameSearch
 from companion.turns import TurnRules
 from scoring import GameInfo
 from scoring.common import ScorePart

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games import GAME_APPS
-from companion.rules_search.words import COLOURS, PLACING, Prefill, card_numbers
+from companion.games.search_words import COLOURS, PLACING, Prefill, card_numbers
 
 
 def is_move(words: Sequence[str]) -> bool:

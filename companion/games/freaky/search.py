@@ -5,7 +5,7 @@ No card reader: a Freaky card is three features, which a question rarely spells 
 
 from __future__ import annotations
 
-from companion.rules_search.words import GameSearch
+from companion.games.search_words import GameSearch
 
 SEARCH = GameSearch(
     names=("freaky", "freaki", "freeky", "freakie"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.rules_search.words import (
+from companion.games.search_words import (
     GameSearch,
     Prefill,
     card_numbers,

@@ -27,8 +27,8 @@ from companion.games.entry import (
     parse_cards,
 )
 from companion.games.rules_text import GameText, Section
+from companion.games.search_words import GameSearch
 from companion.models import Seat
-from companion.rules_search.words import GameSearch
 from companion.selectors.stats import Figure, Tallies, ratio
 from scoring.common import ScorePart
 from tests.companion.contract import engine

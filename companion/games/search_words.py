@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.rules_search.text import word_set
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a list written as running text (one word per blank)."""
+    return frozenset(text.split())
+
 
 PLACING = word_set("""
     auf an hinter neben zwischen in legen lege legt spielen spiele spielt kommt komme kommen
