@@ -458,6 +458,7 @@ def iter_report(findings: list[Finding]) -> Iterator[str]:
             yield str(finding)
 
 
+@pytest.mark.slow  # walks every input of every page: make test, not make test-fast
 def test_no_input_anywhere_gives_a_server_error_or_half_a_save(world: World) -> None:
     fuzzer = Fuzzer(world)
     fuzzer.walk()

@@ -180,6 +180,7 @@ def test_pages_of_walks_the_imported_groups_pages(group: Group) -> None:
     assert reverse("roster", args=[group.pk]) in urls
 
 
+@pytest.mark.slow  # 100 imports of changed exports: make test, not make test-fast
 @settings(max_examples=100, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
