@@ -352,6 +352,7 @@ print(json.dumps({"sheet": f"/g/{group.pk}/matches/{match.pk}/",
 """
 
 
+@pytest.mark.slow  # starts make run
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
 def test_ctrl_c_stops_make_run_within_2_s_answering_the_held_poll_with_no_error_line(
     run_folder: Path,
