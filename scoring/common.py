@@ -203,3 +203,41 @@ def player_names(players: int) -> tuple[str, ...]:
     ('P1', 'P2', 'P3')
     """
     return tuple(f"P{i}" for i in range(1, players + 1))
+
+
+def revealed_cards(
+    plays: object, *, on_table: set[int], card: Callable[[object], int],
+    check_players: Callable[[int], None],
+) -> dict[int, str]:
+    """The cards of a round revealed at once (6 nimmt!, X nimmt!), each to its player:
+    ``plays`` maps every player to one card, read by the game's ``card``; no card lies in
+    a row already or is revealed twice.
+
+    >>> def card(value: object) -> int:
+    ...     return int(value)  # type: ignore[call-overload]
+    >>> revealed_cards({"Anna": 7, "Ben": 3}, on_table={5}, card=card,
+    ...                check_players=lambda count: None)
+    {7: 'Anna', 3: 'Ben'}
+    >>> revealed_cards({"Anna": 7, "Ben": 7}, on_table=set(), card=card,
+    ...                check_players=lambda count: None)
+    Traceback (most recent call last):
+    ...
+    scoring.ScoringError: Card 7 was revealed by Anna and by Ben.
+    """
+    if not isinstance(plays, Mapping):
+        raise error("plays_type", "The revealed cards must map each player to a card.")
+    check_players(len(plays))
+    owner: dict[int, str] = {}
+    for player, value in plays.items():
+        if not isinstance(player, str) or not player:
+            raise error("player_name", "Every player needs a name.")
+        played = card(value)
+        if played in on_table:
+            raise error("card_on_table", "Card {card} already lies in a row.", card=played)
+        if played in owner:
+            raise error(
+                "card_played_twice", "Card {card} was revealed by {first} and by {second}.",
+                card=played, first=owner[played], second=player,
+            )
+        owner[played] = player
+    return owner

@@ -39,7 +39,14 @@ from itertools import pairwise
 from typing import TypeAlias
 
 from scoring import GAMES, ScoringError, error, hornochsen_by_scheme
-from scoring.common import Breakdown, CardValue, ScorePart, SimulatedGame, player_names
+from scoring.common import (
+    Breakdown,
+    CardValue,
+    ScorePart,
+    SimulatedGame,
+    player_names,
+    revealed_cards,
+)
 
 __all__ = [
     "CARDS",
@@ -351,21 +358,8 @@ def resolve_round(
     (PendingChoice(player='Anna', card=43, options=(0, 1, 2, 3)), (43, 66))
     """
     table = _rows(rows)
-    if not isinstance(plays, Mapping):
-        raise error("plays_type", "The revealed cards must map each player to a card.")
-    _INFO.check_players(len(plays))
-    on_table = {card for row in table for card in row}
-    owner: dict[Card, str] = {}
-    for player, value in plays.items():
-        if not isinstance(player, str) or not player:
-            raise error("player_name", "Every player needs a name.")
-        card = _card(value)
-        if card in on_table:
-            raise error("card_on_table", "Card {card} already lies in a row.", card=card)
-        if card in owner:
-            raise error("card_played_twice", "Card {card} was revealed by {first} and by {second}.",
-                        card=card, first=owner[card], second=player)
-        owner[card] = player
+    owner = revealed_cards(plays, on_table={card for row in table for card in row},
+                           card=_card, check_players=_INFO.check_players)
     if row_choices is None:
         row_choices = {}
     if not isinstance(row_choices, Mapping):

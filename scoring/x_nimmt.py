@@ -34,7 +34,14 @@ from types import MappingProxyType
 from typing import TypeAlias
 
 from scoring import GAMES, error
-from scoring.common import Breakdown, CardValue, ScorePart, SimulatedGame, player_names
+from scoring.common import (
+    Breakdown,
+    CardValue,
+    ScorePart,
+    SimulatedGame,
+    player_names,
+    revealed_cards,
+)
 from scoring.number_cards import CARDS, MAX_HORNOCHSEN, Card, Deck
 from scoring.number_cards import STANDARD_DECK as _STANDARD
 from scoring.number_cards import check_card as _card
@@ -749,23 +756,9 @@ def resolve_round(
     ('ROW', 'Anna', (0, 1, 2), (43, 66))
     """
     table = _rows(rows)
-    if not isinstance(plays, Mapping):
-        raise error("plays_type", "The revealed cards must map each player to a card.")
-    _INFO.check_players(len(plays))
     on_table = {card for row in table for card in row}
-    owner: dict[Card, str] = {}
-    for player, value in plays.items():
-        if not isinstance(player, str) or not player:
-            raise error("player_name", "Every player needs a name.")
-        card = _card(value)
-        if card in on_table:
-            raise error("card_on_table", "Card {card} already lies in a row.", card=card)
-        if card in owner:
-            raise error(
-                "card_played_twice", "Card {card} was revealed by {first} and by {second}.",
-                card=card, first=owner[card], second=player,
-            )
-        owner[card] = player
+    owner = revealed_cards(plays, on_table=on_table, card=_card,
+                           check_players=_INFO.check_players)
     rows_chosen = _choices(row_choices, owner)
     for row in rows_chosen.values():
         if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row <= 2:
