@@ -175,6 +175,59 @@ def _phone(path: Path, stop: threading.Event, waits: list[float], saves: list[fl
     connection.close()
 
 
+def watch_writes() -> list[tuple[float, str]]:
+    """Time every write transaction of this process: each outermost ``atomic`` block
+    (on SQLite, ``BEGIN IMMEDIATE`` takes the write lock at once and holds it to the end)
+    and each write statement run outside one (autocommit). Returns the list the
+    durations go to, as (seconds, where: the function that opened it)."""
+    import sys as _sys
+
+    from django.db import connection, transaction
+
+    held: list[tuple[float, str]] = []
+    opened: list[tuple[float, str]] = []
+    enter, leave = transaction.Atomic.__enter__, transaction.Atomic.__exit__
+
+    def where() -> str:
+        frame = _sys._getframe(2)
+        while frame and (frame.f_code.co_filename.endswith(("transaction.py", "query.py",
+                                                            "contextlib.py"))):
+            frame = frame.f_back
+        return f"{Path(frame.f_code.co_filename).stem}.{frame.f_code.co_name}" if frame else "?"
+
+    def timed_enter(self: Any) -> None:
+        if not connection.in_atomic_block:
+            opened.append((time.perf_counter(), where()))
+        enter(self)
+
+    def timed_exit(self: Any, *exc: Any) -> None:
+        leave(self, *exc)
+        if not connection.in_atomic_block and opened:
+            began, place = opened.pop()
+            held.append((time.perf_counter() - began, place))
+
+    def statement(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if connection.in_atomic_block or sql.lstrip()[:6].upper() not in (
+                "INSERT", "UPDATE", "DELETE"):
+            return execute(sql, params, many, context)
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            held.append((time.perf_counter() - began, "autocommit " + sql.split()[0]))
+
+    transaction.Atomic.__enter__ = timed_enter  # type: ignore[method-assign]
+    transaction.Atomic.__exit__ = timed_exit  # type: ignore[method-assign]
+    connection.execute_wrappers.append(statement)
+    return held
+
+
+def longest_writes(held: list[tuple[float, str]], count: int = 3) -> str:
+    """The longest write transactions, for the report."""
+    return ", ".join(f"{seconds * 1000:.0f} ms ({place})"
+                     for seconds, place in sorted(held, reverse=True)[:count])
+
+
 def _child(document: Path, database: Path) -> None:
     """In a fresh process: Django on ``database`` (migrated already), then the import of
     ``document``; prints the figures as JSON."""
@@ -203,6 +256,7 @@ def _child(document: Path, database: Path) -> None:
 
     importer.read_import = timed  # type: ignore[assignment]
     content = document.read_bytes()
+    held = watch_writes()
     began, cpu = time.perf_counter(), time.process_time()
     group = importer.group_import(user=user, content=content)
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
@@ -219,8 +273,59 @@ def _child(document: Path, database: Path) -> None:
             status = client.get(url).status_code
             pages[name] = (status, time.perf_counter() - began)
     print(json.dumps({"wall": wall, "cpu": cpu, "check": checking[0], "peak_mb": peak,
+                      "writes": len(held), "longest": longest_writes(held),
                       "idle_mb": idle, "group": group.pk, "matches": group.matches.count(),
                       "pages": pages}))
+
+
+def bgstats_document(plays: int) -> dict[str, Any]:
+    """A BG Stats export of ``plays`` plays of two games by six players, four at a table
+    (the file of ``upload_bounds.py confirm``)."""
+    return {
+        "games": [{"id": 1, "name": "Freaky", "bggId": 0},
+                  {"id": 2, "name": "X nimmt!", "bggId": 0}],
+        "players": [{"id": ref, "name": f"Spieler {ref}"} for ref in range(1, 7)],
+        "locations": [{"id": 1, "name": "Bei Anna"}],
+        "plays": [{"uuid": f"play-{index}", "gameRefId": 1 + index % 2,
+                   "playDate": f"20{10 + index % 15}-05-{1 + index % 28:02d} 20:00:00",
+                   "locationRefId": 1,
+                   "playerScores": [{"playerRefId": 1 + (index + seat) % 6,
+                                     "score": str((index * 7 + seat * 3) % 60),
+                                     "seatOrder": seat, "winner": seat == 0,
+                                     "startPlayer": seat == 0} for seat in range(4)]}
+                  for index in range(plays)],
+    }
+
+
+def _bgstats_child(document: Path, database: Path) -> None:
+    """In a fresh process: a group of the BG Stats file's players, then the file's
+    import into it (the plan read first, as the upload does); prints the figures."""
+    os.environ.update(DJANGO_SETTINGS_MODULE="companion.settings", SQLITE_PATH=str(database),
+                      DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="testserver",
+                      DJANGO_STATIC_ROOT=str(database.parent / "static"))
+    os.environ.pop("DATABASE_URL", None)
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+
+    from companion.bgstats import bgstats_plan
+    from companion.models import Group, Membership
+    from companion.services.bgstats import bgstats_import
+
+    user = User.objects.create_user("bench", password="bench-password-1")
+    group = Group.objects.create(name="Benchrunde", owner=user)
+    Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
+    plan = bgstats_plan(document.read_bytes(), group=group)
+    held = watch_writes()
+    began, cpu = time.perf_counter(), time.process_time()
+    imported = bgstats_import(group=group, plan=plan, user=user)
+    wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"wall": wall, "cpu": cpu, "check": 0.0, "peak_mb": peak,
+                      "writes": len(held), "longest": longest_writes(held),
+                      "idle_mb": 0.0, "group": group.pk, "matches": imported.matches,
+                      "pages": {}}))
 
 
 def _rss_mb() -> float:
@@ -237,20 +342,27 @@ def main() -> None:
                         "(the file size limit binds for both); many: the most matches and "
                         "game nights, one deal each (the count limits bind); night: as many, "
                         "all on one game night (issue 30: one transaction held the lock 38 s)")
+    parser.add_argument("--bgstats", type=int, metavar="PLAYS",
+                        help="a BG Stats import of this many plays instead (issue 30: "
+                        "10,000 plays rebuilt the statistics in one transaction of 41 s)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--bgstats-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(Path(args.child[0]), Path(args.child[1]))
+        return
+    if args.bgstats_child:
+        _bgstats_child(Path(args.bgstats_child[0]), Path(args.bgstats_child[1]))
         return
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
     from companion import limits
 
     work = Path(tempfile.mkdtemp(prefix="kartenrunde-bench-import-"))
     path = work / "export.json"
-    scale, probe = args.scale, not args.matches and args.scale > 0.02
+    scale, probe = args.scale, not args.matches and not args.bgstats and args.scale > 0.02
     if probe:
         scale = 0.02  # a small one first, to learn how large the file gets
-    while True:
+    while not args.bgstats:
         if args.matches:
             sizes = {"matches": args.matches, "nights": max(1, args.matches // 4),
                      "deals": args.matches * 3, "changes": args.matches * 3}
@@ -276,10 +388,16 @@ def main() -> None:
             break
         # Over the file size limit: the same history, shorter, until it fits.
         scale *= limits.IMPORT_BYTES.maximum / len(data) * 0.99
+    if args.bgstats:
+        data = json.dumps(bgstats_document(args.bgstats)).encode()
+        sizes = {"matches": args.bgstats}
+        began = time.perf_counter()
+        print(f"BG Stats file: {args.bgstats:,} plays, {len(data) / 2**20:.1f} MB")
     path.write_bytes(data)
-    print(f"document ({args.shape}): {sizes['matches']:,} matches, {sizes['nights']:,} game "
-          f"nights, {sizes['deals']:,} deals (at most), {sizes['changes']:,} log entries (at "
-          f"most), {len(data) / 2**20:.1f} MB (built in {time.perf_counter() - began:.0f} s)")
+    if not args.bgstats:
+        print(f"document ({args.shape}): {sizes['matches']:,} matches, {sizes['nights']:,} game "
+              f"nights, {sizes['deals']:,} deals (at most), {sizes['changes']:,} log entries (at "
+              f"most), {len(data) / 2**20:.1f} MB (built in {time.perf_counter() - began:.0f} s)")
     del data
     database = work / "bench.sqlite3"
     # Migrated first (in a process of its own), so that the phone has a database to write to.
@@ -292,7 +410,8 @@ def main() -> None:
     phone.start()
     try:
         answer = subprocess.run(
-            [sys.executable, str(Path(__file__)), "--child", str(path), str(database)],
+            [sys.executable, str(Path(__file__)),
+             "--bgstats-child" if args.bgstats else "--child", str(path), str(database)],
             cwd=ROOT, capture_output=True, text=True, timeout=900,
         )
     finally:
@@ -307,6 +426,8 @@ def main() -> None:
           f"{result['check']:.1f} s), {result['cpu']:.1f} s CPU, peak memory (max RSS) "
           f"{result['peak_mb']:.0f} MB (the process held {result['idle_mb']:.0f} MB before), "
           f"{result['matches']:,} matches")
+    print(f"write transactions of the import: {result['writes']:,}; longest: "
+          f"{result['longest']}")
     print("pages afterwards (second request): " + ", ".join(
         f"{name} {ms * 1000:.0f} ms (HTTP {status})"
         for name, (status, ms) in result["pages"].items()))

@@ -8,11 +8,13 @@ on place 1; ``first_dealer`` is
 the start player's seat. Such matches count in wins, places, ratings and records; the
 statistics that need deals skip them. They cannot be reopened.
 
-The plays go in batches of :data:`IMPORT_BATCH`, each in its own transaction, so that a
-long history does not hold the database for long; a batch that fails leaves nothing of
-itself, and since a play's uuid is stored with its match, importing the file again
-completes the import without repeating a play. The statistics (results, records,
-matches per game, ratings) are recomputed once at the end.
+The plays go oldest first in batches of :data:`IMPORT_BATCH`, each in its own
+transaction with its statistics (results, records, matches per game, and the ratings
+from the batch's oldest night on: :func:`~companion.services.results.matches_added`),
+so that a long history never holds the database for long and the group's statistics
+are whole after every batch; a batch that fails leaves nothing of itself, and since a
+play's uuid is stored with its match, importing the file again completes the import
+without repeating a play.
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ from companion.services.groups import (
     roster_full_message,
 )
 from companion.services.import_slot import ImportBusy, import_slot
-from companion.services.results import results_rebuild
+from companion.services.results import matches_added
 from scoring import GAMES, rank
 
-IMPORT_BATCH = 500
-"""Plays stored per transaction."""
+IMPORT_BATCH = 250
+"""Plays stored per transaction, with their statistics (``bench/imports.py --bgstats``:
+a few tenths of a second on an idle SQLite)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,19 +180,21 @@ def _import(*, group: Group, plan: ImportPlan, mapping: ImportMapping | None,
         raise BGStatsError(_("A player of that name was added to the roster meanwhile; "
                              "please start the import again.")) from err
     stored: list[ReadyPlay] = []
-    ready = list(prepared.ready)
+    # Oldest first: each batch replays the ratings from its oldest night on.
+    ready = sorted(prepared.ready, key=lambda ready: ready.play.played_at)
     try:
         for start in range(0, len(ready), IMPORT_BATCH):
             with transaction.atomic():
-                stored += _store(group, ready[start:start + IMPORT_BATCH], players, user)
+                batch = _store(group, ready[start:start + IMPORT_BATCH], players, user)
+                matches_added(group_id=group.pk, matches=list(Match.objects.filter(
+                    group=group, source=Match.Source.BGSTATS,
+                    external_id__in=[play.play.uuid for play in batch])))
+            stored += batch
             let_others_write()
     except IntegrityError as err:  # the same play stored by an import running at once
         raise BGStatsError(_("This file is being imported at the same time elsewhere; "
                              "import it again once that is done to add what is missing.")
                            ) from err
-    finally:
-        if stored or players:
-            results_rebuild(group=group)
     skipped = prepared.skipped.copy()
     if len(ready) > len(stored):
         skipped["already"] += len(ready) - len(stored)

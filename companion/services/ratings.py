@@ -275,6 +275,15 @@ def ratings_rebuild_hidden(*, group_id: int) -> int:
     return len(steps)
 
 
+def ratings_replay_since(*, group_id: int, since: dt.date) -> None:
+    """After finished matches from the night ``since`` on were added to the group (a batch
+    of a BG Stats import, the oldest first): the ratings from that night on, afresh. Runs
+    inside the caller's transaction."""
+    with transaction.atomic():
+        _lock_group(group_id)
+        _replay_from(group_id, since)
+
+
 def ratings_match_changed(*, match: Match) -> None:
     """After ``match`` was finished, reopened or is about to be deleted (its results
     already written or dropped): the ratings from its night on, afresh. Runs inside
@@ -310,5 +319,6 @@ __all__ = [
     "ratings_night_moved",
     "ratings_rebuild",
     "ratings_rebuild_hidden",
+    "ratings_replay_since",
     "replay",
 ]

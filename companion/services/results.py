@@ -47,6 +47,7 @@ from companion.services.ratings import (
     ratings_night_moved,
     ratings_rebuild,
     ratings_rebuild_hidden,
+    ratings_replay_since,
 )
 from scoring import GAMES
 from scoring.common import rules_for
@@ -455,6 +456,31 @@ def _recount(group_id: int) -> None:
     )
 
 
+def matches_added(*, group_id: int, matches: list[Match]) -> int:
+    """The statistics of finished ``matches`` just added to the group (a batch of a BG
+    Stats import): their results written, the records of their players and games and the
+    group's matches per game rewritten, the ratings replayed from the oldest one's night
+    on. Inside the caller's transaction, which stores the matches: a batch and its
+    statistics are committed together, so the statistics are whole after every batch
+    (a process that dies between two leaves a smaller import, nothing stale). The work
+    grows with the batch and with what the group played since its oldest night; an
+    import that sends its plays oldest first replays little more than the batch each
+    time. Returns the number of results written."""
+    if not matches:
+        return 0
+    _lock_group(group_id)
+    results = SeatResult.objects.bulk_create(_build(matches), batch_size=1000)
+    players = {result.player_id for result in results}
+    if players:
+        _refresh_players(players)
+        _refresh_pairs(players, {match.game for match in matches})
+        _refresh_games(group_id, {match.game for match in matches})
+    _recount(group_id)
+    if results:
+        ratings_replay_since(group_id=group_id, since=min(result.date for result in results))
+    return len(results)
+
+
 def night_results_update(*, night: GameNight) -> None:
     """After a night's date changed: its matches' results carry the new date."""
     changed = SeatResult.objects.filter(match__game_night=night).exclude(date=night.date)
@@ -513,7 +539,7 @@ def results_rebuild_hidden(*, group: Group) -> int:
     )
     players: set[int] = set()
     written = 0
-    per_transaction = 4 * REBUILD_BATCH  # about a tenth of a second of inserts
+    per_transaction = REBUILD_BATCH  # a tenth of a second of reading and inserting
     for start in range(0, len(matches), per_transaction):
         chunk = matches[start:start + per_transaction]
         built = [result for part in range(0, len(chunk), REBUILD_BATCH)
@@ -557,6 +583,10 @@ def _rebuild(group_id: int) -> int:
 
 
 __all__ = [
-    "match_counted", "match_results_update", "night_results_update", "results_rebuild",
+    "match_counted",
+    "match_results_update",
+    "matches_added",
+    "night_results_update",
+    "results_rebuild",
     "results_rebuild_hidden",
 ]
