@@ -6,10 +6,12 @@ runs a fixed number of queries however long the group's history is.
 
 from __future__ import annotations
 
+import itertools
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
@@ -25,7 +27,7 @@ from companion.selectors import history as selectors
 from companion.selectors.ratings import leaderboard, player_ratings
 from companion.selectors.records import game_records, group_records
 from companion.services.transfer import TransferError
-from companion.services.transfer.export import group_export_csv, group_export_json
+from companion.services.transfer.export import group_export_csv_chunks, group_export_json_chunks
 from companion.services.transfer.importer import group_import
 from scoring import GAMES
 
@@ -156,11 +158,12 @@ def _filename(group: Group, extension: str) -> str:
 
 @login_required
 @require_GET
-def export_json(request: HttpRequest, group_id: int) -> HttpResponse:
-    """The group's whole history as a JSON file to download."""
+def export_json(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
+    """The group's whole history as a JSON file to download, sent as it is written (a few
+    hundred matches at a time: memory flat, the first bytes at once)."""
     group = get_group_for_user(request.user, group_id)
-    response = HttpResponse(
-        group_export_json(group), content_type="application/json; charset=utf-8"
+    response = StreamingHttpResponse(
+        group_export_json_chunks(group), content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(group, "json")}"'
     return response
@@ -168,11 +171,13 @@ def export_json(request: HttpRequest, group_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def export_csv(request: HttpRequest, group_id: int) -> HttpResponse:
-    """One row per player per deal, as a CSV file (UTF-8 with a byte order mark for Excel)."""
+def export_csv(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
+    """One row per player per deal, as a CSV file (UTF-8 with a byte order mark for
+    Excel), sent as it is written."""
     group = get_group_for_user(request.user, group_id)
-    response = HttpResponse(
-        "\ufeff" + group_export_csv(group), content_type="text/csv; charset=utf-8"
+    response = StreamingHttpResponse(
+        itertools.chain(["\ufeff"], group_export_csv_chunks(group)),
+        content_type="text/csv; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(group, "csv")}"'
     return response

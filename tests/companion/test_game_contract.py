@@ -84,8 +84,10 @@ def url(name: str, match: Match, **kwargs: Any) -> str:
 
 
 def ok(response: Any, status: int = 200) -> str:
-    assert response.status_code == status, response.content.decode()[:3000]
-    return response.content.decode()
+    # A download is sent as it is written (a streaming response).
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    assert response.status_code == status, content.decode()[:3000]
+    return content.decode()
 
 
 def key() -> str:

@@ -142,10 +142,16 @@ def test_the_download_views_send_files(anna_client: Client, history: Group) -> N
     response = anna_client.get(f"/g/{history.pk}/export.json")
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert 'attachment; filename="kartenrunde-donnerstagsrunde-' in response["Content-Disposition"]
-    assert json.loads(response.content)["format"] == FORMAT
+    assert response.streaming  # sent as it is written, a few hundred matches at a time
+    content = b"".join(response.streaming_content)
+    assert json.loads(content)["format"] == FORMAT
+    assert content.decode() == group_export_json(history)
     response = anna_client.get(f"/g/{history.pk}/export.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert response.content.startswith("\ufeffdate,place,match".encode())
+    assert response.streaming
+    content = b"".join(response.streaming_content)
+    assert content.startswith("\ufeffdate,place,match".encode())
+    assert content.decode() == "\ufeff" + group_export_csv(history)
 
 
 # --- Import through the page ----------------------------------------------------------------
@@ -358,3 +364,26 @@ def test_a_history_kept_by_the_score_sheet_round_trips(group: Group, bob: User) 
     match_services.match_reopen(match=new_x)
     deal_services.match_undo(match=new_x)  # takes back the record of deal 2
     assert new_x.deals.count() == 1
+
+
+def test_the_export_is_written_a_batch_of_matches_at_a_time(
+    history: Group, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from companion.services.transfer import export
+
+    first = history.game_nights.order_by("id").first()
+    assert first is not None
+    freaky(history, first, Anna=30, Ben=20, Cem=10)  # a match of the first night, added last
+    whole = group_export_json(history)
+    table = group_export_csv(history)
+    monkeypatch.setattr(export, "EXPORT_BATCH", 1)
+    monkeypatch.setattr(export, "CHUNK", 1)
+
+    parts = list(export.group_export_json_chunks(history))
+    assert len(parts) > Match.objects.filter(group=history).count()
+    assert "".join(parts) == whole
+    assert "".join(export.group_export_csv_chunks(history)) == table
+    nights = json.loads(whole)["game_nights"]
+    assert [len(night["matches"]) for night in nights] == [
+        night.matches.count() for night in history.game_nights.order_by("id")]
+    assert [night["place"] for night in nights][-1] == "=SUMME(A1)"  # without matches

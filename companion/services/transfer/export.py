@@ -1,4 +1,9 @@
-"""Export: a group's whole history as a JSON document, and as CSV for spreadsheets."""
+"""Export: a group's whole history as a JSON document, and as CSV for spreadsheets.
+
+Both are written as they are read, :data:`EXPORT_BATCH` matches per round of queries,
+so that a download's memory stays flat and its first bytes leave at once, however long
+the history is (``companion.views.history``: a streaming response).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,11 @@ import datetime as dt
 import io
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from django.db.models import Model, Q, QuerySet
 
 from companion.models import (
     Deal,
@@ -29,22 +36,22 @@ CSV_HEADERS = (
 )
 
 T = TypeVar("T")
+M = TypeVar("M", bound=Model)
 
 
 def _stamp(value: dt.datetime | None) -> str | None:
     return None if value is None else value.astimezone(dt.UTC).isoformat()
 
 
+EXPORT_BATCH = 500
+"""Matches read per round of queries while an export is written: the export's memory
+does not grow with the group (``bench/exports.py``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _History:
-    """A group's history loaded in a fixed number of queries, children grouped by parent.
+    """The rows of a batch of matches, children grouped by parent, as plain dicts."""
 
-    Seats, deals and deal scores (the bulk of a long history) come as plain dicts.
-    """
-
-    players: list[Player]
-    nights: list[GameNight]
-    matches: dict[int, list[Match]]
     seats: dict[int, list[dict[str, Any]]]
     deals: dict[int, list[dict[str, Any]]]
     scores: dict[int, list[dict[str, Any]]]
@@ -58,24 +65,22 @@ def _group_by(items: Iterable[T], key: Callable[[T], int]) -> dict[int, list[T]]
     return grouped
 
 
-def _load(group: Group, source: str | None = None) -> _History:
-    matches = Match.objects.filter(group=group)
-    if source is not None:
-        matches = matches.filter(source=source)
+def _load(ids: list[int]) -> _History:
+    """The seats, deals, entries and log of the matches ``ids`` (four queries)."""
     seats = list(
-        Seat.objects.filter(match__in=matches)
+        Seat.objects.filter(match__in=ids)
         .order_by("match_id", "number")
         .values("match_id", "player_id", "number", "total", "place", "is_winner")
     )
     seat_number = {(seat["match_id"], seat["player_id"]): seat["number"] for seat in seats}
     deals = list(
-        Deal.objects.filter(match__in=matches)
+        Deal.objects.filter(match__in=ids)
         .order_by("match_id", "number")
         .values("id", "match_id", "number", "version", "created_at", "updated_at")
     )
     match_of_deal = {deal["id"]: deal["match_id"] for deal in deals}
     scores = sorted(
-        DealScore.objects.filter(deal__match__in=matches).values(
+        DealScore.objects.filter(deal__match__in=ids).values(
             "deal_id", "player_id", "data", "score"
         ),
         key=lambda s: (
@@ -84,23 +89,67 @@ def _load(group: Group, source: str | None = None) -> _History:
         ),
     )
     return _History(
-        players=list(Player.objects.filter(group=group).order_by("id")),
-        nights=list(GameNight.objects.filter(group=group).order_by("id")),
-        matches=_group_by(matches.order_by("id"), lambda m: m.game_night_id),
         seats=_group_by(seats, lambda s: s["match_id"]),
         deals=_group_by(deals, lambda d: d["match_id"]),
         scores=_group_by(scores, lambda s: s["deal_id"]),
         changes=_group_by(
-            MatchChange.objects.filter(match__in=matches).order_by("id"), lambda c: c.match_id
+            MatchChange.objects.filter(match__in=ids).order_by("id"), lambda c: c.match_id
         ),
     )
 
 
-def group_export(group: Group, *, source: str | None = None) -> dict[str, Any]:
-    """The group's whole history as a JSON-compatible document (seven queries); with
-    ``source``, only the matches of that source (``Match.Source``)."""
-    history = _load(group, source)
-    keys = {player.pk: f"p{index}" for index, player in enumerate(history.players, start=1)}
+def _in_batches(query: QuerySet[M], first: str) -> Iterator[list[M]]:
+    """The rows of ``query`` in the order (``first``, id), :data:`EXPORT_BATCH` at a
+    time, each batch one query that starts after the last row of the one before."""
+    after: tuple[Any, int] | None = None
+    while True:
+        page = query
+        if after is not None:
+            page = page.filter(Q(**{f"{first}__gt": after[0]})
+                               | Q(**{first: after[0], "id__gt": after[1]}))
+        rows = list(page.order_by(first, "id")[:EXPORT_BATCH])
+        if not rows:
+            return
+        yield rows
+        after = (getattr(rows[-1], first), rows[-1].pk)
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A group's history as the parts of its document, the long ones read as they are
+    taken: ``head`` (format, version, group, players: everything before the game
+    nights) and ``nights``, each night's fields with an iterator of its matches'
+    documents. Memory and queries per :data:`EXPORT_BATCH` matches, however long the
+    history is."""
+
+    head: dict[str, Any]
+    nights: Iterator[tuple[dict[str, Any], Iterator[dict[str, Any]]]]
+
+
+def group_export_parts(group: Group, *, source: str | None = None) -> Export:
+    """The group's whole history as :class:`Export`; with ``source``, only the matches of
+    that source (``Match.Source``)."""
+    players = list(Player.objects.filter(group=group).order_by("id"))
+    keys = {player.pk: f"p{index}" for index, player in enumerate(players, start=1)}
+    head = {
+        "format": FORMAT,
+        "version": VERSION,
+        "group": {"name": group.name, "created_at": _stamp(group.created_at)},
+        "players": [
+            {"key": keys[player.pk], "name": player.name, "created_at": _stamp(player.created_at)}
+            for player in players
+        ],
+    }
+    matches = Match.objects.filter(group=group)
+    if source is not None:
+        matches = matches.filter(source=source)
+    return Export(head, _nights(group, _matches(matches, keys)))
+
+
+def _matches(matches: QuerySet[Match], keys: dict[int, str]
+             ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The documents of ``matches`` with their night's id, in the document's order (by
+    night, then as they were created)."""
 
     def by_key(value: Any) -> Any:
         """A log entry's ``{player_id: entry}`` with the document's player keys."""
@@ -109,68 +158,113 @@ def group_export(group: Group, *, source: str | None = None) -> dict[str, Any]:
         return {keys.get(int(pid), pid) if str(pid).isdigit() else pid: data
                 for pid, data in value.items()}
 
-    def match_doc(match: Match) -> dict[str, Any]:
-        return {
-            "game": match.game,
-            "options": map_options(match.options, lambda pid: keys.get(pid, pid)),
-            "first_dealer": match.first_dealer,
-            "status": match.status,
-            "created_at": _stamp(match.created_at),
-            "finished_at": _stamp(match.finished_at),
-            "source": match.source,
-            "external_id": match.external_id,
-            "seats": [
-                {"player": keys[seat["player_id"]], "number": seat["number"],
-                 "total": seat["total"], "place": seat["place"], "is_winner": seat["is_winner"]}
-                for seat in history.seats.get(match.pk, [])
-            ],
-            "deals": [
-                {
-                    "number": deal["number"],
-                    "version": deal["version"],
-                    "created_at": _stamp(deal["created_at"]),
-                    "updated_at": _stamp(deal["updated_at"]),
-                    "scores": [
-                        {"player": keys[score["player_id"]], "data": score["data"],
-                         "score": score["score"]}
-                        for score in history.scores.get(deal["id"], [])
-                    ],
-                }
-                for deal in history.deals.get(match.pk, [])
-            ],
-            "changes": [
-                {"kind": change.kind, "deal_number": change.deal_number,
-                 "before": by_key(change.before), "after": by_key(change.after),
-                 "created_at": _stamp(change.created_at),
-                 "undone_at": _stamp(change.undone_at), "client_key": change.client_key}
-                for change in history.changes.get(match.pk, [])
-            ],
-        }
+    for batch in _in_batches(matches, "game_night_id"):
+        history = _load([match.pk for match in batch])
+        for match in batch:
+            yield match.game_night_id, {
+                "game": match.game,
+                "options": map_options(match.options, lambda pid: keys.get(pid, pid)),
+                "first_dealer": match.first_dealer,
+                "status": match.status,
+                "created_at": _stamp(match.created_at),
+                "finished_at": _stamp(match.finished_at),
+                "source": match.source,
+                "external_id": match.external_id,
+                "seats": [
+                    {"player": keys[seat["player_id"]], "number": seat["number"],
+                     "total": seat["total"], "place": seat["place"],
+                     "is_winner": seat["is_winner"]}
+                    for seat in history.seats.get(match.pk, [])
+                ],
+                "deals": [
+                    {
+                        "number": deal["number"],
+                        "version": deal["version"],
+                        "created_at": _stamp(deal["created_at"]),
+                        "updated_at": _stamp(deal["updated_at"]),
+                        "scores": [
+                            {"player": keys[score["player_id"]], "data": score["data"],
+                             "score": score["score"]}
+                            for score in history.scores.get(deal["id"], [])
+                        ],
+                    }
+                    for deal in history.deals.get(match.pk, [])
+                ],
+                "changes": [
+                    {"kind": change.kind, "deal_number": change.deal_number,
+                     "before": by_key(change.before), "after": by_key(change.after),
+                     "created_at": _stamp(change.created_at),
+                     "undone_at": _stamp(change.undone_at), "client_key": change.client_key}
+                    for change in history.changes.get(match.pk, [])
+                ],
+            }
 
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "group": {"name": group.name, "created_at": _stamp(group.created_at)},
-        "players": [
-            {"key": keys[player.pk], "name": player.name, "created_at": _stamp(player.created_at)}
-            for player in history.players
-        ],
-        "game_nights": [
-            {
+
+def _nights(group: Group, matches: Iterator[tuple[int, dict[str, Any]]]
+            ) -> Iterator[tuple[dict[str, Any], Iterator[dict[str, Any]]]]:
+    """The group's game nights in the order created, each with its matches' documents
+    (taken from ``matches``, which come in the same order)."""
+    upcoming: list[tuple[int, dict[str, Any]] | None] = [next(matches, None)]
+
+    def of(night: int) -> Iterator[dict[str, Any]]:
+        while upcoming[0] is not None and upcoming[0][0] <= night:
+            night_id, document = upcoming[0]
+            upcoming[0] = next(matches, None)
+            if night_id == night:
+                yield document
+
+    for batch in _in_batches(GameNight.objects.filter(group=group), "id"):
+        for night in batch:
+            documents = of(night.pk)
+            yield {
                 "date": night.date.isoformat(),
                 "place": night.place,
                 "notes": night.notes,
                 "created_at": _stamp(night.created_at),
-                "matches": [match_doc(match) for match in history.matches.get(night.pk, [])],
-            }
-            for night in history.nights
-        ],
-    }
+            }, documents
+            for _document in documents:  # what the caller left
+                pass
+
+
+def group_export(group: Group, *, source: str | None = None) -> dict[str, Any]:
+    """The group's whole history as one JSON-compatible document (in memory: for a
+    download, :func:`group_export_json_chunks`); with ``source``, only the matches of
+    that source (``Match.Source``)."""
+    export = group_export_parts(group, source=source)
+    return {**export.head, "game_nights": [
+        {**night, "matches": list(matches)} for night, matches in export.nights]}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+CHUNK = 64 * 1024
+"""Characters of text gathered before a part of a download is sent."""
+
+
+def group_export_json_chunks(group: Group) -> Iterator[str]:
+    """:func:`group_export_json`, a part of about :data:`CHUNK` characters at a time."""
+    export = group_export_parts(group)
+    parts = [_dumps(export.head)[:-1], ',"game_nights":[']
+    size = 0
+    for index, (night, matches) in enumerate(export.nights):
+        parts.append(("," if index else "") + _dumps(night)[:-1] + ',"matches":[')
+        for number, match in enumerate(matches):
+            text = ("," if number else "") + _dumps(match)
+            parts.append(text)
+            size += len(text)
+            if size >= CHUNK:
+                yield "".join(parts)
+                parts, size = [], 0
+        parts.append("]}")
+    parts.append("]}\n")
+    yield "".join(parts)
 
 
 def group_export_json(group: Group) -> str:
     """:func:`group_export` as compact JSON text (UTF-8, keys in a fixed order)."""
-    return json.dumps(group_export(group), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return "".join(group_export_json_chunks(group))
 
 
 def _cell(text: str) -> str:
@@ -178,16 +272,16 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def group_export_csv(group: Group) -> str:
-    """One row per player per deal, oldest match first, with English headers."""
-    document = group_export(group)
-    names = {player["key"]: player["name"] for player in document["players"]}
+def group_export_csv_chunks(group: Group) -> Iterator[str]:
+    """:func:`group_export_csv`, the rows of a few hundred matches at a time."""
+    export = group_export_parts(group)
+    names = {player["key"]: player["name"] for player in export.head["players"]}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADERS)
     number = 0
-    for night in document["game_nights"]:
-        for match in night["matches"]:
+    for night, matches in export.nights:
+        for match in matches:
             number += 1
             seat_of = {seat["player"]: seat["number"] for seat in match["seats"]}
             running: dict[str, int] = defaultdict(int)
@@ -200,5 +294,13 @@ def group_export_csv(group: Group) -> str:
                         seat_of[score["player"]] + 1, score["score"], running[score["player"]],
                         json.dumps(score["data"], sort_keys=True, separators=(",", ":")),
                     ])
-    return out.getvalue()
+            if out.tell() >= CHUNK:
+                yield out.getvalue()
+                out.seek(0)
+                out.truncate()
+    yield out.getvalue()
 
+
+def group_export_csv(group: Group) -> str:
+    """One row per player per deal, oldest match first, with English headers."""
+    return "".join(group_export_csv_chunks(group))

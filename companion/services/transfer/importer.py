@@ -1,10 +1,12 @@
-"""Import, second step: the checked plan of a file written as a new group, in batches.
+"""Import, second step: the plan of a file written as a new group, in batches.
 
-A long history is written in many short transactions (:data:`BATCH_ROWS` rows each),
-so that no phone of another group waits long for SQLite's write lock. The new group
-has no member while it is written: nobody sees it (every page reaches a group through
-its memberships). Its owner's membership is written last, once the group is complete
-with its statistics; an import that fails half-way deletes what it wrote.
+The file is read, checked and written a batch at a time (:data:`BATCH_ROWS` rows per
+transaction), so that neither memory nor any transaction grows with the file, and no
+phone of another group waits long for SQLite's write lock. The new group has no member
+while it is written: nobody sees it (every page reaches a group through its
+memberships). Its owner's membership is written last, once the group is complete with
+its statistics; an import that fails half-way (a match that breaks a rule, found when
+the reading reaches it) deletes what it wrote.
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ from companion.services.results import results_rebuild_hidden
 from companion.services.transfer import TransferError, map_options
 from companion.services.transfer.validate import ImportPlan, MatchPlan, read_import
 
-BATCH_ROWS = 2_500
+BATCH_ROWS = 1_000
 """Rows (nights, matches, seats, deals, entries, log entries) written per transaction:
-a few tenths of a second on SQLite, with a pause after each
-(:func:`~companion.services.batches.let_others_write`)."""
+about a tenth of a second on an idle SQLite, with a pause after each
+(:func:`~companion.services.batches.let_others_write`); 2,500 held the lock 1.6 s at a
+load of 9 (``bench/imports.py``)."""
 
 
 
@@ -52,19 +55,18 @@ def _rows(item: MatchPlan) -> int:
 
 
 def _batches(plan: ImportPlan) -> Iterator[list[tuple[GameNight, list[MatchPlan]]]]:
-    """The plan's game nights with their matches, a few thousand rows at a time. A night
-    with more matches than a batch holds is split: its row goes with the first part, the
-    later parts name the same night (already written), so no transaction grows with a
-    night (a night of 10,000 matches took one transaction of 38 s)."""
+    """The plan's game nights with their matches, a few thousand rows at a time, each
+    match checked as it is taken from the plan. A night with more matches than a batch
+    holds is split: its row goes with the first part, the later parts name the same
+    night (already written), so no transaction grows with a night (a night of 10,000
+    matches took one transaction of 38 s)."""
     batch: list[tuple[GameNight, list[MatchPlan]]] = []
     rows = 0
     for night, matches in plan.nights:
         part: list[MatchPlan] = []
         batch.append((night, part))
         rows += 1
-        matches.reverse()
-        while matches:  # taken out of the plan: once written, a match's rows are freed
-            item = matches.pop()
+        for item in matches:
             part.append(item)
             rows += _rows(item)
             if rows >= BATCH_ROWS:
@@ -167,8 +169,6 @@ def _group_import(
         for nights in _batches(plan):
             with transaction.atomic():
                 _write(group, plan.players, nights)
-            for _night, matches in nights:
-                matches.clear()  # written: their rows need no memory any more
             let_others_write()
         results_rebuild_hidden(group=group)
         with transaction.atomic():

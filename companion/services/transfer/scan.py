@@ -6,17 +6,19 @@ parser events, in memory that does not grow with the file: a document that is no
 object, that nests deeper than any export, that holds more lists, objects or texts than
 the largest export the limits allow, or more game nights, matches, deals or log entries
 than :mod:`companion.limits` allows, is refused here, with the limit's message, before
-anything is built from it. Only a file within all of them is loaded and checked in full
-(:mod:`.validate`).
+anything is built from it. Only a file within all of them is read and checked in full,
+a match at a time (:mod:`.document`, :mod:`.validate`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable
 from typing import Any
 
 import ijson
+from django.utils.dateparse import parse_date
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
@@ -149,9 +151,7 @@ def _scan(events: Any, not_an_export: Callable[[], Exception], *, counted: bool)
 
 def _check_counts(nights: int, dates: list[str], over_in_match: tuple[int, int, int] | None,
                   matches: int, deals: int, changes: int) -> None:
-    """The counts in the order :func:`.validate._count` checks them (the same messages)."""
-    from companion.services.transfer.validate import _date_or_none, _match_place
-
+    """The counts, in this order (each with the limit's message)."""
     limits.NIGHTS.check(nights)
     known = [date for date in map(_date_or_none, dates) if date is not None]
     if known:
@@ -167,3 +167,15 @@ def _check_counts(nights: int, dates: list[str], over_in_match: tuple[int, int, 
     limits.MATCHES.check(matches)
     limits.DEALS.check(deals)
     limits.CHANGES.check(changes)
+
+
+def _match_place(night: int, match: int) -> str:
+    return _("%(night)s, match %(n)d") % {
+        "night": _("Game night %(n)d") % {"n": night + 1}, "n": match}
+
+
+def _date_or_none(value: Any) -> dt.date | None:
+    try:
+        return parse_date(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
