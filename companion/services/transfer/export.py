@@ -43,9 +43,10 @@ def _stamp(value: dt.datetime | None) -> str | None:
     return None if value is None else value.astimezone(dt.UTC).isoformat()
 
 
-EXPORT_BATCH = 500
+EXPORT_BATCH = 100
 """Matches read per round of queries while an export is written: the export's memory
-does not grow with the group (``bench/exports.py``)."""
+does not grow with the group; 100 of the largest matches (11 nimmt! with its cards, the
+log of every deal) take about 20 MB while they are written (``bench/exports.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +247,8 @@ CHUNK = 64 * 1024
 def group_export_json_chunks(group: Group) -> Iterator[str]:
     """:func:`group_export_json`, a part of about :data:`CHUNK` characters at a time."""
     export = group_export_parts(group)
-    parts = [_dumps(export.head)[:-1], ',"game_nights":[']
+    yield _dumps(export.head)[:-1] + ',"game_nights":['  # the first bytes, at once
+    parts: list[str] = []
     size = 0
     for index, (night, matches) in enumerate(export.nights):
         parts.append(("," if index else "") + _dumps(night)[:-1] + ',"matches":[')
@@ -273,12 +275,15 @@ def _cell(text: str) -> str:
 
 
 def group_export_csv_chunks(group: Group) -> Iterator[str]:
-    """:func:`group_export_csv`, the rows of a few hundred matches at a time."""
+    """:func:`group_export_csv`, the rows of :data:`EXPORT_BATCH` matches at a time."""
     export = group_export_parts(group)
     names = {player["key"]: player["name"] for player in export.head["players"]}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADERS)
+    yield out.getvalue()  # the first bytes, at once
+    out.seek(0)
+    out.truncate()
     number = 0
     for night, matches in export.nights:
         for match in matches:
