@@ -18,8 +18,8 @@ from companion.services.transfer import matches as match_checks
 from companion.services.transfer.document import read_document
 from companion.services.transfer.export import group_export, group_export_json
 from companion.services.transfer.reader import Streamed
-from tests.companion.test_import_limits import nights_of
 from tests.companion.test_history_helpers import night, play
+from tests.companion.test_import_limits import nights_of
 
 Doc = dict[str, Any]
 
@@ -78,9 +78,9 @@ def test_the_nights_and_matches_are_streamed_the_rest_read_whole(exported: Doc) 
     assert document["players"] == exported["players"]
     assert isinstance(document["game_nights"], Streamed)
     read = []
-    for night in document["game_nights"]:  # one pass: a night's matches before the next
-        assert isinstance(night["matches"], Streamed)
-        read.append({**night, "matches": list(night["matches"])})
+    for part in document["game_nights"]:  # one pass: a night's matches before the next
+        assert isinstance(part["matches"], Streamed)
+        read.append({**part, "matches": list(part["matches"])})
     assert read == exported["game_nights"]
 
 
@@ -89,8 +89,8 @@ def test_a_file_in_another_order_than_an_export_imports_the_same(
     exported: Doc, bob: User,
 ) -> None:
     # The game nights before the players, a night's date after its matches.
-    reordered = {"game_nights": [{"matches": night["matches"], **night}
-                                 for night in exported["game_nights"]],
+    reordered = {"game_nights": [{"matches": part["matches"], **part}
+                                 for part in exported["game_nights"]],
                  **{key: value for key, value in exported.items() if key != "game_nights"}}
     assert next(iter(reordered)) == "game_nights"
     assert next(iter(reordered["game_nights"][0])) == "matches"
