@@ -12,17 +12,20 @@ from elsewhere (BG Stats) keeps its ``source`` and ``external_id`` and has final
 only: finished, its seats' totals, no deals.
 
 An import is all or nothing: the document is counted against the limits of
-:mod:`companion.limits` and checked completely first (its structure, and every deal
-through the engine's ``validate_deal`` and ``score_deal``, which must give the
-recorded scores and totals), then written in short transactions while nobody sees the
-new group (its owner's membership comes last; a failure deletes what was written).
+:mod:`companion.limits` first (read as a stream, before anything is built), then read,
+checked (its structure, and every deal through the engine's ``validate_deal`` and
+``score_deal``, which must give the recorded scores and totals) and written a batch of
+matches at a time, in short transactions, while nobody sees the new group (its
+owner's membership comes last; a problem found on the way deletes what was written).
 Any problem raises :class:`TransferError` with a message that says where and what.
 
-The CSV export has one row per player per deal, with English headers.
+The CSV export has one row per player per deal, with English headers. Both exports
+are written as they are read, a hundred matches at a time.
 
-One module per step: :mod:`.export` writes the documents, :mod:`.validate` checks
-an uploaded file completely and plans the rows, :mod:`.importer` writes them. What
-both directions share is here.
+One module per step: :mod:`.export` writes the documents; :mod:`.scan` counts an
+upload, :mod:`.document` reads it a part at a time, :mod:`.validate` (with
+:mod:`.values`, :mod:`.reader` and :mod:`.matches`) checks it and plans the rows,
+:mod:`.importer` writes them. What both directions share is here.
 """
 
 from __future__ import annotations
