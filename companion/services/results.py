@@ -456,28 +456,151 @@ def _recount(group_id: int) -> None:
     )
 
 
+def _add_games(group_id: int, results: list[SeatResult]) -> None:
+    """Add a batch of new matches' results to their games' records (additive: the
+    lines and tallies summed, the best score looked up; a query or two per game)."""
+    by_game: dict[str, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        by_game[result.game].append(result)
+    for game, rows in by_game.items():
+        record = GameRecord.objects.filter(group_id=group_id, game=game).first() or GameRecord(
+            group_id=group_id, game=game, matches=0, deals=0, data={"lines": [], "tallies": {}})
+        deals = {result.match_id: result.deals for result in rows}
+        record.matches += len(deals)
+        record.deals += sum(deals.values())
+        lines = {line[0]: line for line in record.data["lines"]}
+        tallies = {int(pk): tally for pk, tally in record.data["tallies"].items()}
+        for result in rows:
+            line = lines.setdefault(result.player_id, [result.player_id, 0, 0, 0])
+            line[1] += 1
+            line[2] += int(result.is_winner)
+            line[3] += result.total
+            if result.tally.get("entries"):
+                _add_to(tallies.setdefault(result.player_id, {}), result.tally, 1)
+        record.data = {
+            "lines": sorted(lines.values()),
+            "tallies": {str(pk): tally for pk, tally in sorted(tallies.items())},
+            "best": _best(group_id, game),
+        }
+        record.save()
+
+
+def _add_pairs(results: list[SeatResult]) -> None:
+    """Add a batch of new matches' results to the head-to-head records of their players
+    (one read, one write of the pairs concerned)."""
+    by_match: dict[int, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        by_match[result.match_id].append(result)
+    deltas: dict[tuple[int, int, str], list[int]] = {}
+    for rows in by_match.values():
+        by_player = {result.player_id: result for result in rows}
+        for low, high in combinations(sorted(by_player), 2):
+            delta = deltas.setdefault((low, high, rows[0].game), [0, 0, 0])
+            first, second = by_player[low].place, by_player[high].place
+            delta[0] += 1
+            if first is not None and second is not None:
+                delta[1] += first < second
+                delta[2] += first > second
+    players = {result.player_id for result in results}
+    records = {
+        (record.first_id, record.second_id, record.game): record
+        for record in PairRecord.objects.filter(
+            first__in=players, second__in=players, game__in={key[2] for key in deltas})
+    }
+    new = []
+    for (low, high, game), (matches, first_ahead, second_ahead) in deltas.items():
+        record = records.get((low, high, game))
+        if record is None:
+            record = PairRecord(first_id=low, second_id=high, game=game, matches=0,
+                                first_ahead=0, second_ahead=0)
+            new.append(record)
+        record.matches += matches
+        record.first_ahead += first_ahead
+        record.second_ahead += second_ahead
+    PairRecord.objects.bulk_update(list(records.values()),
+                                   ["matches", "first_ahead", "second_ahead"])
+    PairRecord.objects.bulk_create(new)
+
+
+def _add_players(results: list[SeatResult]) -> None:
+    """Add a batch of new matches' results to their players' records: games and months
+    summed; the streaks moved on when the batch is later than all of a player's other
+    results, else counted again from the player's results (one column, in order)."""
+    by_player: dict[int, list[SeatResult]] = defaultdict(list)
+    for result in results:
+        by_player[result.player_id].append(result)
+    records = {record.player_id: record
+               for record in PlayerRecord.objects.filter(player__in=by_player)}
+    earliest = min(result.date for result in results)
+    # Whose other results reach the batch's first night (then the order is not plain).
+    recount = set(
+        SeatResult.objects.filter(player__in=by_player, date__gte=earliest)
+        .exclude(match_id__in={result.match_id for result in results})
+        .values_list("player_id", flat=True).distinct()
+    )
+    for player_id, rows in by_player.items():
+        rows.sort(key=lambda result: (result.date, result.started_at, result.match_id))
+        record = records.setdefault(player_id, PlayerRecord(
+            player_id=player_id, data={"games": [], "months": [], "longest": 0, "current": 0}
+        ))
+        data = record.data
+        games = {line[0]: line for line in data["games"]}
+        months = {month: [month, count, wins] for month, count, wins in data["months"]}
+        for result in rows:
+            line = games.setdefault(result.game,
+                                    [result.game, 0, 0, 0, result.total, result.total])
+            line[1] += 1
+            line[2] += int(result.is_winner)
+            line[3] += result.total
+            low, high = min(line[4], line[5], result.total), max(line[4], line[5], result.total)
+            line[4], line[5] = (low, high) if GAMES[result.game].lower_is_better else (high, low)
+            month = months.setdefault(result.date.isoformat()[:7],
+                                      [result.date.isoformat()[:7], 0, 0])
+            month[1] += 1
+            month[2] += int(result.is_winner)
+            if player_id not in recount:
+                _streak(data, result.is_winner)
+        data["games"] = [games[slug] for slug in GAMES if slug in games]
+        data["months"] = sorted(months.values())
+    if recount:
+        for player_id in recount:
+            records[player_id].data["longest"] = records[player_id].data["current"] = 0
+        flags = (
+            SeatResult.objects.filter(player__in=recount)
+            .order_by("player_id", "date", "started_at", "match_id")
+            .values_list("player_id", "is_winner")
+        )
+        for player_id, won in flags.iterator(chunk_size=2000):
+            _streak(records[player_id].data, bool(won))
+    PlayerRecord.objects.bulk_update([record for record in records.values() if record.pk],
+                                     ["data"])
+    PlayerRecord.objects.bulk_create(record for record in records.values() if not record.pk)
+
+
 def matches_added(*, group_id: int, matches: list[Match]) -> int:
     """The statistics of finished ``matches`` just added to the group (a batch of a BG
-    Stats import): their results written, the records of their players and games and the
-    group's matches per game rewritten, the ratings replayed from the oldest one's night
-    on. Inside the caller's transaction, which stores the matches: a batch and its
-    statistics are committed together, so the statistics are whole after every batch
-    (a process that dies between two leaves a smaller import, nothing stale). The work
-    grows with the batch and with what the group played since its oldest night; an
-    import that sends its plays oldest first replays little more than the batch each
-    time. Returns the number of results written."""
+    Stats import): their results written, added to the records of their players, pairs
+    and games and to the group's matches per game, the ratings replayed from the oldest
+    one's night on. Inside the caller's transaction, which stores the matches: a batch
+    and its statistics are committed together, so the statistics are whole after every
+    batch (a process that dies between two leaves a smaller import, nothing stale).
+
+    The records grow by the batch (a few queries, however long the history); only a
+    player with results from the batch's first night on has their streaks counted again
+    (one column of their results), and the ratings are replayed from that night: an
+    import that sends its plays oldest first replays little more than the batch. Returns
+    the number of results written."""
     if not matches:
         return 0
     _lock_group(group_id)
     results = SeatResult.objects.bulk_create(_build(matches), batch_size=1000)
-    players = {result.player_id for result in results}
-    if players:
-        _refresh_players(players)
-        _refresh_pairs(players, {match.game for match in matches})
-        _refresh_games(group_id, {match.game for match in matches})
+    if not results:
+        return 0
+    _add_games(group_id, results)
+    _add_pairs(results)
+    _add_players(results)
     _recount(group_id)
-    if results:
-        ratings_replay_since(group_id=group_id, since=min(result.date for result in results))
+    ratings_replay_since(group_id=group_id, since=min(result.date for result in results))
     return len(results)
 
 

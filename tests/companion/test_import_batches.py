@@ -184,3 +184,20 @@ def test_the_group_import_writes_its_statistics_a_few_hundred_matches_at_a_time(
     monkeypatch.undo()
     transactions.rows.clear()
     assert statistics(copy) == afresh(copy)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_bgstats_import_into_a_group_without_later_matches_moves_the_streaks_on(
+    group: Group, monkeypatch: pytest.MonkeyPatch, batch: int,
+) -> None:
+    """Each batch is later than everything the group has (the streaks move on by the
+    batch, or are counted again when a night is shared with the batch before): the
+    records grow by the batch and end as computed afresh."""
+    from companion.bgstats import bgstats_plan
+
+    monkeypatch.setattr(bgstats_services, "IMPORT_BATCH", batch)
+    bgstats_services.bgstats_import(group=group, plan=bgstats_plan(EXPORT.read_bytes(),
+                                                                    group=group))
+    monkeypatch.undo()
+    assert statistics(group) == afresh(group)

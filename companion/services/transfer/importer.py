@@ -34,11 +34,12 @@ from companion.services.results import results_rebuild_hidden
 from companion.services.transfer import TransferError, map_options
 from companion.services.transfer.validate import ImportPlan, MatchPlan, read_import
 
-BATCH_ROWS = 1_000
+BATCH_ROWS = 500
 """Rows (nights, matches, seats, deals, entries, log entries) written per transaction:
-about a tenth of a second on an idle SQLite, with a pause after each
+well under a tenth of a second on an idle SQLite, with a pause after each
 (:func:`~companion.services.batches.let_others_write`); 2,500 held the lock 1.6 s at a
-load of 9 (``bench/imports.py``)."""
+load of 9, 1,000 of the largest rows (11 nimmt! entries with their cards) 0.9 s at a
+load of 11 (``bench/imports.py``)."""
 
 
 
