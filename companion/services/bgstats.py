@@ -43,9 +43,9 @@ from companion.services.import_slot import ImportBusy, import_slot
 from companion.services.results import matches_added
 from scoring import GAMES, rank
 
-IMPORT_BATCH = 250
+IMPORT_BATCH = 100
 """Plays stored per transaction, with their statistics (``bench/imports.py --bgstats``:
-a few tenths of a second on an idle SQLite)."""
+250 held the write lock about 1 s at a load of 6)."""
 
 
 @dataclass(frozen=True, slots=True)

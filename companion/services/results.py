@@ -531,11 +531,14 @@ def _add_players(results: list[SeatResult]) -> None:
         by_player[result.player_id].append(result)
     records = {record.player_id: record
                for record in PlayerRecord.objects.filter(player__in=by_player)}
-    earliest = min(result.date for result in results)
-    # Whose other results reach the batch's first night (then the order is not plain).
+    first = min(results, key=lambda result: (result.date, result.started_at, result.match_id))
+    # Whose other results come after the batch's first one (then the order is not plain).
     recount = set(
-        SeatResult.objects.filter(player__in=by_player, date__gte=earliest)
+        SeatResult.objects.filter(player__in=by_player)
         .exclude(match_id__in={result.match_id for result in results})
+        .filter(Q(date__gt=first.date)
+                | Q(date=first.date, started_at__gt=first.started_at)
+                | Q(date=first.date, started_at=first.started_at, match_id__gt=first.match_id))
         .values_list("player_id", flat=True).distinct()
     )
     for player_id, rows in by_player.items():
@@ -586,7 +589,7 @@ def matches_added(*, group_id: int, matches: list[Match]) -> int:
     batch (a process that dies between two leaves a smaller import, nothing stale).
 
     The records grow by the batch (a few queries, however long the history); only a
-    player with results from the batch's first night on has their streaks counted again
+    player with results played after the batch's first one has their streaks counted again
     (one column of their results), and the ratings are replayed from that night: an
     import that sends its plays oldest first replays little more than the batch. Returns
     the number of results written."""
