@@ -160,7 +160,7 @@ def _filename(group: Group, extension: str) -> str:
 @require_GET
 def export_json(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
     """The group's whole history as a JSON file to download, sent as it is written (a few
-    hundred matches at a time: memory flat, the first bytes at once)."""
+    dozen matches at a time: memory flat, the first bytes at once)."""
     group = get_group_for_user(request.user, group_id)
     response = StreamingHttpResponse(
         group_export_json_chunks(group), content_type="application/json; charset=utf-8"

@@ -20,7 +20,7 @@ owner's membership comes last; a problem found on the way deletes what was writt
 Any problem raises :class:`TransferError` with a message that says where and what.
 
 The CSV export has one row per player per deal, with English headers. Both exports
-are written as they are read, a hundred matches at a time.
+are written as they are read, a few dozen matches at a time.
 
 One module per step: :mod:`.export` writes the documents; :mod:`.scan` counts an
 upload, :mod:`.document` reads it a part at a time, :mod:`.validate` (with

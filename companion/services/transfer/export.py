@@ -43,10 +43,11 @@ def _stamp(value: dt.datetime | None) -> str | None:
     return None if value is None else value.astimezone(dt.UTC).isoformat()
 
 
-EXPORT_BATCH = 100
-"""Matches read per round of queries while an export is written: the export's memory
-does not grow with the group; 100 of the largest matches (11 nimmt! with its cards, the
-log of every deal) take about 20 MB while they are written (``bench/exports.py``)."""
+EXPORT_BATCH = 25
+"""Matches read per round of five queries while an export is written: the export's
+memory does not grow with the group. 25 of the largest matches (11 nimmt! with the cards,
+the log of every deal) take about 20 MB while they are written, 100 took 54 MB, at the
+same speed (``bench/exports.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

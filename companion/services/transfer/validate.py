@@ -203,7 +203,7 @@ def check_history(group: Group) -> None:
     the depth of its values instead."""
     from companion.services.transfer.export import group_export_parts
 
-    # The export read as the import reads a file: a hundred matches at a time.
+    # The export read as the import reads a file: a batch of matches at a time.
     export = group_export_parts(group, source=Match.Source.SHEET)
     document = {**export.head, "game_nights": Streamed(
         {**night, "matches": Streamed(matches)} for night, matches in export.nights)}
