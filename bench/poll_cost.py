@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import served  # noqa: E402
-import watchers  # noqa: E402
+import served
+import watchers
 
 PORT = 8298
 

@@ -31,7 +31,6 @@ from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
 from companion import notices, waiting
-from companion.shared_renders import MARKERS, sheets
 from companion.access import (
     get_group_for_user,
     get_match_for_viewer,
@@ -49,6 +48,7 @@ from companion.parsing import MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES
 from companion.selectors.sheet import Sheet, rematch_plan, sheet_for
 from companion.services.matches import can_delete
+from companion.shared_renders import MARKERS, sheets
 from scoring import ScoringError
 
 PAGE = "companion/sheet/sheet.html"
