@@ -25,6 +25,9 @@ from companion.services import matches as match_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+SQLITE_RECHECK = waiting.RECHECK_SQLITE
+"""As the server has it (the tests turn the recheck off unless they test it)."""
+
 Answer = tuple[int, dict[str, str], bytes, float]
 
 
@@ -32,6 +35,7 @@ Answer = tuple[int, dict[str, str], bytes, float]
 def quiet_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only what a test does wakes a poll (no recheck), and every test starts afresh."""
     monkeypatch.setattr(waiting, "RECHECK", 60.0)
+    monkeypatch.setattr(waiting, "RECHECK_SQLITE", 60.0)
     monkeypatch.setattr(waiting, "POLL_WAIT", 10.0)
     monkeypatch.setattr(waiting, "_state", waiting._State())
 
@@ -129,6 +133,25 @@ def test_a_held_poll_answers_at_once_when_another_phone_saves(
     assert b'id="deal-1"' in body
     assert (waiting.verified(running.pk, headers["etag"]) or 0) > running.revision
     assert took < 2
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL notifies every process")
+def test_on_sqlite_a_change_in_another_process_wakes_a_held_poll_within_a_quarter_second(
+    anna_client: Client, running: Match, players: list[Player],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make run` serves with one process per core: a save in one process is announced in
+    that process only; the phones waiting in the other learn of it from the recheck."""
+    monkeypatch.setattr(waiting, "RECHECK_SQLITE", SQLITE_RECHECK)
+    monkeypatch.setattr(waiting, "changed", lambda *args, **kwargs: None)  # another process
+
+    async def scenario() -> Answer:
+        return await held(anna_client, running,
+                          lambda: in_thread(lambda: record(running.pk, players)))
+
+    status, _, body, took = asyncio.run(scenario())
+    assert status == 200 and b'id="deal-1"' in body
+    assert took < 1.0  # the recheck's quarter second, and the answer
 
 
 def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait(
