@@ -262,3 +262,37 @@ def test_waiting_polls_hold_no_thread(
     before, during, answers = asyncio.run(scenario())
     assert during - before <= 2, (before, during)
     assert [status for status, *_ in answers] == [200] * 61
+
+
+def test_a_wave_of_polls_leaves_threads_for_every_other_page(
+    anna_client: Client, running: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change wakes every watching phone at once: their polls take at most POLL_THREADS
+    of Django's threads at a time (the others wait in the event loop), so the rest of the
+    threads stay free for every other page."""
+    from companion import asgi
+
+    monkeypatch.setattr(asgi, "POLL_THREADS", 2)
+    monkeypatch.setattr(asgi, "_poll_lanes", {})
+    inner = asgi.django_application
+    busy = {"polls": 0, "most": 0}
+
+    async def slow_polls(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["path"] != sheet_url(running):
+            await inner(scope, receive, send)
+            return
+        busy["polls"] += 1
+        busy["most"] = max(busy["most"], busy["polls"])
+        await asyncio.sleep(0.3)  # as if rendering in a thread
+        busy["polls"] -= 1
+        await inner(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", slow_polls)
+
+    async def scenario() -> list[Answer]:
+        polls = [asyncio.create_task(get(sheet_url(running), anna_client)) for _ in range(8)]
+        return await asyncio.wait_for(asyncio.gather(*polls), 20)
+
+    answers = asyncio.run(scenario())
+    assert busy["most"] == 2
+    assert [answer[0] for answer in answers] == [200] * 8
