@@ -20,6 +20,7 @@ Printed per N, over ``--seconds`` (60) of watching:
 
     .venv/bin/python bench/watchers.py [--phones 25,100,250,500,1000] [--seconds 60]
         [--database-url postgres://...] [--workers 2] [--app /path/to/a/checkout]
+        [--write-every 5]
 
 ``--app`` serves another checkout of the app (e.g. a worktree at main, to measure the
 server before a change) with this virtual environment.
@@ -282,21 +283,28 @@ def main() -> None:
     parser.add_argument("--phones", default="25,100,250,500,1000")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--database-url")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int,
+                        help="server processes (default: gunicorn.conf.py's, as make run)")
     parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument("--write-every", type=float, default=WRITE_EVERY,
+                        help="seconds between two saves of a match (5: the issue's pace; "
+                        "a table takes a minute or more per deal)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
     args = parser.parse_args()
     globals()["PORT"] = args.port
+    globals()["WRITE_EVERY"] = args.write_every
     counts = [int(n) for n in args.phones.split(",")]
     environment, label = served.prepare(args.database_url)
-    environment["WEB_CONCURRENCY"] = str(args.workers)
+    if args.workers:
+        environment["WEB_CONCURRENCY"] = str(args.workers)
+    processes = args.workers or min(2, os.cpu_count() or 1)
     matches = seed(max(counts))
     database = environment.get("DATABASE_URL", "").rsplit("/", 1)[-1]
     if args.app:
         served.ROOT = args.app.resolve()
     load = os.getloadavg()
-    print(f"# bench/watchers.py, {label}, {args.workers} process(es), app {served.ROOT}, "
-          f"{args.seconds:.0f} s per N, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"# bench/watchers.py, {label}, {processes} process(es), app {served.ROOT}, "
+          f"{args.seconds:.0f} s per N, a save per match every {args.write_every:g} s, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
           f"{'DB conns':>8}")
