@@ -304,7 +304,8 @@ def main() -> None:
         served.ROOT = args.app.resolve()
     load = os.getloadavg()
     print(f"# bench/watchers.py, {label}, {processes} process(es), app {served.ROOT}, "
-          f"{args.seconds:.0f} s per N, a save per match every {args.write_every:g} s, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+          f"{args.seconds:.0f} s per N, a save per match every {args.write_every:g} s, "
+          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
           f"{'DB conns':>8}")
