@@ -42,7 +42,7 @@ from companion.changes import wait_for_change
 from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
 from companion.games.messages import message_for
-from companion.models import Match
+from companion.models import DealScore, Match
 from companion.notices import Notice
 from companion.parsing import MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES
@@ -260,11 +260,13 @@ def sheet_changed(
     """
     if request.htmx:
         match.refresh_from_db(fields=["revision", "status"])  # the ETag the answer carries
-    sheet = sheet_for(match) if request.htmx or saved else None
-    if sheet is not None and saved:
-        message = with_scores(sheet, saved, message)
-    if request.htmx and sheet is not None:
+        sheet = sheet_for(match)
+        if saved:
+            message = with_scores(sheet, saved, message)
         return render_sheet(request, sheet, notice=notices.success(message), saved=saved)
+    if saved:
+        # The page the redirect shows makes the sheet: only the deal's scores are read here.
+        message = with_stored_scores(match, saved, message)
     if message:
         messages.success(request, message)  # a cookie (settings.MESSAGE_STORAGE), no session
     return back_to_sheet(match, saved=saved)
@@ -291,6 +293,17 @@ def with_scores(sheet: Sheet, number: int, message: str) -> str:
         f"{seat.player.name} {cell.score}"
         for seat, cell in zip(sheet.seats, row.cells, strict=True)
     )
+    return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
+
+
+def with_stored_scores(match: Match, number: int, message: str) -> str:
+    """:func:`with_scores` read from the stored deal (two queries, no sheet)."""
+    stored = dict(DealScore.objects.filter(deal__match=match, deal__number=number)
+                  .values_list("player_id", "score"))
+    if not stored:
+        return message
+    scores = ", ".join(f"{seat.player.name} {stored.get(seat.player_id, 0)}"
+                       for seat in match.seats.select_related("player").order_by("number"))
     return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
