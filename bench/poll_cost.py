@@ -9,6 +9,7 @@ alike); printed per kind: server CPU milliseconds per request, median of the rou
 min and max, and the wall time per request.
 
     .venv/bin/python bench/poll_cost.py [--rounds 10] [--each 20] [--database-url ...]
+        [--app /path/to/another/checkout]
 """
 
 from __future__ import annotations
@@ -35,12 +36,15 @@ def main() -> None:
     parser.add_argument("--each", type=int, default=20)
     parser.add_argument("--database-url")
     parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
     args = parser.parse_args()
     import httpx
 
     environment, label = served.prepare(args.database_url)
     environment["WEB_CONCURRENCY"] = "1"
     match = watchers.seed(4)[0]
+    if args.app:
+        served.ROOT = args.app.resolve()
     sheet = match["sheet"]
     base = f"http://127.0.0.1:{args.port}"
     csrf = "x" * 32
@@ -49,8 +53,8 @@ def main() -> None:
              "Cookie": f"sessionid={match['phones'][0]}"}
     edit = f"{sheet}deals/2/"
     load = os.getloadavg()
-    print(f"# bench/poll_cost.py, {label}, load average {load[0]:.2f} {load[1]:.2f} "
-          f"{load[2]:.2f}")
+    print(f"# bench/poll_cost.py, {label}, app {served.ROOT}, load average "
+          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     with served.server(environment, args.port) as process, httpx.Client(base_url=base) as client:
         def current_etag() -> str:
             return client.get(sheet, headers=phone).headers["ETag"]
