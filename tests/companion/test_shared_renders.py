@@ -110,3 +110,23 @@ def test_the_phones_of_a_table_share_one_render_per_change(
     for client in clients[1:]:
         assert 'id="deal-1"' in client.get(sheet_url(match), **POLL).content.decode()
     assert sheets.renders == before + 3
+
+
+@pytest.mark.parametrize("game", ["x-nimmt", "drei-sind-einer-zuviel"])
+def test_a_shared_answer_reads_only_who_asks_and_the_revision(
+    anna_client: Client, group: Group, players: list[Player], game: str
+) -> None:
+    """The phones after the first get the kept text: their queries are the access checks,
+    the same for a sheet of 1 deal and of 40."""
+    from tests.companion.test_sheet_queries import a_match, sheet_queries
+
+    counts = []
+    for deals in (1, 40):
+        match = a_match(group, players, game, deals, "running")
+        sheets.clear()
+        first, _ = sheet_queries(anna_client, match, POLL)
+        kept, html = sheet_queries(anna_client, match, POLL)
+        assert f'id="deal-{deals}"' in html
+        counts.append(kept)
+        assert kept < first
+    assert counts[0] == counts[1] <= 3
