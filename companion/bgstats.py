@@ -51,12 +51,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion import limits
+from companion.evenings import EVENING_ENDS_AT
 from companion.games import GAME_APPS
 from companion.models import Group, Match, Player, Seat
 from companion.parsing import MAX_POSITIVE, name_key, parse_whole_number
-from companion.services.groups import EVENING_ENDS_AT
-from companion.services.transfer import TransferError
-from companion.services.transfer.scan import scan
+from companion.uploads import TransferError, scan_stream
 from scoring import GAMES, ScoringError
 
 MAX_BYTES = limits.BGSTATS_BYTES.maximum
@@ -452,7 +451,7 @@ def _parse(content: bytes | str) -> Any:
     # Read as a stream first, in flat memory: a file that is not an object, or holds more
     # lists, objects or texts than any export within the limits, is refused unloaded.
     try:
-        scan(content, not_an_export=_not_an_export)
+        scan_stream(content, not_an_export=_not_an_export)
     except TransferError as err:
         raise BGStatsError(str(err)) from err
     try:
