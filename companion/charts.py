@@ -167,17 +167,25 @@ class PlotLine(TypedDict):
     segments: list[Segment]
 
 
-class LinePlot(TypedDict):
-    """The plot of a line chart (``line.svg``): grid, axis labels and lines."""
+class Chart(TypedDict):
+    """What every chart's ``<svg>`` has (``chart.svg``): its id, classes, size, title and
+    description."""
 
     id: str
     css: str
     attrs: SafeString
+    """Attributes of ours for its tag (e.g. ``hx-swap-oob``)."""
     width: int
     height: int
     max_width: int
+    """The ``max-width`` it gets on the page, 0 for app.css' own."""
     title: str
     desc: str
+
+
+class LinePlot(Chart):
+    """The plot of a line chart (``line.svg``): grid, axis labels and lines."""
+
     grid: list[tuple[str, str]]
     """(class, path) of the grid lines and of the zero line."""
     y_labels: list[Label]
@@ -196,17 +204,9 @@ class BarShape(TypedDict):
     value: Label
 
 
-class BarChart(TypedDict):
+class BarChart(Chart):
     """A bar chart (``bar.svg``)."""
 
-    id: str
-    css: str
-    attrs: SafeString
-    width: int
-    height: int
-    max_width: int
-    title: str
-    desc: str
     bars: list[BarShape]
 
 
