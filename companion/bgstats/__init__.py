@@ -21,6 +21,7 @@ from companion.bgstats.plan import (
     ImportPlan,
     Prepared,
     ReadyPlay,
+    Reason,
     SourceGame,
     SourcePlayer,
     bgstats_plan,
@@ -30,7 +31,13 @@ from companion.bgstats.plan import (
     plan_load,
     recognise,
 )
-from companion.bgstats.read import MAX_BYTES, BGStatsError, SourcePlay, bgstats_read
+from companion.bgstats.read import (
+    MAX_BYTES,
+    BGStatsError,
+    SourcePlay,
+    SourceScore,
+    bgstats_read,
+)
 
 __all__ = [
     "MATCHES_CSV_HEADERS",
@@ -40,9 +47,11 @@ __all__ = [
     "ImportPlan",
     "Prepared",
     "ReadyPlay",
+    "Reason",
     "SourceGame",
     "SourcePlay",
     "SourcePlayer",
+    "SourceScore",
     "bgstats_export",
     "bgstats_export_json",
     "bgstats_plan",
