@@ -22,7 +22,8 @@ The CSV export has one row per player per deal, with English headers.
 
 One module per step: :mod:`.export` writes the documents, :mod:`.validate` checks
 an uploaded file completely and plans the rows, :mod:`.importer` writes them. What
-both directions share is here.
+both directions share is here; :class:`TransferError` is
+:mod:`companion.uploads`' (the BG Stats import reads with it too), named here as well.
 """
 
 from __future__ import annotations
@@ -31,13 +32,10 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games import GAME_APPS
+from companion.uploads import TransferError
 
 FORMAT = "kartenrunde-history"
 VERSION = 1
-
-
-class TransferError(ValueError):
-    """An import file that is damaged, foreign or breaks a rule; nothing was imported."""
 
 
 PLAYER_LISTS = tuple(app.live.option for app in GAME_APPS.values() if app.live)
@@ -59,3 +57,6 @@ def map_options(options: Any, player: Callable[[Any], Any]) -> Any:
                 for item in items
             ]
     return mapped
+
+
+__all__ = ["FORMAT", "PLAYER_LISTS", "VERSION", "TransferError", "map_options"]
