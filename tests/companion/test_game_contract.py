@@ -271,7 +271,7 @@ def test_strafpunkte_is_entered_in_both_modes_with_its_own_score_part(
             "s2-cards": "", "client_key": key()}, **HX), 422)
         assert "30" in refused and Deal.objects.filter(match=match).count() == 2
         sheet = ok(client.get(url("match_sheet", match)))
-        assert "7 Strafpunkte" in sheet and "25 (2)" in sheet
+        assert "7 Strafpunkte" in sheet and "Karten (Strafpunkte): 3 (1), 25 (2)" in sheet
         check = ok(client.post(reverse("rules_check", args=[strafpunkte.SLUG]),
                                {"check": "penalty", "penalty-penalty": "0"}))
         assert 'id="answer-penalty">raus<' in check
@@ -351,8 +351,58 @@ def test_no_shared_module_names_a_game() -> None:
         for line, value in _literals(tree):
             if value in names or (pattern.search(value) and value.startswith("companion.games.")):
                 found.append(f"{path.relative_to(ROOT)}:{line}: {value!r}")
-    for path in sorted((ROOT / "templates").rglob("*.html")):
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if re.search(r"""["'](""" + "|".join(map(re.escape, SHIPPED)) + r""")["']""", text):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {text.strip()[:80]}")
+    found += _game_words_in_shared_templates()
     assert found == [], "\n".join(found)
+
+
+GAME_WORDS = ("Hornochse", "Bullenkarte", "bull card", "X-Reihe", "X-stack", "X-Stapel",
+              "Zwischenwertung", "interim scoring", "seven colours", "sieben Farben", "red 4",
+              "rote Vier", "Strafpunkt")
+"""Words of single games (the glossary's game terms): a shared template that says one
+speaks for a game, whose folder should say it (``GameApp``, its ``EntryFormat``)."""
+SHARED_TALLIES = {("templates/companion/groups/night_detail.html", "Hornochse")}
+"""The night's tally adds up the Hornochsen of every game that reports them (the shared
+tally key ``companion.selectors.stats.HORNOCHSEN``): a sum across games, no game's own."""
+
+
+def _game_words_in_shared_templates() -> list[str]:
+    """Lines of the shared templates that name a game (its slug, folder or title) or say
+    one of :data:`GAME_WORDS` (see :func:`_game_words_in`)."""
+    found = []
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        found += _game_words_in(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+    return found
+
+
+def _game_words_in(relative: str, text: str) -> list[str]:
+    """The lines of the template ``relative`` that name a game; under templates/companion/
+    also those that say a game's word. Comments count too (they tell the next reader where
+    the game lives)."""
+    titles = [app.info.title for app in GAME_APPS.values() if not app.info.title.isdigit()]
+    names = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(_names_of_games())))
+                       + r")(?![\w-])|" + "|".join(map(re.escape, titles)))
+    words = re.compile("|".join(map(re.escape, GAME_WORDS)), re.IGNORECASE)
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        hit = names.search(line)
+        if hit is None and relative.startswith("templates/companion/"):
+            hit = words.search(line)
+            if hit and any(relative == where and hit.group().casefold() == word.casefold()
+                           for where, word in SHARED_TALLIES):
+                hit = None
+        if hit:
+            found.append(f"{relative}:{number}: {hit.group()!r} in {line.strip()[:80]}")
+    return found
+
+
+@pytest.mark.parametrize("put_back", [
+    "{% if match.game == 'dreizehn' %}", "{# dreizehn only #}", "{# for X nimmt! #}",
+    "{% translate 'all seven colours are open' %}", "{% translate 'Hornochsen on the card' %}",
+])
+def test_the_template_check_finds_a_game_put_back(put_back: str) -> None:
+    """A game's name or word put back into a shared template is found (a check that cannot
+    fail is none)."""
+    sheet = ROOT / "templates" / "companion" / "sheet" / "sheet.html"
+    relative = "templates/companion/sheet/sheet.html"
+    assert _game_words_in(relative, sheet.read_text(encoding="utf-8")) == []
+    assert _game_words_in(relative, sheet.read_text(encoding="utf-8") + put_back) != []
