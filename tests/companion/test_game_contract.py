@@ -327,12 +327,12 @@ def _names_of_games() -> set[str]:
 
 
 def _literals(tree: ast.AST) -> Iterator[tuple[int, str]]:
-    """String constants that are not docstrings."""
+    """String constants that are not docstrings (of a module, class or function, or the
+    bare string under an assignment that documents it)."""
     docstrings = {
-        id(node.body[0].value) for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
+        id(node.value) for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
     }
     for node in ast.walk(tree):
         if (isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -406,3 +406,102 @@ def test_the_template_check_finds_a_game_put_back(put_back: str) -> None:
     relative = "templates/companion/sheet/sheet.html"
     assert _game_words_in(relative, sheet.read_text(encoding="utf-8")) == []
     assert _game_words_in(relative, sheet.read_text(encoding="utf-8") + put_back) != []
+
+
+# --------------------------------------- a game added later: only its own files name it
+
+ADDED = SHIPPED[5:]
+"""The games added after the first five, as "a game is one folder" says (the sixth,
+6 nimmt!: docs/architecture.md, "Adding a game"); the first five are named in shared tests
+as examples. Deleting such a game's own files leaves an app without it that works."""
+
+
+def _own_files(app: GameApp) -> set[Path]:
+    """What adding the game added: its engine module and folder, its tests (named after
+    its folder); besides, the registry line, translations, docs and migrations."""
+    tests = ROOT / "tests"
+    return {
+        ROOT / "scoring" / f"{app.folder}.py", ROOT / "companion" / "games" / app.folder,
+        *tests.rglob(f"test_{app.folder}.py"), *tests.rglob(f"test_*_{app.folder}.py"),
+    }
+
+
+def _names_in_code(path: Path, forbidden: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """Code that names the game: string literals (docstrings aside) and identifiers of a
+    Python module; any line of a template, script or style sheet."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".py":
+        for number, line in enumerate(text.splitlines(), 1):
+            if forbidden.search(line):
+                yield number, line.strip()
+        return
+    tree = ast.parse(text)
+    registry_line = {  # GameInfo("<slug>", ...) in scoring/__init__.py: the one allowed
+        id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "GameInfo" for arg in node.args}
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = [node.name]
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names = [alias.name for alias in node.names]
+            if isinstance(node, ast.ImportFrom):
+                names.append(node.module or "")
+        for name in names:
+            if forbidden.search(name):
+                yield node.lineno, name
+    for line, value in _literals(tree):
+        if forbidden.search(value) and not any(
+                id(node) in registry_line for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and node.value == value):
+            yield line, value
+
+
+def _spellings(app: GameApp) -> re.Pattern[str]:
+    """The game's slug, folder and title (with or without its "!"), in any case."""
+    spellings = {app.slug, app.folder, app.info.title, app.info.title.rstrip("!")}
+    return re.compile("|".join(map(re.escape, sorted(spellings, key=len, reverse=True))),
+                      re.IGNORECASE)
+
+
+@pytest.mark.parametrize("slug", ADDED)
+def test_an_added_game_is_named_only_in_its_own_files(slug: str) -> None:
+    app = game_app(slug)
+    forbidden = _spellings(app)
+    own = _own_files(app)
+    # What players type into the rules search may name any game, one the app has or not.
+    asked = set((ROOT / "tests" / "companion").glob("rules_questions*.py"))
+    shared = [path for folder in ("companion", "scoring", "templates", "static", "tests",
+                                  "bench")
+              for path in sorted((ROOT / folder).rglob("*"))
+              if path.suffix in (".py", ".html", ".js", ".css") and "migrations" not in path.parts
+              and "vendor" not in path.parts and path not in asked
+              and not any(path == mine or mine in path.parents for mine in own)]
+    found = [f"{path.relative_to(ROOT)}:{line}: {value[:80]!r}"
+             for path in shared for line, value in _names_in_code(path, forbidden)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(("name", "text", "named"), [
+    ("shared.py", 'if match.game == "{slug}":\n    pass\n', True),
+    ("shared.py", "from companion.games.{folder} import forms\n", True),
+    ("shared.py", "import companion.games.{folder}\n", True),
+    ("shared.py", "def _{folder}_figures() -> None:\n    pass\n", True),
+    ("shared.py", "TITLE = '{title_upper}'\n", True),
+    ("shared.py", '"""Like {title}, a game may end by its totals."""\n', False),
+    ("shared.py", 'LIMIT = 3\n"""As {title} needs."""\n', False),
+    ("shared.html", "{{% if game == '{slug}' %}}{{% endif %}}\n", True),
+    ("shared.js", "const game = 'another game';\n", False),
+])
+def test_the_added_games_check_finds_a_name_in_code(
+    tmp_path: Path, name: str, text: str, named: bool,
+) -> None:
+    app = game_app(SHIPPED[-1])
+    path = tmp_path / name
+    path.write_text(text.format(slug=app.slug, folder=app.folder, title=app.info.title,
+                                title_upper=app.info.title.upper()), encoding="utf-8")
+    assert bool(list(_names_in_code(path, _spellings(app)))) is named
