@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 from django import forms
@@ -118,6 +119,17 @@ def parse_choices(text: str) -> dict[int, int]:
     return choices
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One player's line of the round form: the name, then card and the game's fields."""
+
+    number: int
+    name: forms.BoundField
+    name_column: str
+    fields: tuple[tuple[str, forms.BoundField], ...]
+    """(grid column, field) after the name."""
+
+
 class RoundForm(CheckForm):
     """The rows and the revealed cards (with owners) of one round of a row game.
 
@@ -133,6 +145,8 @@ class RoundForm(CheckForm):
     example_players: ClassVar[tuple[str, ...]]
     """The names a round starts with when the page was not opened with players."""
     choice_kinds: ClassVar[tuple[str, ...]] = ("row",)
+    seat_columns: ClassVar[tuple[str, ...]] = ("col", "col-5")
+    """The grid columns of a player's name, card and own fields (:meth:`seat_fields`)."""
 
     basis = forms.CharField(required=False, widget=forms.HiddenInput)
 
@@ -225,10 +239,17 @@ class RoundForm(CheckForm):
     def row_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.row_names()]
 
-    def player_rows(self) -> list[tuple[forms.BoundField, ...]]:
-        """Per player: name, card and the game's own fields."""
-        return [(self[f"name_{i}"], self[f"card_{i}"],
-                 *(self[name] for name in self.seat_field_names[i])) for i in self.seats()]
+    def player_rows(self) -> list[SeatRow]:
+        """Per player: name, card and the game's own fields, each with its column
+        (``templates/rules/_round_seats.html``)."""
+        name_column, *columns = self.seat_columns
+        return [
+            SeatRow(index, self[f"name_{index}"], name_column, tuple(zip(
+                columns, (self[f"card_{index}"],
+                          *(self[name] for name in self.seat_field_names[index])),
+                strict=True)))
+            for index in self.seats()
+        ]
 
     def player_name(self, index: int) -> str:
         """The name of the player in row ``index``, "Player <n>" if left empty."""

@@ -29,6 +29,7 @@ class XRoundForm(RoundForm):
     last_card = 100
     example_players = ("Anna", "Ben", "Cem")
     choice_kinds = ("row", "x")
+    seat_columns = ("col-5", "col-3", "col-4")
 
     row_3 = cards_field(_("3-row"), maximum=100, max_count=2,
                         help_text=_("Cards left to right, e.g. 12 20"))
