@@ -15,10 +15,12 @@ wsgi_app = "companion.asgi:application"
 bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
 # uvicorn's worker, answering held polls at once when told to stop (companion/server.py).
 worker_class = "companion.server.Worker"
-# One process by default (`make run`, SQLite): a phone's held poll learns of a change made
-# by another phone in the same process at once (companion/changes.py). Hosted on
-# PostgreSQL, more processes hear each other's changes through LISTEN/NOTIFY.
-workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
+# One process per core, at most two by default: Python runs one request at a time per
+# process, so a second process doubles what the server can work on at once. A phone's held
+# poll learns of a change made in its own process at once (companion/changes.py); of one
+# made in the other process within a quarter second on SQLite (companion/waiting.py reads
+# the waited-for matches' revisions), at once on PostgreSQL (LISTEN/NOTIFY).
+workers = int(os.environ.get("WEB_CONCURRENCY", str(min(2, os.cpu_count() or 1))))
 timeout = 30
 # Held polls are answered at once when a worker stops (companion/server.py); this is for
 # the pages still being made.

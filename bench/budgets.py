@@ -476,9 +476,10 @@ def main() -> None:
                             capture_output=True, text=True).stdout.strip()
     print(f"# bench/budgets.py, commit {commit}, {time.strftime('%Y-%m-%d %H:%M')}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"# {label}; gunicorn as `make run` starts it (gthread, "
-          f"{environment.get('WEB_CONCURRENCY', '1')} process(es) x "
-          f"{environment.get('GUNICORN_THREADS', '32')} threads), DEBUG off, German, logged in")
+    print(f"# {label}; gunicorn as `make run` starts it (event-loop workers, "
+          f"{environment.get('WEB_CONCURRENCY', 'default')} process(es) x "
+          f"{environment.get('KARTENRUNDE_THREADS', '16')} threads for Django), DEBUG off, "
+          "German, logged in")
     print("# load average (1/5/15 min): at start {:.2f} {:.2f} {:.2f}, when measuring began "
           "{:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
               *load_start, *load_measured, *load_end))

@@ -1,4 +1,6 @@
-"""Phones writing at once: a real gunicorn (gthread), real HTTP, counts of what went wrong.
+"""Phones writing at once: the real server (gunicorn with gunicorn.conf.py, as `make run`
+serves: event-loop workers, Django in a pool of threads), real HTTP, counts of what went
+wrong.
 
 Two scenarios, each with THREADS phones (threads with their own login session):
 
@@ -17,7 +19,8 @@ Usage (127.0.0.1 only, bounded in time)::
     DATABASE_URL=postgres://postgres@127.0.0.1:54329/kartenrunde_bench \\
         .venv/bin/python bench/concurrency.py                   # PostgreSQL (database wiped)
 
-Options: --port (default 8290), --threads (8), --edits (5), --workers (1 gunicorn process).
+Options: --port (default 8290), --threads (8 phones, and as many server threads),
+--edits (5), --workers (1 gunicorn process).
 """
 
 from __future__ import annotations
@@ -141,11 +144,12 @@ def prepare(threads: int) -> dict[str, Any]:
 
 def start_gunicorn(port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "companion.wsgi", "-k", "gthread",
-         "--threads", str(threads), "--workers", str(workers), "-b", f"127.0.0.1:{port}",
+        [str(ROOT / ".venv/bin/gunicorn"), "--config", "gunicorn.conf.py",
+         "--workers", str(workers), "-b", f"127.0.0.1:{port}",
          "--log-level", "warning", "--timeout", "60"],
         cwd=ROOT, env={**os.environ, "DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-                      "DJANGO_SECRET_KEY": secrets.token_urlsafe(50)},
+                      "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+                      "KARTENRUNDE_THREADS": str(threads)},
     )
     for _ in range(100):
         try:
@@ -276,7 +280,8 @@ def main() -> None:
             for deal in Deal.objects.filter(match_id__in=setup["writers"])
         }
         lost = sum(1 for key, version in saved.items() if stored.get(key, 0) < version)
-        print(f"{label}, gunicorn gthread {options.workers} x {options.threads} threads")
+        print(f"{label}, gunicorn event-loop workers {options.workers} x {options.threads} "
+              "Django threads")
         print(f"writers: {options.threads} phones x {options.threads} matches, "
               f"{sum(counts.values())} requests in {seconds:.1f} s: {dict(sorted(counts.items()))}"
               f", lost updates {lost}")

@@ -62,7 +62,7 @@ def production_server(port: int, *, workers: int = 2, threads: int = 4,
         "DATABASE_URL": database, "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64)[:50],
         "DJANGO_STATIC_ROOT": str(work / "static"),
-        "WEB_CONCURRENCY": str(workers), "GUNICORN_THREADS": str(threads),
+        "WEB_CONCURRENCY": str(workers), "KARTENRUNDE_THREADS": str(threads),
     }
     python = sys.executable
     for step in (["migrate", "--noinput", "-v", "0"], ["createcachetable"],

@@ -472,8 +472,9 @@ def main() -> None:
         server.wait(30)
     seconds = time.monotonic() - began
     requests = sum(tally.counts.values())
-    print(f"# {label}, gunicorn (gunicorn.conf.py: {os.environ.get('WEB_CONCURRENCY', '1')} "
-          f"worker(s) x {os.environ.get('GUNICORN_THREADS', '32')} threads, workers not "
+    print(f"# {label}, gunicorn (gunicorn.conf.py: "
+          f"{os.environ.get('WEB_CONCURRENCY', 'default')} event-loop worker(s) x "
+          f"{os.environ.get('KARTENRUNDE_THREADS', '16')} Django threads, workers not "
           f"recycled), {TABLES * SEATS} phones{'' if options.no_import else ' + an importer'}, "
           f"{seconds / 60:.1f} minutes")
     print(f"requests: {requests} ({requests / seconds:.1f}/s), errors: {len(tally.errors)}")

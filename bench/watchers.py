@@ -14,12 +14,14 @@ Printed per N, over ``--seconds`` (60) of watching:
   sheet of a newer revision, p50 / p95 / max (a phone that had not seen a save before the
   next one counts as the whole 5 s interval, "late");
 - errors (answers other than 200/304, timeouts, refused connections), saves done;
-- the server's CPU (seconds per second, master and workers), its RSS (MB, largest seen);
+- the server's CPU (seconds per second, master and workers), its RSS (MB, largest seen),
+  and this client's own CPU (it shares the machine's two cores with the server);
 - `/rules/` p50 / p95 meanwhile (one client asking every 0.5 s);
 - on PostgreSQL the most connections the server held at once (pg_stat_activity).
 
     .venv/bin/python bench/watchers.py [--phones 25,100,250,500,1000] [--seconds 60]
         [--database-url postgres://...] [--workers 2] [--app /path/to/a/checkout]
+        [--write-every 5]
 
 ``--app`` serves another checkout of the app (e.g. a worktree at main, to measure the
 server before a change) with this virtual environment.
@@ -226,6 +228,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
                                  timeout=TIMEOUT) as client:
         run.end = time.monotonic() + seconds
         cpu_before, _ = served.server_cpu(master)
+        client_before = time.process_time()
         wall_before = time.monotonic()
         tasks = []
         placed = 0
@@ -249,6 +252,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
             found = await asyncio.to_thread(db_connections, database_url, database)
             connections = max(connections, found or 0)
         cpu_after, _ = served.server_cpu(master)
+        client_cpu = (time.process_time() - client_before) / (time.monotonic() - wall_before)
         wall = time.monotonic() - wall_before
         await asyncio.wait(tasks, timeout=TIMEOUT + 5)
         for task in tasks:
@@ -271,7 +275,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         "p50": quantile(delays, 0.5), "p95": quantile(delays, 0.95),
         "max": max(delays) if delays else float("nan"), "late": late,
         "errors": sum(run.errors.values()), "error_kinds": run.errors,
-        "cpu": (cpu_after - cpu_before) / wall, "rss": rss,
+        "cpu": (cpu_after - cpu_before) / wall, "rss": rss, "client": client_cpu,
         "rules50": quantile(run.rules, 0.5) * 1000, "rules95": quantile(run.rules, 0.95) * 1000,
         "connections": connections if database_url else None,
     }
@@ -282,23 +286,31 @@ def main() -> None:
     parser.add_argument("--phones", default="25,100,250,500,1000")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--database-url")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int,
+                        help="server processes (default: gunicorn.conf.py's, as make run)")
     parser.add_argument("--port", type=int, default=PORT)
+    parser.add_argument("--write-every", type=float, default=WRITE_EVERY,
+                        help="seconds between two saves of a match (5: the issue's pace; "
+                        "a table takes a minute or more per deal)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
     args = parser.parse_args()
     globals()["PORT"] = args.port
+    globals()["WRITE_EVERY"] = args.write_every
     counts = [int(n) for n in args.phones.split(",")]
     environment, label = served.prepare(args.database_url)
-    environment["WEB_CONCURRENCY"] = str(args.workers)
+    if args.workers:
+        environment["WEB_CONCURRENCY"] = str(args.workers)
+    processes = args.workers or min(2, os.cpu_count() or 1)
     matches = seed(max(counts))
     database = environment.get("DATABASE_URL", "").rsplit("/", 1)[-1]
     if args.app:
         served.ROOT = args.app.resolve()
     load = os.getloadavg()
-    print(f"# bench/watchers.py, {label}, {args.workers} process(es), app {served.ROOT}, "
-          f"{args.seconds:.0f} s per N, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(f"# bench/watchers.py, {label}, {processes} process(es), app {served.ROOT}, "
+          f"{args.seconds:.0f} s per N, a save per match every {args.write_every:g} s, "
+          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
-          f"{'errors':>6} {'CPU':>5} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
+          f"{'errors':>6} {'CPU':>5} {'client':>6} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
           f"{'DB conns':>8}")
     sys.stdout.flush()
     with served.server(environment, args.port) as process:
@@ -308,7 +320,8 @@ def main() -> None:
             conns = "-" if found["connections"] is None else str(found["connections"])
             print(f"{count:>6} {found['saves']:>5} {found['p50']:>7.2f}s {found['p95']:>5.2f}s "
                   f"{found['max']:>5.2f}s {found['late']:>5} {found['errors']:>6} "
-                  f"{found['cpu']:>5.2f} {found['rss']:>6.0f} {found['rules50']:>9.0f}ms "
+                  f"{found['cpu']:>5.2f} {found['client']:>6.2f} {found['rss']:>6.0f} "
+                  f"{found['rules50']:>9.0f}ms "
                   f"{found['rules95']:>7.0f} {conns:>8}"
                   + (f"  {found['error_kinds']}" if found["errors"] else ""))
             sys.stdout.flush()

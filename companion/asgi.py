@@ -18,6 +18,7 @@ machine made every page several times slower than one hop into a pool thread.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -33,6 +34,13 @@ from companion import waiting
 THREADS = int(os.environ.get("KARTENRUNDE_THREADS", "16"))
 """Requests Django works on at once in one process (the others wait in the event loop)."""
 django_application = WSGIMiddleware(get_wsgi_application(), workers=THREADS)
+
+POLL_THREADS = int(os.environ.get("KARTENRUNDE_POLL_THREADS", str(max(1, THREADS // 4))))
+"""Of those, how many may answer sheet polls at once: a change wakes every phone that
+watches the match at the same moment (hundreds on a busy evening); they queue in the
+event loop for these threads, and the others stay free for every other page (a rules
+lookup is not queued behind a wave of polls)."""
+_poll_lanes: dict[Any, asyncio.Semaphore] = {}
 
 POLLED = frozenset({"match_sheet", "match_live"})
 """The views whose polls may be held (companion/views/sheet.py, live.py)."""
@@ -90,6 +98,15 @@ def without_wait(scope: Scope) -> Scope:
                                  if name.lower() != b"kr-wait"]}
 
 
+def _poll_lane() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    lane = _poll_lanes.get(loop)
+    if lane is None:
+        _poll_lanes.clear()  # one event loop per process; a new one (tests) starts afresh
+        lane = _poll_lanes[loop] = asyncio.Semaphore(POLL_THREADS)
+    return lane
+
+
 async def application(scope: Scope, receive: Any, send: Any) -> None:
     match_id = polled_match(scope)
     if match_id is None:
@@ -110,4 +127,5 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
                 waiting.learned(match_id, revision, since)
         await send(message)
 
-    await django_application(without_wait(scope), receive, learn)
+    async with _poll_lane():
+        await django_application(without_wait(scope), receive, learn)

@@ -29,7 +29,9 @@ class WhyLine:
     text: str
     points: str
     cards: str = ""
-    """The card numbers behind the line with their Hornochsen, e.g. "3 (1), 55 (7)"."""
+    """The card numbers behind the line with their values, e.g. "3 (1), 55 (7)"."""
+    cards_label: str = ""
+    """What heads ``cards`` (the game's ``EntryFormat.cards_label``): "cards (Hornochsen):"."""
 
 
 def _colour(part: ScorePart) -> str:
@@ -137,11 +139,13 @@ def _text(
 def lines_for(game: str, parts: Sequence[ScorePart], *, signed: bool) -> tuple[WhyLine, ...]:
     """The lines of one player's breakdown; ``signed`` shows +/− (games scoring points)."""
     language = get_language()
+    cards_label = str(game_app(game).entry.cards_label)
     return tuple(
         WhyLine(
             text=_text(language, game, part.kind, part.count, part.colour, part.tied),
             points=_points(part, signed=signed),
             cards=", ".join(f"{card.card} ({card.hornochsen})" for card in part.cards),
+            cards_label=cards_label if part.cards else "",
         )
         for part in parts
     )

@@ -111,7 +111,7 @@ IMPORT_CONTAINERS = Limit(
       "holds fewer."),
 )
 """Lists and objects of a file, counted while it is read as a stream, before it is loaded
-(``companion.services.transfer.scan``): the largest export the limits allow holds about
+(``companion.uploads``): the largest export the limits allow holds about
 360,000; a million empty objects take 64 MB once loaded."""
 IMPORT_TEXTS = Limit(
     1_000_000,

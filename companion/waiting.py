@@ -10,8 +10,10 @@ waits here, in front of Django, as a coroutine, until
   connection per process (:func:`_listen`, psycopg's async notifications);
 - or a read of the waited-for matches' revisions (one query for all of them every
   :data:`RECHECK` seconds, :func:`_recheck`) finds one moved on: changes no
-  announcement reached (another SQLite process, a management command, a lost
-  notification);
+  announcement reached (a management command, a lost notification) and, on SQLite,
+  the changes of the server's other processes (SQLite has no notifications: the read
+  is then every :data:`RECHECK_SQLITE` seconds, so a save in one process is seen by
+  the phones waiting in the other within that time);
 - or :data:`POLL_WAIT` seconds passed;
 - or the server is told to stop (:func:`stop`): then it is answered 304 at once.
 
@@ -44,7 +46,11 @@ CHANNEL = "kartenrunde_match_changed"
 POLL_WAIT = 15.0
 """Seconds a held poll waits at most (below the phones' request timeout, static/js/net.js)."""
 RECHECK = 2.0
-"""Seconds between two reads of the waited-for matches' revisions."""
+"""Seconds between two reads of the waited-for matches' revisions (PostgreSQL, whose
+notifications tell every process of a change at once)."""
+RECHECK_SQLITE = 0.25
+"""The same on SQLite, where this read is how one process learns of another's changes:
+one indexed query of a few hundred ids, about a millisecond, four times a second."""
 MAX_WAITING = int(os.environ.get("KARTENRUNDE_MAX_HELD_POLLS", "5000"))
 """Polls that may wait at once in one process (each costs a coroutine, a few kB)."""
 KNOWN = 10_000
@@ -228,8 +234,9 @@ def _start(loop: asyncio.AbstractEventLoop) -> None:
     _state.stopping = False
     _state.known.clear()
     _state.announced_at.clear()
-    jobs = [_recheck()]
-    if connections["default"].vendor == "postgresql":
+    postgres = connections["default"].vendor == "postgresql"
+    jobs = [_recheck(RECHECK if postgres else RECHECK_SQLITE)]
+    if postgres:
         jobs.append(_listen())
     for job in jobs:
         task = loop.create_task(job)
@@ -237,10 +244,10 @@ def _start(loop: asyncio.AbstractEventLoop) -> None:
         task.add_done_callback(_state.tasks.discard)
 
 
-async def _recheck() -> None:
-    """Every RECHECK seconds while polls wait: one query for all their matches' revisions."""
+async def _recheck(every: float) -> None:
+    """Every ``every`` seconds while polls wait: one query for all their matches' revisions."""
     while True:
-        await asyncio.sleep(RECHECK)
+        await asyncio.sleep(every)
         watched = list(_state.waiters)
         if not watched:
             continue

@@ -75,7 +75,8 @@ SHARED_PART_KINDS: frozenset[PartKind] = frozenset({
 (3 sind einer zuviel!); ``final_bonus``: open colours at the end;
 ``interim_bonus``: the Zwischenwertung card; ``colour`` / ``most``: a colour's
 cards, counted or spared for the strict majority (13); ``red``: red 4s (13);
-``collected``: collected cards (Freaky); ``pile``: Hornochsen in the player's pile (6 nimmt!).
+``collected``: collected cards (Freaky). A kind only one later game uses is that game's
+own (with its words in its ``GameApp.part_texts``).
 """
 
 
@@ -134,12 +135,13 @@ class GameRules(Protocol):
 
 def rules_for(slug: str, options: Mapping[str, object] | None = None) -> GameRules:
     """The module of a game, by slug; bound to a match's ``options`` where the game's
-    rules depend on them (its module has ``with_options``, e.g. 6 nimmt!'s Profi cards).
+    rules depend on them (its module has ``with_options``, which gets the options and
+    returns the rules bound to them; ``tests/scoring/test_common.py`` shows one).
 
     >>> rules_for("elf-nimmt").deal_count(4)
     4
-    >>> rules_for("sechs-nimmt", {"deals": 3}).deal_count(4)
-    3
+    >>> rules_for("elf-nimmt", {"deals": 3}).deal_count(4)  # no ``with_options``: the module
+    4
     >>> rules_for("skat")
     Traceback (most recent call last):
     ...
@@ -162,17 +164,12 @@ def deals_needed(
     """How many deals the match has, with ``recorded`` deals on its sheet so far.
 
     A game with a fixed number of deals answers its ``deal_count``. A game whose match
-    ends by its totals (its rules have ``deals_needed``, e.g. 6 nimmt! to 66) answers
-    ``recorded`` once the match is over, else one more; ``totals`` (the players'
-    totals now) is called only for such a game.
+    ends by its totals (its rules have ``deals_needed``, e.g. a match to a target total)
+    answers ``recorded`` once the match is over, else one more; ``totals`` (the players'
+    totals now) is called only for such a game (``tests/scoring/test_common.py``).
 
     >>> deals_needed("x-nimmt", 3, recorded=1, totals=dict)
     2
-    >>> deals_needed("sechs-nimmt", 3, recorded=2, totals=lambda: {"Anna": 70, "Ben": 3})
-    2
-    >>> deals_needed("sechs-nimmt", 3, recorded=2, totals=lambda: {"Anna": 60},
-    ...              options={"target": 100})
-    3
     """
     rules = rules_for(slug, options or {})
     own = getattr(rules, "deals_needed", None)

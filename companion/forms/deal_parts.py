@@ -23,10 +23,11 @@ class EntryField:
 
 @dataclass(frozen=True)
 class GridCard:
-    """One card of the card grid: its number, its Hornochsen and whether it is ticked."""
+    """One card of the card grid: its number, its value (``EntryFormat.card_value``) and
+    whether it is ticked."""
 
     number: int
-    hornochsen: int
+    value: int
     ticked: bool
     elsewhere: bool
     """Ticked for another player or pile: shown greyed out."""

@@ -285,9 +285,11 @@ class DealForm(forms.Form):
         return panels
 
     @property
-    def hornochsen_values(self) -> list[int]:
-        """The Hornochsen a number card can carry (for the grid's shared descriptions)."""
-        return sorted({self.format.card_value(card) for card in self.format.cards})
+    def card_values(self) -> list[tuple[int, str]]:
+        """The values a number card can carry, each with its words (the grid's shared
+        descriptions, one per value)."""
+        return [(value, self.format.card_value_text(value))
+                for value in sorted({self.format.card_value(card) for card in self.format.cards})]
 
     def grid_piles(self) -> list[tuple[str, Any]]:
         """The piles a player ticks cards for (field name, label)."""

@@ -87,12 +87,6 @@ class GameApp:
     option_checks: Mapping[str, Callable[[Any], None]] = field(default_factory=dict)
     """Match options of this game beside the live record, each with the check of its
     value read from a file (raises :class:`~companion.games.checks.Refusal`)."""
-    start_fields: Callable[[], dict[str, Any]] | None = None
-    """The game's match options on the new-match form: its form fields by name (the form
-    names them ``<folder>-<name>`` and shows them while the game is chosen), if any."""
-    start_options: Callable[[Mapping[str, Any]], dict[str, object]] | None = None
-    """The options the match stores, from the cleaned values of ``start_fields`` (by their
-    own names); raises ``ValidationError`` for a combination the game refuses."""
     bgg_id: int | None = None
     """The game's BoardGameGeek id, if known: how a BG Stats file names it
     (:mod:`companion.bgstats`; written as 0, BG Stats' "none", when unknown)."""

@@ -143,10 +143,24 @@ class EntryFormat(ABC):
     """A field the chips layout fills in when the counts make it certain (3 sind einer
     zuviel!: the interim bonus card of a player who ends with every colour open); empty:
     none."""
+    auto_bonus_note: Any = ""
+    """What the chips layout says under a field it filled in (``auto_bonus``): why the
+    counts make it certain, and that a tap changes it."""
+    grid_hint: Any = ""
+    """What the card grid says above the cards: what to tap and what a card's small
+    number (``card_value``) is."""
 
     def card_value(self, card: int) -> int:
         """What the card grid shows on a number card (its Hornochsen); 0: nothing."""
         return 0
+
+    cards_label: Any = ""
+    """What heads the cards of a score part with their values in brackets, on the sheet's
+    breakdown ("cards (Hornochsen):" before "3 (1), 55 (7)")."""
+
+    def card_value_text(self, value: int) -> str:
+        """A ``card_value`` in words, read out with each card of the grid that has it."""
+        return str(value)
 
     def layout_for(self, mode: str) -> str:
         """The layout of entry ``mode`` (``blocks``, ``colours``, ``chips``; the card grid's

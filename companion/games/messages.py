@@ -3,8 +3,8 @@
 The engine raises :class:`scoring.ScoringError` with an English message
 template and its parameters. Here the template is translated through the
 normal gettext catalogue (the templates are collected for makemessages in
-``companion/engine_catalogue.py``) and filled in; parameters that are colour
-keys of the engine are put in the user's words too.
+``companion/engine_catalogue.py`` and each game's ``engine_catalogue.py``) and filled
+in; parameters that are colour keys of the engine are put in the user's words too.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from companion.colours import parse_colour
+from companion.evenings import game_night_date
 from companion.models import (
     GameNight,
     Group,
@@ -40,20 +41,6 @@ took minutes to check and made the roster page 60 MB)."""
 
 def roster_full_message() -> str:
     return _("A group's roster holds at most %(max)d players.") % {"max": ROSTER_MAX}
-
-
-EVENING_ENDS_AT = 6
-"""Hour of the morning (local time) until which the previous evening is still "today"."""
-
-
-def game_night_date(now: dt.datetime | None = None) -> dt.date:
-    """The date of the evening in progress, in the site's time zone.
-
-    Card evenings run past midnight: until 06:00 the evening that began the day
-    before is still going on, so a match started at 00:30 joins that night.
-    """
-    local = timezone.localtime(now)
-    return (local - dt.timedelta(hours=EVENING_ENDS_AT)).date()
 
 
 def game_night_for_today(*, group: Group) -> GameNight:

@@ -25,9 +25,9 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
+from companion.evenings import EVENING_ENDS_AT, game_night_date
 from companion.models import GameNight, Match, MatchChange, Membership, TablePass
 from companion.parsing import clean_name
-from companion.services.groups import EVENING_ENDS_AT, game_night_date
 
 SALT = "kartenrunde.table-pass"
 MAX_HOURS = 24
@@ -39,7 +39,7 @@ PassState = Literal["active", "expired", "revoked", "maker_left"]
 
 def pass_expiry(now: dt.datetime | None = None) -> dt.datetime:
     """When a pass made at ``now`` stops working: the end of the game night in progress
-    (:data:`companion.services.groups.EVENING_ENDS_AT` the next morning), at most
+    (:data:`companion.evenings.EVENING_ENDS_AT` the next morning), at most
     :data:`MAX_HOURS` later."""
     now = now or timezone.now()
     morning = dt.datetime.combine(

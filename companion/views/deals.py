@@ -270,25 +270,29 @@ def _deal(match: Match, number: int) -> Deal:
     "edit", saved_already(gettext_lazy("Deal %(number)s was corrected already.")))
 def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -> HttpResponse:
     """Correct a recorded deal; refused when another phone changed it meanwhile."""
-    match = get_match_for_viewer(request, group_id, match_id, write=True)
-    deal = _deal(match, number)
-    sheet = sheet_for(match)
-    if not sheet.is_open:
-        notice = _("This match is finished. Reopen it to change it.")
-        return render_sheet(request, sheet, notice=notice, status=409)
-    if request.method != "POST":
+    if request.method != "POST" or request.POST.get("switch_mode"):
+        match = get_match_for_viewer(request, group_id, match_id, write=True)
+        deal = _deal(match, number)
+        sheet = sheet_for(match)
+        if not sheet.is_open:
+            return render_sheet(request, sheet, notice=_finished(), status=409)
+        switched = _switched(request, sheet)
+        if switched is not None:
+            return render_sheet(request, sheet, form=switched, editing=deal, partial="deal-form")
         # The whole sheet answers: the edit form takes the place of the next deal's form,
         # which a complete or reopened match does not have.
         form = _edit_form(sheet, deal, mode=request.GET.get("mode"))
         return render_sheet(request, sheet, form=form, editing=deal)
-    switched = _switched(request, sheet)
-    if switched is not None:
-        return render_sheet(request, sheet, form=switched, editing=deal, partial="deal-form")
-    form = DealForm(request.POST, game=match.game, seats=sheet.seats)
-    if not form.is_valid():
-        return render_sheet(request, sheet, form=form, editing=deal, status=422)
-    if _ask_before_empty(match, form):
-        return render_sheet(request, sheet, form=form, editing=deal, status=422)
+    # A save: the seats come with the match (one query, as for a new deal); the sheet is
+    # made only to answer a refusal (the answer to a save is made after it).
+    seats = get_seats_for_viewer(request, group_id, match_id, write=True)
+    match = seats[0].match
+    deal = get_object_or_404(match.deals, number=number)
+    if match.status != Match.Status.OPEN:
+        return render_sheet(request, sheet_for(match), notice=_finished(), status=409)
+    form = DealForm(request.POST, game=match.game, seats=seats)
+    if not form.is_valid() or _ask_before_empty(match, form):
+        return render_sheet(request, sheet_for(match), form=form, editing=deal, status=422)
     version = form.cleaned_data.get("version") or 0
     try:
         with idempotency.once(request, action="edit", match=match):
@@ -308,6 +312,9 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
     return sheet_changed(
         request, match, _("Deal %(number)s corrected.") % {"number": number}, saved=number
     )
+
+def _finished() -> str:
+    return _("This match is finished. Reopen it to change it.")
 
 def _version(request: HttpRequest) -> int:
     return number_from(request.POST, "version", minimum=0, maximum=MAX_POSITIVE, default=0)

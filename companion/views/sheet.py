@@ -42,12 +42,13 @@ from companion.changes import wait_for_change
 from companion.forms.sheet import SEAT_FIELD, DealForm
 from companion.games import game_app
 from companion.games.messages import message_for
-from companion.models import Match
+from companion.models import DealScore, Match
 from companion.notices import Notice
 from companion.parsing import MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES
 from companion.selectors.sheet import Sheet, rematch_plan, sheet_for
 from companion.services.matches import can_delete
+from companion.shared_renders import MARKERS, sheets
 from scoring import ScoringError
 
 PAGE = "companion/sheet/sheet.html"
@@ -259,11 +260,13 @@ def sheet_changed(
     """
     if request.htmx:
         match.refresh_from_db(fields=["revision", "status"])  # the ETag the answer carries
-    sheet = sheet_for(match) if request.htmx or saved else None
-    if sheet is not None and saved:
-        message = with_scores(sheet, saved, message)
-    if request.htmx and sheet is not None:
+        sheet = sheet_for(match)
+        if saved:
+            message = with_scores(sheet, saved, message)
         return render_sheet(request, sheet, notice=notices.success(message), saved=saved)
+    if saved:
+        # The page the redirect shows makes the sheet: only the deal's scores are read here.
+        message = with_stored_scores(match, saved, message)
     if message:
         messages.success(request, message)  # a cookie (settings.MESSAGE_STORAGE), no session
     return back_to_sheet(match, saved=saved)
@@ -293,6 +296,17 @@ def with_scores(sheet: Sheet, number: int, message: str) -> str:
     return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
 
 
+def with_stored_scores(match: Match, number: int, message: str) -> str:
+    """:func:`with_scores` read from the stored deal (two queries, no sheet)."""
+    stored = dict(DealScore.objects.filter(deal__match=match, deal__number=number)
+                  .values_list("player_id", "score"))
+    if not stored:
+        return message
+    scores = ", ".join(f"{seat.player.name} {stored.get(seat.player_id, 0)}"
+                       for seat in match.seats.select_related("player").order_by("number"))
+    return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
+
+
 def gone(request: HttpRequest, group_id: int, match_id: int, *, target: str) -> HttpResponse:
     """A poll (htmx) of a match of the user's group that no longer exists: 410 with the
     ``target`` element (``sheet``, ``board``) saying it was deleted on another phone, and
@@ -318,10 +332,49 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
         return gone(request, group_id, match_id, target="sheet")
+    if _shared(request):
+        return _shared_sheet(request, match)
     number = None if request.htmx else _saved_number(request)
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return render_sheet(request, sheet, saved=number, form=prefilled, notice=notice)
+
+
+def _shared(request: HttpRequest) -> bool:
+    """An htmx GET of the plain sheet (the poll, a refresh): its text is the same for
+    every viewer of the same kind (:func:`_shared_sheet`)."""
+    return bool(request.htmx and request.method == "GET" and not request.GET
+                and request.htmx.target == "sheet")
+
+
+def _shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
+    """The sheet a poll gets: rendered once per revision, language and kind of viewer for
+    every phone that watches the match, with this phone's token, keys and ETag put in
+    (:mod:`companion.shared_renders`)."""
+    viewer = viewer_of(request)
+    mode = preferred_mode(request, match.game)
+    if mode not in {entry_mode.key for entry_mode in game_app(match.game).entry.modes}:
+        mode = None  # the game's first mode, as the form reads an unknown one
+    table_pass = viewer.table_pass if viewer.is_guest else None
+    kind = (viewer.is_guest, viewer.read_only,
+            bool(table_pass and table_pass.game_night_id),
+            not viewer.is_guest and can_delete(match, request.user), mode)
+    key = (match.pk, match.revision, get_language(), kind)
+
+    def render_once() -> str:
+        sheet = sheet_for(match)
+        form = None
+        if not viewer.read_only:
+            form = new_deal_form(sheet, mode=mode, key=MARKERS.key)
+        context = sheet_context(request, sheet, form=form)
+        context.update(etag=MARKERS.etag, csrf_token=MARKERS.csrf, form_key_marker=MARKERS.key)
+        return render(request, f"{PAGE}#sheet", context).content.decode()
+
+    etag = sheet_etag(request, match.pk, match.revision)
+    response = HttpResponse(sheets.answer(sheets.text(key, render_once), request, etag))
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 def _saved_number(request: HttpRequest) -> int | None:

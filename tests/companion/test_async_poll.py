@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
@@ -25,15 +25,42 @@ from companion.services import matches as match_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+SQLITE_RECHECK = waiting.RECHECK_SQLITE
+"""As the server has it (the tests turn the recheck off unless they test it)."""
+
 Answer = tuple[int, dict[str, str], bytes, float]
+T = TypeVar("T")
 
 
 @pytest.fixture(autouse=True)
 def quiet_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only what a test does wakes a poll (no recheck), and every test starts afresh."""
     monkeypatch.setattr(waiting, "RECHECK", 60.0)
+    monkeypatch.setattr(waiting, "RECHECK_SQLITE", 60.0)
     monkeypatch.setattr(waiting, "POLL_WAIT", 10.0)
     monkeypatch.setattr(waiting, "_state", waiting._State())
+
+
+def run_apart(scenario: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: in a test process that ran a browser test
+    before, Playwright's sync API keeps an event loop running in the main thread, where
+    ``asyncio.run`` refuses to start another."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(scenario)
+        except BaseException as error:  # raised again in the test's thread
+            outcome["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def sheet_url(match: Match) -> str:
@@ -124,11 +151,30 @@ def test_a_held_poll_answers_at_once_when_another_phone_saves(
         return await held(anna_client, running,
                           lambda: in_thread(lambda: record(running.pk, players)))
 
-    status, headers, body, took = asyncio.run(scenario())
+    status, headers, body, took = run_apart(scenario())
     assert status == 200
     assert b'id="deal-1"' in body
     assert (waiting.verified(running.pk, headers["etag"]) or 0) > running.revision
     assert took < 2
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL notifies every process")
+def test_on_sqlite_a_change_in_another_process_wakes_a_held_poll_within_a_quarter_second(
+    anna_client: Client, running: Match, players: list[Player],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make run` serves with one process per core: a save in one process is announced in
+    that process only; the phones waiting in the other learn of it from the recheck."""
+    monkeypatch.setattr(waiting, "RECHECK_SQLITE", SQLITE_RECHECK)
+    monkeypatch.setattr(waiting, "changed", lambda *args, **kwargs: None)  # another process
+
+    async def scenario() -> Answer:
+        return await held(anna_client, running,
+                          lambda: in_thread(lambda: record(running.pk, players)))
+
+    status, _, body, took = run_apart(scenario())
+    assert status == 200 and b'id="deal-1"' in body
+    assert took < 1.5  # the recheck's quarter second and the answer (a loaded machine)
 
 
 def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait(
@@ -142,7 +188,7 @@ def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait(
         return (await get(sheet_url(running), anna_client, if_none_match=etag, kr_wait="1"),
                 await get(sheet_url(running), anna_client, if_none_match=etag))
 
-    (status, _, body, took), (quick, _, _, quick_took) = asyncio.run(scenario())
+    (status, _, body, took), (quick, _, _, quick_took) = run_apart(scenario())
     assert (status, body) == (304, b"")
     assert 0.7 < took < 3
     assert quick == 304 and quick_took < 0.7  # without KR-Wait: at once
@@ -154,7 +200,7 @@ def test_a_held_poll_is_answered_304_at_once_when_the_server_stops(
     async def stop() -> None:
         waiting.stop()
 
-    status, _, body, took = asyncio.run(held(anna_client, running, stop))
+    status, _, body, took = run_apart(held(anna_client, running, stop))
     assert (status, body) == (304, b"")
     assert took < 0.5
 
@@ -191,7 +237,7 @@ def test_a_held_poll_whose_session_ended_meanwhile_is_refused_when_it_wakes(
         await in_thread(end_session)
         await in_thread(lambda: record(running.pk, players))
 
-    status, _headers, body, took = asyncio.run(held(anna_client, running, both))
+    status, _headers, body, took = run_apart(held(anna_client, running, both))
     assert status != 200
     assert status in (302, 401, 403, 404)
     assert b"deal-1" not in body
@@ -211,7 +257,7 @@ def test_an_etag_the_app_did_not_sign_for_the_match_is_not_held(
                 await get(sheet_url(running), anna_client, if_none_match=headers["etag"],
                           kr_wait="1"))
 
-    for status, _, _, took in asyncio.run(scenario()):
+    for status, _, _, took in run_apart(scenario()):
         assert status == 200  # answered by the view at once: its ETag differs
         assert took < 2
     assert waiting.verified(running.pk, '"1.de.1.0123456789abcdef"') is None
@@ -236,6 +282,40 @@ def test_waiting_polls_hold_no_thread(
         await in_thread(lambda: record(running.pk, players))
         return before, during, await asyncio.wait_for(asyncio.gather(first, *polls), 20)
 
-    before, during, answers = asyncio.run(scenario())
+    before, during, answers = run_apart(scenario())
     assert during - before <= 2, (before, during)
     assert [status for status, *_ in answers] == [200] * 61
+
+
+def test_a_wave_of_polls_leaves_threads_for_every_other_page(
+    anna_client: Client, running: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change wakes every watching phone at once: their polls take at most POLL_THREADS
+    of Django's threads at a time (the others wait in the event loop), so the rest of the
+    threads stay free for every other page."""
+    from companion import asgi
+
+    monkeypatch.setattr(asgi, "POLL_THREADS", 2)
+    monkeypatch.setattr(asgi, "_poll_lanes", {})
+    inner = asgi.django_application
+    busy = {"polls": 0, "most": 0}
+
+    async def slow_polls(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["path"] != sheet_url(running):
+            await inner(scope, receive, send)
+            return
+        busy["polls"] += 1
+        busy["most"] = max(busy["most"], busy["polls"])
+        await asyncio.sleep(0.3)  # as if rendering in a thread
+        busy["polls"] -= 1
+        await inner(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", slow_polls)
+
+    async def scenario() -> list[Answer]:
+        polls = [asyncio.create_task(get(sheet_url(running), anna_client)) for _ in range(8)]
+        return await asyncio.wait_for(asyncio.gather(*polls), 20)
+
+    answers = run_apart(scenario())
+    assert busy["most"] == 2
+    assert [answer[0] for answer in answers] == [200] * 8

@@ -445,11 +445,11 @@ def test_the_confirm_page_reads_the_plan_kept_on_upload_not_the_file(
     anna_client: Client, group: Group, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The file is read once, on the upload; the session keeps only the plan's id."""
-    from companion import bgstats
+    from companion.bgstats import plan
 
     reads: list[int] = []
-    read = bgstats.bgstats_read
-    monkeypatch.setattr(bgstats, "bgstats_read", lambda content: reads.append(1) or read(content))
+    read = plan.bgstats_read
+    monkeypatch.setattr(plan, "bgstats_read", lambda content: reads.append(1) or read(content))
     response = anna_client.post(f"/g/{group.pk}/import/bgstats/",
                                 {"file": _upload(_many_plays(2_000))})
     assert reads == [1]

@@ -92,6 +92,17 @@ def test_text_is_escaped() -> None:
     _parse(svg)
 
 
+def test_a_chart_is_laid_out_as_data_and_its_template_escapes_the_texts() -> None:
+    plot = charts.line_plot([Series("Anna", (1, 2))], x_labels=("1", "<b>"), title="T & U",
+                            desc="d")
+    assert [label["text"] for label in plot["x_labels"]] == ["1", "<b>"]
+    assert plot["title"] == "T & U" and plot["lines"][0]["segments"][0]["points"]
+    svg = charts._render("line.svg", plot)
+    assert ">&lt;b&gt;</text>" in svg and "<b>" not in svg and ">T &amp; U</title>" in svg
+    bars = bar_chart([Bar("<i>", 1, "1 & 2")], title="t", desc="d")
+    assert ">&lt;i&gt;</text>" in bars and ">1 &amp; 2</text>" in bars
+
+
 def test_colours_come_in_a_light_and_a_dark_set_and_text_follows_the_page() -> None:
     plot, legend = line_chart_parts([Series("A", (1, 2)), Series("B", (2, 1))],
                                     x_labels=("1", "2"), title="t", desc="d")

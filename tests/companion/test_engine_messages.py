@@ -1,14 +1,29 @@
 from django.utils import translation
 
-from companion.engine_templates import CATALOGUE, engine_templates, render_catalogue
+from companion.engine_templates import (
+    CATALOGUE,
+    COMPANION,
+    catalogues,
+    engine_templates,
+    render_catalogue,
+)
+from companion.games import GAME_APPS
 from companion.games.messages import message_for
 from scoring import GAMES, ScoringError
 
 
-def test_the_catalogue_holds_every_engine_message() -> None:
-    assert CATALOGUE.read_text(encoding="utf-8") == render_catalogue(engine_templates()), (
-        "run `python -m companion.engine_templates` (make messages) and translate"
-    )
+def test_the_catalogues_hold_every_engine_message() -> None:
+    for catalogue, sources in catalogues().items():
+        assert catalogue.exists() and catalogue.read_text(encoding="utf-8") == (
+            render_catalogue(engine_templates(sources))
+        ), f"{catalogue}: run `python -m companion.engine_templates` (make messages), translate"
+
+
+def test_each_game_keeps_its_engine_messages_in_its_own_folder() -> None:
+    """A new game adds its catalogue to its folder and leaves the shared one alone."""
+    assert set(catalogues()) == {CATALOGUE} | {
+        COMPANION / "games" / app.folder / "engine_catalogue.py" for app in GAME_APPS.values()
+        if app.info.module.startswith("scoring.")}
 
 
 def test_an_engine_error_speaks_german_by_default() -> None:

@@ -273,7 +273,7 @@ def test_strafpunkte_is_entered_in_both_modes_with_its_own_score_part(
             "s2-cards": "", "client_key": key()}, **HX), 422)
         assert "30" in refused and Deal.objects.filter(match=match).count() == 2
         sheet = ok(client.get(url("match_sheet", match)))
-        assert "7 Strafpunkte" in sheet and "25 (2)" in sheet
+        assert "7 Strafpunkte" in sheet and "Karten (Strafpunkte): 3 (1), 25 (2)" in sheet
         check = ok(client.post(reverse("rules_check", args=[strafpunkte.SLUG]),
                                {"check": "penalty", "penalty-penalty": "0"}))
         assert 'id="answer-penalty">raus<' in check
@@ -329,12 +329,12 @@ def _names_of_games() -> set[str]:
 
 
 def _literals(tree: ast.AST) -> Iterator[tuple[int, str]]:
-    """String constants that are not docstrings."""
+    """String constants that are not docstrings (of a module, class or function, or the
+    bare string under an assignment that documents it)."""
     docstrings = {
-        id(node.body[0].value) for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
+        id(node.value) for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
     }
     for node in ast.walk(tree):
         if (isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -353,8 +353,157 @@ def test_no_shared_module_names_a_game() -> None:
         for line, value in _literals(tree):
             if value in names or (pattern.search(value) and value.startswith("companion.games.")):
                 found.append(f"{path.relative_to(ROOT)}:{line}: {value!r}")
-    for path in sorted((ROOT / "templates").rglob("*.html")):
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if re.search(r"""["'](""" + "|".join(map(re.escape, SHIPPED)) + r""")["']""", text):
-                found.append(f"{path.relative_to(ROOT)}:{number}: {text.strip()[:80]}")
+    found += _game_words_in_shared_templates()
     assert found == [], "\n".join(found)
+
+
+GAME_WORDS = ("Hornochse", "Bullenkarte", "bull card", "X-Reihe", "X-stack", "X-Stapel",
+              "Zwischenwertung", "interim scoring", "seven colours", "sieben Farben", "red 4",
+              "rote Vier", "Strafpunkt")
+"""Words of single games (the glossary's game terms): a shared template that says one
+speaks for a game, whose folder should say it (``GameApp``, its ``EntryFormat``)."""
+SHARED_TALLIES = {("templates/companion/groups/night_detail.html", "Hornochse")}
+"""The night's tally adds up the Hornochsen of every game that reports them (the shared
+tally key ``companion.selectors.stats.HORNOCHSEN``): a sum across games, no game's own."""
+
+
+def _game_words_in_shared_templates() -> list[str]:
+    """Lines of the shared templates that name a game (its slug, folder or title) or say
+    one of :data:`GAME_WORDS` (see :func:`_game_words_in`)."""
+    found = []
+    for path in sorted((ROOT / "templates").rglob("*.html")):
+        found += _game_words_in(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+    return found
+
+
+def _game_words_in(relative: str, text: str) -> list[str]:
+    """The lines of the template ``relative`` that name a game; under templates/companion/
+    also those that say a game's word. Comments count too (they tell the next reader where
+    the game lives)."""
+    titles = [app.info.title for app in GAME_APPS.values() if not app.info.title.isdigit()]
+    names = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(_names_of_games())))
+                       + r")(?![\w-])|" + "|".join(map(re.escape, titles)))
+    words = re.compile("|".join(map(re.escape, GAME_WORDS)), re.IGNORECASE)
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        hit = names.search(line)
+        if hit is None and relative.startswith("templates/companion/"):
+            hit = words.search(line)
+            if hit and any(relative == where and hit.group().casefold() == word.casefold()
+                           for where, word in SHARED_TALLIES):
+                hit = None
+        if hit:
+            found.append(f"{relative}:{number}: {hit.group()!r} in {line.strip()[:80]}")
+    return found
+
+
+@pytest.mark.parametrize("put_back", [
+    "{% if match.game == 'dreizehn' %}", "{# dreizehn only #}", "{# for X nimmt! #}",
+    "{% translate 'all seven colours are open' %}", "{% translate 'Hornochsen on the card' %}",
+])
+def test_the_template_check_finds_a_game_put_back(put_back: str) -> None:
+    """A game's name or word put back into a shared template is found (a check that cannot
+    fail is none)."""
+    sheet = ROOT / "templates" / "companion" / "sheet" / "sheet.html"
+    relative = "templates/companion/sheet/sheet.html"
+    assert _game_words_in(relative, sheet.read_text(encoding="utf-8")) == []
+    assert _game_words_in(relative, sheet.read_text(encoding="utf-8") + put_back) != []
+
+
+# --------------------------------------- a game added later: only its own files name it
+
+ADDED = SHIPPED[5:]
+"""The games added after the first five, as "a game is one folder" says (the sixth,
+6 nimmt!: docs/architecture.md, "Adding a game"); the first five are named in shared tests
+as examples. Deleting such a game's own files leaves an app without it that works."""
+
+
+def _own_files(app: GameApp) -> set[Path]:
+    """What adding the game added: its engine module and folder, its tests (named after
+    its folder); besides, the registry line, translations, docs and migrations."""
+    tests = ROOT / "tests"
+    return {
+        ROOT / "scoring" / f"{app.folder}.py", ROOT / "companion" / "games" / app.folder,
+        *tests.rglob(f"test_{app.folder}.py"), *tests.rglob(f"test_*_{app.folder}.py"),
+    }
+
+
+def _names_in_code(path: Path, forbidden: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """Code that names the game: string literals (docstrings aside) and identifiers of a
+    Python module; any line of a template, script or style sheet."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".py":
+        for number, line in enumerate(text.splitlines(), 1):
+            if forbidden.search(line):
+                yield number, line.strip()
+        return
+    tree = ast.parse(text)
+    registry_line = {  # GameInfo("<slug>", ...) in scoring/__init__.py: the one allowed
+        id(arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "GameInfo" for arg in node.args}
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = [node.name]
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names = [alias.name for alias in node.names]
+            if isinstance(node, ast.ImportFrom):
+                names.append(node.module or "")
+        for name in names:
+            if forbidden.search(name):
+                yield node.lineno, name
+    for line, value in _literals(tree):
+        if forbidden.search(value) and not any(
+                id(node) in registry_line for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and node.value == value):
+            yield line, value
+
+
+def _spellings(app: GameApp) -> re.Pattern[str]:
+    """The game's slug, folder and title (with or without its "!"), in any case."""
+    spellings = {app.slug, app.folder, app.info.title, app.info.title.rstrip("!")}
+    return re.compile("|".join(map(re.escape, sorted(spellings, key=len, reverse=True))),
+                      re.IGNORECASE)
+
+
+@pytest.mark.parametrize("slug", ADDED)
+def test_an_added_game_is_named_only_in_its_own_files(slug: str) -> None:
+    app = game_app(slug)
+    forbidden = _spellings(app)
+    own = _own_files(app)
+    # What players type into the rules search may name any game, one the app has or not.
+    asked = set((ROOT / "tests" / "companion").glob("rules_questions*.py"))
+    shared = [path for folder in ("companion", "scoring", "templates", "static", "tests",
+                                  "bench")
+              for path in sorted((ROOT / folder).rglob("*"))
+              if path.suffix in (".py", ".html", ".js", ".css") and "migrations" not in path.parts
+              and "vendor" not in path.parts and path not in asked
+              and not any(path == mine or mine in path.parents for mine in own)]
+    found = [f"{path.relative_to(ROOT)}:{line}: {value[:80]!r}"
+             for path in shared for line, value in _names_in_code(path, forbidden)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(("name", "text", "named"), [
+    ("shared.py", 'if match.game == "{slug}":\n    pass\n', True),
+    ("shared.py", "from companion.games.{folder} import forms\n", True),
+    ("shared.py", "import companion.games.{folder}\n", True),
+    ("shared.py", "def _{folder}_figures() -> None:\n    pass\n", True),
+    ("shared.py", "TITLE = '{title_upper}'\n", True),
+    ("shared.py", '"""Like {title}, a game may end by its totals."""\n', False),
+    ("shared.py", 'LIMIT = 3\n"""As {title} needs."""\n', False),
+    ("shared.html", "{{% if game == '{slug}' %}}{{% endif %}}\n", True),
+    ("shared.js", "const game = 'another game';\n", False),
+])
+def test_the_added_games_check_finds_a_name_in_code(
+    tmp_path: Path, name: str, text: str, named: bool,
+) -> None:
+    app = game_app(SHIPPED[-1])
+    path = tmp_path / name
+    path.write_text(text.format(slug=app.slug, folder=app.folder, title=app.info.title,
+                                title_upper=app.info.title.upper()), encoding="utf-8")
+    assert bool(list(_names_in_code(path, _spellings(app)))) is named

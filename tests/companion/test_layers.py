@@ -17,24 +17,24 @@ LAYERS: tuple[frozenset[str], ...] = (
     # top: what Django calls
     frozenset({"urls", "views", "templatetags", "management", "admin", "apps", "settings",
                "asgi", "wsgi", "middleware", "server"}),
-    # the web's helpers: forms, access checks, repeats, shared pictures and links
+    # the web's helpers: forms, access checks, repeats, shared pictures, links and renders
     frozenset({"forms", "access", "idempotency", "notices", "sharing", "night_card",
-               "logins", "signups"}),
+               "logins", "signups", "shared_renders"}),
     # writes
     frozenset({"services", "bgstats", "backups"}),
-    # reads
-    frozenset({"selectors", "breakdown", "charts", "rules_search", "rules_content"}),
+    # reads (an uploaded file read before it is loaded too)
+    frozenset({"selectors", "breakdown", "charts", "rules_search", "rules_content",
+               "uploads"}),
     # the games' folders and what they share
     frozenset({"games", "turns"}),
     # the data
-    frozenset({"models", "colours", "parsing", "limits", "changes", "waiting", "logs"}),
+    frozenset({"models", "colours", "parsing", "limits", "changes", "waiting", "logs",
+               "evenings"}),
 )
 """Packages and modules of ``companion`` by layer, top first; a module not named here is
 at the bottom (settings' helpers, the engine's catalogue …)."""
 
-KNOWN_TWO_WAY: frozenset[tuple[str, str]] = frozenset({
-    ("bgstats", "services"),  # bgstats.py <-> services/bgstats.py (being split elsewhere)
-})
+KNOWN_TWO_WAY: frozenset[tuple[str, str]] = frozenset()
 """Two-way dependencies not untangled yet: each must go, none may be added."""
 KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
 """Upward imports not untangled yet: each must go, none may be added."""

@@ -37,6 +37,9 @@ from scoring import GAMES
 from scoring.common import rules_for
 
 HX = {"HTTP_HX_REQUEST": "true"}
+POLL = {**HX, "HTTP_HX_TARGET": "sheet"}
+"""What the sheet's poll sends (static/js/sync.js): its answer is rendered once for every
+phone of the same kind (companion/shared_renders.py)."""
 LOGGED_IN_AS = {"de": "Angemeldet als {}", "en": "Logged in as {}"}
 PASSWORD = "kartenrunde-leak-1"
 
@@ -224,9 +227,10 @@ PAGES: dict[str, Page] = {
     **{f"sheet, open, {game}": Page(sheet("open", game)) for game in GAMES},
     "sheet, open, table view": Page(sheet("open", "elf-nimmt", "?view=table")),
     "sheet, open, card grid": Page(sheet("open", "x-nimmt", "?mode=grid")),
-    "sheet partial (the poll's answer), open": Page(sheet("open", "dreizehn", **HX), layout=False),
-    "sheet partial (the poll's answer), complete": Page(sheet("complete", "freaky", **HX),
-                                                        layout=False),
+    **{f"sheet partial (the poll's answer, shared), {state}, {game}": Page(
+        sheet(state, game, **POLL), layout=False)
+       for game in GAMES for state in ("open", "complete")},
+    "sheet partial (htmx, another target)": Page(sheet("open", "dreizehn", **HX), layout=False),
     "deal form in another mode (htmx)": Page(get(
         lambda w: match_url("deal_new", w.open["x-nimmt"]) + "?mode=cards", **HX), layout=False),
     "deal save (htmx)": Page(save(), layout=False),

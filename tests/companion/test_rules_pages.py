@@ -183,6 +183,8 @@ DECISIONS: dict[str, list[tuple[str, str, str]]] = {
     # Every bullet under "Decisions" in ../shared/rules/<game>.md (the one that says "every
     # decision is shown on the rules page" aside), as (anchor, German words, English words)
     # of the section that shows it under "So entscheidet die App" / "How the app decides".
+    # A later game lists its own in its tests and checks them with
+    # assert_every_decision_is_shown (6 nimmt!: tests/companion/test_sechs_nimmt.py).
     "drei-sind-einer-zuviel": [
         ("app-decides-recording", "live", "live"),
         ("app-decides-limits", "12", "12"),
@@ -215,14 +217,6 @@ DECISIONS: dict[str, list[tuple[str, str, str]]] = {
         ("variant-open-targets", "erste farbige Karte", "first coloured card"),
         ("app-decides-recording", "8 rote Vieren", "8 red 4s"),
     ],
-    "sechs-nimmt": [
-        ("app-decides-order", "streng von der niedrigsten zur höchsten",
-         "strictly from lowest to highest"),
-        ("app-decides-played-card", "die gespielte Karte", "the card they played"),
-        ("app-decides-end", "auch wenn niemand unter 66", "also when nobody stayed under 66"),
-        ("app-decides-recording", "alle 0 haben", "A deal with 0 for everyone"),
-        ("app-decides-resolver", "Runden-Check von X nimmt!", "round check of X nimmt!"),
-    ],
 }
 
 
@@ -251,13 +245,20 @@ def test_every_decision_comes_after_the_heading_how_the_app_decides(
 def test_every_decision_of_the_rules_files_is_shown_under_how_the_app_decides(
     client: Client, slug: str, language: str,
 ) -> None:
+    assert_every_decision_is_shown(client, slug, language, DECISIONS[slug])
+
+
+def assert_every_decision_is_shown(client: Client, slug: str, language: str,
+                                   decisions: list[tuple[str, str, str]]) -> None:
+    """The game's rules page shows exactly these ``(anchor, German words, English words)``
+    decisions, in this order, under "So entscheidet die App" / "How the app decides"."""
     html = get(client, reverse("rules_game", args=[slug]), language=language)
     heading = "So entscheidet die App" if language == "de" else "How the app decides"
     decisions_start = html.index(f'<h2 id="app-decides">{heading}')
     shown = [s.anchor for s in game_text(slug, language).sections
              if s.decision and s.level == 3]
-    assert shown == [anchor for anchor, _de, _en in DECISIONS[slug]]
-    for anchor, german, english in DECISIONS[slug]:
+    assert shown == [anchor for anchor, _de, _en in decisions]
+    for anchor, german, english in decisions:
         assert html.index(f'id="{anchor}"') > decisions_start
         assert (german if language == "de" else english) in _section_text(html, anchor)
 

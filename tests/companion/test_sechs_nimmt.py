@@ -9,12 +9,16 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from companion.games import game_app
 from companion.games.sechs_nimmt.check import check_sechs_nimmt_round
 from companion.games.sechs_nimmt.options import start_options
 from companion.models import Deal, Group, Match, Player
+from companion.selectors.stats import Figure
 from companion.services import matches as match_services
+from tests.companion import history_reference as reference
+from tests.companion.test_rules_pages import assert_every_decision_is_shown
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
@@ -183,6 +187,26 @@ def test_the_rules_page_speaks_both_languages(
         assert word in html
 
 
+DECISIONS = [
+    # Every bullet under "Decisions" in ../shared/rules/sechs-nimmt.md (see
+    # tests/companion/test_rules_pages.py: DECISIONS of the first five games).
+    ("app-decides-order", "streng von der niedrigsten zur höchsten",
+     "strictly from lowest to highest"),
+    ("app-decides-played-card", "die gespielte Karte", "the card they played"),
+    ("app-decides-end", "auch wenn niemand unter 66", "also when nobody stayed under 66"),
+    ("app-decides-recording", "alle 0 haben", "A deal with 0 for everyone"),
+    ("app-decides-resolver", "Runden-Check von X nimmt!", "round check of X nimmt!"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_decision_of_the_rules_file_is_shown_under_how_the_app_decides(
+    client: Client, language: str,
+) -> None:
+    assert_every_decision_is_shown(client, "sechs-nimmt", language, DECISIONS)
+
+
 def test_the_round_check_places_lowest_first_and_asks_for_a_low_cards_row() -> None:
     answer = check_sechs_nimmt_round([[12], [20, 21, 22, 23, 24], [50], [70]],
                                      {"Anna": 25, "Ben": 8, "Cem": 51})
@@ -257,3 +281,28 @@ def test_the_rules_search_finds_the_game_by_the_names_people_use(
     html = client.get(reverse("rules_search"), {"q": question},
                       HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert "/rules/sechs-nimmt/#" in html
+
+
+def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
+    """6 nimmt!'s figures computed from scratch, for the statistics records' reference
+    (``tests/companion/history_reference.py``: :func:`deal_figures`)."""
+    def bulls(entry: Any) -> int:
+        return int(entry.count())
+
+    def clean(entry: Any) -> int:
+        return 1 if entry.count() == 0 else 0
+
+    return (
+        Figure(
+            str(_("Hornochsen per player and deal")),
+            reference._ratio(reference._total(data, bulls), reference._entries(data)),
+            "number",
+            reference._per_player(data, bulls, reference._same),
+        ),
+        Figure(
+            str(_("Deals without a single Hornochse")),
+            reference._ratio(reference._total(data, clean), reference._entries(data)),
+            "percent",
+            reference._per_player(data, clean, reference._same),
+        ),
+    )

@@ -423,3 +423,119 @@ def test_ctrl_c_stops_make_run_within_2_s_answering_the_held_poll_with_no_error_
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)  # what this test started, should it fail
+
+
+SEED_TABLE = """
+import json
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
+from companion.models import Group, Membership, Player
+from companion.services.matches import match_start
+def session_of(user):
+    session = SessionStore()
+    session.update({"_auth_user_id": str(user.pk),
+                    "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                    "_auth_user_hash": user.get_session_auth_hash()})
+    session.create()
+    return session.session_key
+owner = User.objects.create_user("table-owner", password=None)
+group = Group.objects.create(name="Table", owner=owner)
+Membership.objects.create(group=group, user=owner, role=Membership.Role.OWNER)
+members = [User.objects.create_user(f"table-{n}", password=None) for n in range(3)]
+for member in members:
+    Membership.objects.create(group=group, user=member)
+players = [Player.objects.create(group=group, name=n) for n in ("Anna", "Ben", "Cem")]
+match = match_start(group=group, game="x-nimmt", players=players)
+print(json.dumps({"sheet": f"/g/{group.pk}/matches/{match.pk}/", "owner": session_of(owner),
+                  "phones": [session_of(m) for m in members for _ in range(2)]}))
+"""
+
+
+@pytest.mark.slow  # starts make run
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_runs_server_shows_a_save_on_every_waiting_phone_at_once(
+    run_folder: Path,
+) -> None:
+    """Issue 31 end to end, on the server `make run` starts (a process per core, SQLite):
+    six phones of three members hold their polls; one save answers all of them at once (in
+    the saving process on its commit, in the other within its quarter-second read; the
+    bound leaves room for a loaded machine), each with the new row, its own form keys and
+    its own ETag."""
+    import http.client
+    import json
+    import re
+    import sys
+    import threading
+
+    port = _free_port()
+    environment = {
+        **{k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL", "WEB_CONC"))},
+        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
+        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
+    }
+    make = subprocess.Popen(
+        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
+         f"LOG={run_folder / 'run.log'}"],
+        cwd=project.BASE_DIR, env=environment, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not _answers(port):
+            assert make.poll() is None, make.stdout.read() if make.stdout else ""
+            assert time.monotonic() < deadline, "make run did not answer within 120 s"
+            time.sleep(0.5)
+        seeded = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", SEED_TABLE], cwd=project.BASE_DIR,
+            env=environment, capture_output=True, text=True, check=True, timeout=120,
+        )
+        table = json.loads(seeded.stdout.strip().splitlines()[-1])
+        poll_headers = {"HX-Request": "true", "HX-Target": "sheet", "Accept-Language": "de"}
+
+        def ask(session: str, **headers: str) -> tuple[int, Any, str]:
+            phone = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            phone.request("GET", table["sheet"], headers={
+                "Cookie": f"sessionid={session}", **poll_headers, **headers})
+            answer = phone.getresponse()
+            return answer.status, answer.msg, answer.read().decode()  # headers: any case
+
+        shown = [ask(session) for session in table["phones"]]
+        assert [status for status, _, _ in shown] == [200] * 6
+        answers: list[tuple[float, int, str, str]] = []
+
+        def held(session: str, etag: str) -> None:
+            status, headers, body = ask(session, **{"If-None-Match": etag, "KR-Wait": "1"})
+            answers.append((time.monotonic(), status, headers.get("ETag") or "", body))
+
+        phones = [threading.Thread(target=held, args=(session, headers["ETag"]))
+                  for session, (_, headers, _) in zip(table["phones"], shown, strict=True)]
+        for phone in phones:
+            phone.start()
+        time.sleep(1.0)
+        assert not answers, "the polls were not held"
+
+        writer = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        form = ("mode=counts&number=1&s0-hand=5&s0-x_stack=9&s1-hand=3&s2-x_stack=1"
+                "&csrfmiddlewaretoken=" + "k" * 32)
+        writer.request("POST", table["sheet"] + "deals/new/", body=form, headers={
+            "Cookie": f"sessionid={table['owner']}; csrftoken={'k' * 32}",
+            "Content-Type": "application/x-www-form-urlencoded"})
+        saved = writer.getresponse()
+        saved.read()
+        saved_at = time.monotonic()
+        assert saved.status == 302
+        for phone in phones:
+            phone.join(timeout=10)
+        assert len(answers) == 6
+        assert [status for _, status, _, _ in answers] == [200] * 6
+        assert max(at for at, _, _, _ in answers) - saved_at < 1.5
+        assert all('id="deal-1"' in body for _, _, _, body in answers)
+        keys = [key for _, _, _, body in answers
+                for key in re.findall(r'name="client_key" value="(\w+)"', body)]
+        assert keys and len(keys) == len(set(keys))  # every phone's forms have keys of their own
+        assert len({etag for _, _, etag, _ in answers}) == 3  # one per member
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(make.pid, signal.SIGKILL)  # what this test started

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from companion.breakdown import WhyLine
+from companion.games import game_app
 from companion.models import Deal, Player, Seat
 from companion.selectors.sheet import Cell, Row
 
@@ -25,7 +26,7 @@ def _row(row: Row, *, is_open: bool = True, saved: int | None = None, language: 
 
 def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> None:
     cell = Cell(score=30, total=34, data={}, name="Emil & Co", why=(
-        WhyLine("14 Hornochsen in hand", "14", "55 (7), 100 (3)"),
+        WhyLine("14 Hornochsen in hand", "14", "55 (7), 100 (3)", "cards (Hornochsen):"),
         WhyLine("2 × 8 Hornochsen in the X-stack", "16"),
     ))
     html = _row(Row(deal=Deal(number=3), cells=(cell,)), is_open=False)
@@ -51,7 +52,9 @@ def test_a_cell_without_a_breakdown_shows_the_score_and_the_total_in_german_too(
 
 
 def test_the_breakdown_speaks_german() -> None:
-    cell = Cell(score=5, total=5, data={}, name="<Anna>", why=(WhyLine("x", "5", "3 (1)"),))
+    with translation.override("de"):  # the game's words, as the sheet's view reads them
+        label = str(game_app("x-nimmt").entry.cards_label)
+    cell = Cell(score=5, total=5, data={}, name="<Anna>", why=(WhyLine("x", "5", "3 (1)", label),))
     html = _row(Row(deal=Deal(number=1), cells=(cell,)), language="de")
     assert "(warum?)" in html
     assert "Karten (Hornochsen): 3 (1)" in html
@@ -71,3 +74,17 @@ def test_a_row_shows_its_number_edit_link_dealer_and_cells_in_german() -> None:
     assert _row(Row(deal=Deal(number=3), cells=()), is_open=False, saved=2) == (
         '<tr id="deal-3"><th scope="row">3</th></tr>'
     )
+
+
+def test_a_part_without_cards_has_no_cards_label_and_a_game_without_one_shows_the_cards() -> None:
+    from companion.breakdown import lines_for
+    from scoring.common import CardValue, ScorePart
+
+    with translation.override("de"):
+        hand, stack = lines_for("x-nimmt", (
+            ScorePart("hand", count=7, points=7, cards=(CardValue(55, 7),)),
+            ScorePart("x_stack", count=0, points=0)), signed=False)
+    assert (hand.cards_label, hand.cards) == ("Karten (Hornochsen):", "55 (7)")
+    assert (stack.cards_label, stack.cards) == ("", "")
+    cell = Cell(score=7, total=7, data={}, name="Anna", why=(WhyLine("x", "7", "55 (7)"),))
+    assert "<small>55 (7)</small>" in _row(Row(deal=Deal(number=1), cells=(cell,)))

@@ -395,6 +395,9 @@ def test_the_card_grid_shows_every_card_with_its_hornochsen_and_greys_the_others
     assert ('<label class="gc h7" aria-describedby="hz7"><input type="checkbox" '
             'name="s0-hand_cards" value="55" checked>55</label>') in html
     assert '<span id="hz7" hidden>7 Hornochsen</span>' in html
+    assert '<span id="hz1" hidden>1 Hornochse</span>' in html
+    # The game's words (its format's), in the reader's language.
+    assert "The small number is the card’s Hornochsen" in html
     # Card 1 is Ben's: greyed out in Anna's and Cem's grids.
     assert ('<label class="gc h1 taken" aria-describedby="hz1"><input type="checkbox" '
             'name="s0-hand_cards" value="1">') in html

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from scoring import GAMES
 from tests.e2e.scenes import Evening, evening, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-GAMES = ("drei-sind-einer-zuviel", "x-nimmt", "freaky", "elf-nimmt", "dreizehn")
 
 SMALL_TARGETS = """
 () => {
@@ -108,9 +108,9 @@ CONTRAST_TARGETS = (
 
 def main_pages(scene: Evening) -> list[str]:
     pages = [f"/g/{scene.group.pk}/", f"/g/{scene.group.pk}/roster/", scene.sheet(scene.finished)]
-    pages += [scene.sheet(scene.running[game]) for game in GAMES]
+    pages += [scene.sheet(match) for match in scene.running.values()]
     pages += [scene.live("drei-sind-einer-zuviel"), scene.live("freaky")]
-    pages += [f"/rules/{game}/check/" for game in GAMES]
+    pages += [f"/rules/{game}/check/" for game in GAMES]  # every game's, from the registry
     return pages
 
 
@@ -161,7 +161,7 @@ def test_the_sheets_head_buttons_stay_inside_the_page_in_german(
     log_in(page, live_server.url, scene.user)
     page.set_extra_http_headers({"Accept-Language": "de"})
     outside = {}
-    for game in GAMES:
+    for game in scene.running:
         page.goto(live_server.url + scene.sheet(scene.running[game]))
         page.locator("#wake-lock").evaluate("el => { el.hidden = false; }")  # as on a phone
         outside[game] = page.evaluate("""() => {
@@ -172,7 +172,7 @@ def test_the_sheets_head_buttons_stay_inside_the_page_in_german(
             .filter(b => b.getBoundingClientRect().right > edge + 0.5)
             .map(b => b.innerText.trim());
         }""")
-    assert outside == {game: [] for game in GAMES}
+    assert outside == {game: [] for game in scene.running}
 
 
 def test_the_entry_mode_switch_and_the_freaky_row_buttons_are_44_px(

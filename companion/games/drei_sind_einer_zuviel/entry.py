@@ -38,6 +38,8 @@ class DreiFormat(EntryFormat):
     layout = "colours"
     chips = MappingProxyType(dict.fromkeys(COLOURS, CARDS_PER_COLOUR))
     auto_bonus = "interim_bonus"
+    auto_bonus_note = _("Filled in: all seven colours are open, so this player took an "
+                        "interim scoring card. Tap to change.")
     count_hint = _(
         "Each player counts the cards they took, per colour: all cards of the colour, "
         "the open ones and the face-down ones (flipped triples) together. "

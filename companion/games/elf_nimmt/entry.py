@@ -18,18 +18,13 @@ from companion.games.entry import (
     grid_field,
     parse_cards,
 )
+from companion.games.number_cards import HornochsenCards
 from companion.models import Seat
 from scoring import ScoringError, elf_nimmt
-from scoring.number_cards import CARDS, STANDARD_DECK
 
 
-class ElfNimmtFormat(EntryFormat):
+class ElfNimmtFormat(HornochsenCards, EntryFormat):
     """11 nimmt!: Hornochsen in hand, as a count or card numbers, and who went out."""
-
-    cards = range(CARDS[0], CARDS[-1] + 1)
-
-    def card_value(self, card: int) -> int:
-        return STANDARD_DECK.of(card)
 
     modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
              Mode("grid", _("Card grid")))

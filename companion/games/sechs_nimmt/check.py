@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.games.checks import check_player_count
+from companion.games.rows import ResolvedRound, closing_rule, revealed_only
 from scoring import sechs_nimmt as engine
 
 RULE_ANCHORS = {
@@ -40,7 +41,7 @@ class RowOption:
 
 
 @dataclass(frozen=True, slots=True)
-class SechsRoundAnswer:
+class SechsRoundAnswer(ResolvedRound):
     resolution: engine.RoundResolution
     steps: tuple[SechsStep, ...]
     options: tuple[RowOption, ...]
@@ -50,18 +51,6 @@ class SechsRoundAnswer:
     choices: Mapping[int, int] = field(default_factory=dict)
     """The row choices that were used (those for cards not revealed are dropped)."""
     rule: str = "rule-lowest-difference"
-
-    @property
-    def pending(self) -> engine.PendingChoice | None:
-        return self.resolution.pending
-
-    @property
-    def complete(self) -> bool:
-        return self.resolution.pending is None
-
-    @property
-    def waiting(self) -> tuple[int, ...]:
-        return self.resolution.waiting
 
 
 def _bulls(cards: Sequence[int]) -> int:
@@ -80,25 +69,20 @@ def check_sechs_nimmt_round(
     [('Cem', 1, (12,), 1), ('Anna', 2, (20, 21, 22, 23, 24), 11), ('Ben', 2, (), 0)]
     """
     check_player_count("sechs-nimmt", len(cards))
-    revealed = set(cards.values())
-    used = {card: row for card, row in (choices or {}).items() if card in revealed}
+    used = revealed_only(choices or {}, cards)
     resolution = engine.resolve_round(rows, cards, row_choices=used)
     steps = tuple(
         SechsStep(step, step.row + 1, RULE_ANCHORS[step.rule], _bulls(step.taken))
         for step in resolution.steps
     )
     pending = resolution.pending
-    options: tuple[RowOption, ...] = ()
-    if pending is not None:
-        options = tuple(
-            RowOption(f"{pending.card}:{index}", index + 1, resolution.rows[index],
-                      _bulls(resolution.rows[index]))
-            for index in pending.options
-        )
-        rule = "rule-low-card"
-    else:
-        rule = steps[-1].rule if steps else "rule-lowest-difference"
+    options = () if pending is None else tuple(
+        RowOption(f"{pending.card}:{index}", index + 1, resolution.rows[index],
+                  _bulls(resolution.rows[index]))
+        for index in pending.options
+    )
     return SechsRoundAnswer(
         resolution, steps, options,
-        tuple((index + 1, row) for index, row in enumerate(resolution.rows)), used, rule,
+        tuple((index + 1, row) for index, row in enumerate(resolution.rows)), used,
+        closing_rule(steps, pending=None if pending is None else "rule-low-card"),
     )

@@ -39,6 +39,7 @@ class SechsNimmtFormat(EntryFormat):
     """6 nimmt!: the Hornochsen in each player's pile, as a count or as card numbers."""
 
     modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")))
+    cards_label = _("cards (Hornochsen):")
     count_hint = _("Count the Hornochsen on the cards in your pile.")
 
     def player_fields(self, mode: str) -> dict[str, forms.Field]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.games.checks import check_player_count
+from companion.games.rows import ResolvedRound, closing_rule, revealed_only
 from scoring import x_nimmt
 
 X_ROW_CARDS = (3, 4, 5)
@@ -50,7 +51,7 @@ class XOption:
 
 
 @dataclass(frozen=True, slots=True)
-class XRoundAnswer:
+class XRoundAnswer(ResolvedRound):
     resolution: x_nimmt.RoundResolution
     steps: tuple[XStep, ...]
     options: tuple[XOption, ...]
@@ -60,18 +61,6 @@ class XRoundAnswer:
     choices: RoundChoices
     """The choices that were used (those for cards not revealed are dropped)."""
     rule: str
-
-    @property
-    def pending(self) -> x_nimmt.PendingChoice | None:
-        return self.resolution.pending
-
-    @property
-    def complete(self) -> bool:
-        return self.resolution.pending is None
-
-    @property
-    def waiting(self) -> tuple[int, ...]:
-        return self.resolution.waiting
 
 
 def check_x_nimmt_round(
@@ -86,11 +75,7 @@ def check_x_nimmt_round(
     """
     check_player_count("x-nimmt", len(cards))
     choices = choices or RoundChoices()
-    revealed = set(cards.values())
-    used = RoundChoices(
-        {card: row for card, row in choices.rows.items() if card in revealed},
-        {card: x for card, x in choices.x_cards.items() if card in revealed},
-    )
+    used = RoundChoices(revealed_only(choices.rows, cards), revealed_only(choices.x_cards, cards))
     resolution = x_nimmt.resolve_round(
         rows, cards, row_choices=dict(used.rows), x_choices=dict(used.x_cards),
         x_rows={name: tuple(row) for name, row in x_rows.items()} if x_rows else None,
@@ -100,21 +85,21 @@ def check_x_nimmt_round(
     )
     pending = resolution.pending
     options: tuple[XOption, ...] = ()
+    pending_rule = None
     if pending is not None and pending.kind is x_nimmt.ChoiceKind.ROW:
         options = tuple(
             XOption(f"{pending.card}:{index}", row_card=X_ROW_CARDS[index],
                     takes=resolution.rows[index])
             for index in pending.options
         )
-        rule = "rule-low-card"
+        pending_rule = "rule-low-card"
     elif pending is not None:
         options = tuple(XOption(f"{pending.card}:{card}", card=card) for card in pending.options)
-        rule = "taken-cards"
-    else:
-        rule = steps[-1].rule if steps else "rule-lowest-difference"
+        pending_rule = "taken-cards"
     return XRoundAnswer(
         resolution, steps, options,
-        tuple(zip(X_ROW_CARDS, resolution.rows, strict=True)), used, rule,
+        tuple(zip(X_ROW_CARDS, resolution.rows, strict=True)), used,
+        closing_rule(steps, pending=pending_rule),
     )
 
 

@@ -17,18 +17,13 @@ from companion.games.entry import (
     grid_field,
     parse_cards,
 )
+from companion.games.number_cards import HornochsenCards
 from companion.models import Seat
 from scoring import ScoringError, x_nimmt
-from scoring.number_cards import CARDS, STANDARD_DECK
 
 
-class XNimmtFormat(EntryFormat):
+class XNimmtFormat(HornochsenCards, EntryFormat):
     """X nimmt!: Hornochsen in hand and in the X-stack, as counts or card numbers."""
-
-    cards = range(CARDS[0], CARDS[-1] + 1)
-
-    def card_value(self, card: int) -> int:
-        return STANDARD_DECK.of(card)
 
     modes = (Mode("counts", _("Hornochsen count")), Mode("cards", _("Card numbers")),
              Mode("grid", _("Card grid")))

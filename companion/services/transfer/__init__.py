@@ -25,7 +25,8 @@ are written as they are read, a few dozen matches at a time.
 One module per step: :mod:`.export` writes the documents; :mod:`.scan` counts an
 upload, :mod:`.document` reads it a part at a time, :mod:`.validate` (with
 :mod:`.values`, :mod:`.reader` and :mod:`.matches`) checks it and plans the rows,
-:mod:`.importer` writes them. What both directions share is here.
+:mod:`.importer` writes them. What both directions share is here; :class:`TransferError`
+is :mod:`companion.uploads`' (the BG Stats import reads with it too), named here as well.
 """
 
 from __future__ import annotations
@@ -34,13 +35,10 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games import GAME_APPS
+from companion.uploads import TransferError
 
 FORMAT = "kartenrunde-history"
 VERSION = 1
-
-
-class TransferError(ValueError):
-    """An import file that is damaged, foreign or breaks a rule; nothing was imported."""
 
 
 PLAYER_LISTS = tuple(app.live.option for app in GAME_APPS.values() if app.live)
@@ -62,3 +60,6 @@ def map_options(options: Any, player: Callable[[Any], Any]) -> Any:
                 for item in items
             ]
     return mapped
+
+
+__all__ = ["FORMAT", "PLAYER_LISTS", "VERSION", "TransferError", "map_options"]

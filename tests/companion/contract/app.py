@@ -43,6 +43,7 @@ OPTION = "last_deal_doubled"
 class StrafpunkteFormat(EntryFormat):
     modes = (Mode("counts", "Strafpunkte"), Mode("cards", "Karten"))
     cards = engine.CARDS
+    cards_label = "Karten (Strafpunkte):"
 
     def card_value(self, card: int) -> int:
         return engine.card_points(card)
