@@ -252,9 +252,11 @@ def ratings_rebuild_hidden(*, group_id: int) -> int:
     so that the database's write lock is never held for long. Returns the steps written."""
     states: dict[tuple[int, str], State] = {}
     steps = replay(played_since(group_id, None), states)
-    for start in range(0, len(steps), REPLAY_BATCH * 10):
+    # 2,000 steps per transaction: 10,000 held the write lock 0.5 s on a quiet machine
+    # (bench/imports.py --shape night --scale 0.3).
+    for start in range(0, len(steps), REPLAY_BATCH * 2):
         with transaction.atomic():
-            _insert_steps(group_id, steps[start:start + REPLAY_BATCH * 10])
+            _insert_steps(group_id, steps[start:start + REPLAY_BATCH * 2])
         let_others_write()
     with transaction.atomic():
         Rating.objects.bulk_create(
