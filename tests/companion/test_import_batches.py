@@ -99,7 +99,12 @@ class Transactions:
     def statement(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         words = sql.split(None, 3)
         if len(connection.atomic_blocks) > self.base and words[0].upper() == "INSERT":
-            rows = len(params) if many else sql.count("), (") + 1
+            if many:
+                rows = len(params)
+            elif "UNNEST(" in sql.upper():  # PostgreSQL's bulk insert: a list per column
+                rows = len(params[0])
+            else:
+                rows = sql.count("), (") + 1
             if not self.rows:
                 self.rows.append(Counter())
             self.rows[-1][words[2].strip('"')] += rows
