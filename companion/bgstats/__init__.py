@@ -14,8 +14,13 @@ its export, ``BGStatsExport.json``. One module per step:
 - :mod:`.matches_csv`: :func:`matches_csv`, every match and player score as CSV.
 """
 
-from companion.bgstats.export import bgstats_export, bgstats_export_json, match_uuid
-from companion.bgstats.matches_csv import MATCHES_CSV_HEADERS, matches_csv
+from companion.bgstats.export import (
+    bgstats_export,
+    bgstats_export_chunks,
+    bgstats_export_json,
+    match_uuid,
+)
+from companion.bgstats.matches_csv import MATCHES_CSV_HEADERS, matches_csv, matches_csv_chunks
 from companion.bgstats.plan import (
     ImportMapping,
     ImportPlan,
@@ -53,12 +58,14 @@ __all__ = [
     "SourcePlayer",
     "SourceScore",
     "bgstats_export",
+    "bgstats_export_chunks",
     "bgstats_export_json",
     "bgstats_plan",
     "bgstats_read",
     "bgstats_replan",
     "match_uuid",
     "matches_csv",
+    "matches_csv_chunks",
     "name_match_key",
     "plan_dump",
     "plan_load",

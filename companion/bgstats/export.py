@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import textwrap
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 from django.utils import timezone
@@ -75,52 +77,32 @@ def _bgg(slug: str, title: str) -> dict[str, Any]:
     return {"bggId": 0, "bggName": title, "bggYear": 0, "isBaseGame": 1, "isExpansion": 0}
 
 
-def bgstats_export(group: Group) -> dict[str, Any]:
-    """The group's finished matches as a BG Stats export (three queries): the games
-    played, the roster, the nights' places as locations, a play per match. An imported
-    play keeps its BG Stats uuid, so BG Stats recognises it."""
-    roster = list(Player.objects.filter(group=group).order_by("pk")
-                  .values_list("pk", "name", "created_at"))
-    player_ref = {pk: index for index, (pk, _name, _created) in enumerate(roster, 1)}
-    matches = list(
+EXPORT_BATCH = 200
+"""Matches whose seats are read and written per round (:func:`bgstats_export_chunks`)."""
+
+_Match = tuple[int, str, dt.datetime, dt.datetime | None, int, str, dt.date, str]
+
+
+def _finished(group: Group) -> list[_Match]:
+    return list(
         Match.objects.filter(group=group, status=Match.Status.FINISHED)
         .order_by("game_night__date", "created_at", "pk")
         .values_list("pk", "game", "created_at", "finished_at", "first_dealer",
                      "external_id", "game_night__date", "game_night__place")
     )
-    seats: dict[int, list[tuple[int, int, int, int | None, bool]]] = {}
-    for match_id, player_id, number, total, place, winner in (
-        Seat.objects.filter(match__group=group, match__status=Match.Status.FINISHED)
-        .order_by("match_id", "number")
-        .values_list("match_id", "player_id", "number", "total", "place", "is_winner")
-    ):
-        seats.setdefault(match_id, []).append((player_id, number, total, place, winner))
+
+
+def _head(group: Group, matches: list[_Match]) -> tuple[dict[str, Any], dict[int, int],
+                                                        dict[str, int], dict[str, int]]:
+    """Everything but the plays, and the numbers the plays refer to."""
+    roster = list(Player.objects.filter(group=group).order_by("pk")
+                  .values_list("pk", "name", "created_at"))
+    player_ref = {pk: index for index, (pk, _name, _created) in enumerate(roster, 1)}
     game_ref = {slug: index for index, slug in enumerate(GAMES, 1)}
     played_games = {game for _pk, game, *_rest in matches}
     places = sorted({place for *_rest, place in matches if place})
     place_ref = {name: index for index, name in enumerate(places, 1)}
-    plays = []
-    for pk, game, created, finished, first, external, date, place in matches:
-        plays.append({
-            "uuid": external or match_uuid(pk),
-            "gameRefId": game_ref[game],
-            "playDate": _play_date(date, created),
-            "entryDate": _stamp(created),
-            "modificationDate": _stamp(finished or created),
-            "durationMin": _duration(created, finished),
-            "locationRefId": place_ref.get(place, 0),
-            "ignored": False,
-            "manualWinner": False,
-            "usesTeams": False,
-            "rounds": 0,
-            "playerScores": [
-                {"playerRefId": player_ref[player], "score": str(total), "winner": winner,
-                 "startPlayer": number == first, "seatOrder": number + 1,
-                 "rank": place or 0, "newPlayer": False, "role": ""}
-                for player, number, total, place, winner in seats.get(pk, [])
-            ],
-        })
-    return {
+    head = {
         "about": "Exported from Kartenrunde in the BG Stats format "
                  "(https://www.bgstatsapp.com/).",
         "userInfo": {"exportDate": _stamp(timezone.now())},
@@ -142,10 +124,72 @@ def bgstats_export(group: Group) -> dict[str, Any]:
              "name": name}
             for name, index in place_ref.items()
         ],
-        "plays": plays,
     }
+    return head, player_ref, game_ref, place_ref
+
+
+def _plays(matches: list[_Match], player_ref: dict[int, int], game_ref: dict[str, int],
+           place_ref: dict[str, int]) -> Iterator[list[dict[str, Any]]]:
+    """The plays, :data:`EXPORT_BATCH` matches at a time (one query for their seats)."""
+    for start in range(0, len(matches), EXPORT_BATCH):
+        batch = matches[start:start + EXPORT_BATCH]
+        seats: dict[int, list[tuple[int, int, int, int | None, bool]]] = {}
+        for match_id, player_id, number, total, place, winner in (
+            Seat.objects.filter(match_id__in=[pk for pk, *_rest in batch])
+            .order_by("match_id", "number")
+            .values_list("match_id", "player_id", "number", "total", "place", "is_winner")
+        ):
+            seats.setdefault(match_id, []).append((player_id, number, total, place, winner))
+        yield [{
+            "uuid": external or match_uuid(pk),
+            "gameRefId": game_ref[game],
+            "playDate": _play_date(date, created),
+            "entryDate": _stamp(created),
+            "modificationDate": _stamp(finished or created),
+            "durationMin": _duration(created, finished),
+            "locationRefId": place_ref.get(place, 0),
+            "ignored": False,
+            "manualWinner": False,
+            "usesTeams": False,
+            "rounds": 0,
+            "playerScores": [
+                {"playerRefId": player_ref[player], "score": str(total), "winner": winner,
+                 "startPlayer": number == first, "seatOrder": number + 1,
+                 "rank": place or 0, "newPlayer": False, "role": ""}
+                for player, number, total, place, winner in seats.get(pk, [])
+            ],
+        } for pk, game, created, finished, first, external, date, place in batch]
+
+
+def bgstats_export(group: Group) -> dict[str, Any]:
+    """The group's finished matches as a BG Stats export: the games played, the roster,
+    the nights' places as locations, a play per match. An imported play keeps its BG
+    Stats uuid, so BG Stats recognises it."""
+    matches = _finished(group)
+    head, *refs = _head(group, matches)
+    return {**head, "plays": [play for plays in _plays(matches, *refs) for play in plays]}
+
+
+def bgstats_export_chunks(group: Group) -> Iterator[str]:
+    """:func:`bgstats_export` as JSON text, written as it is read: the head at once, then
+    the plays :data:`EXPORT_BATCH` matches at a time (the same text as
+    :func:`bgstats_export_json`; memory per batch, not per group)."""
+    matches = _finished(group)
+    head, *refs = _head(group, matches)
+    text = json.dumps({**head, "plays": []}, ensure_ascii=False, indent=1)
+    opening, _empty, closing = text.rpartition('"plays": []')
+    yield opening + '"plays": ['
+    first = True
+    for plays in _plays(matches, *refs):
+        parts = []
+        for play in plays:
+            played = json.dumps(play, ensure_ascii=False, indent=1)
+            parts.append(("\n" if first else ",\n") + textwrap.indent(played, "  "))
+            first = False
+        yield "".join(parts)
+    yield ("\n ]" if not first else "]") + closing + "\n"
 
 
 def bgstats_export_json(group: Group) -> str:
     """:func:`bgstats_export` as JSON text (UTF-8)."""
-    return json.dumps(bgstats_export(group), ensure_ascii=False, indent=1) + "\n"
+    return "".join(bgstats_export_chunks(group))

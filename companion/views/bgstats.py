@@ -12,15 +12,17 @@ group may import, as any member may record matches.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import zlib
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
@@ -31,9 +33,9 @@ from companion.access import get_group_for_user
 from companion.bgstats import (
     BGStatsError,
     ImportPlan,
-    bgstats_export_json,
+    bgstats_export_chunks,
     bgstats_plan,
-    matches_csv,
+    matches_csv_chunks,
     plan_dump,
     plan_load,
 )
@@ -175,8 +177,10 @@ def bgstats_done(request: HttpRequest, group_id: int) -> HttpResponse:
     })
 
 
-def _download(content: str, content_type: str, group: Group, suffix: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
+def _download(chunks: Iterator[str], content_type: str, group: Group,
+              suffix: str) -> StreamingHttpResponse:
+    """A download sent as it is written (memory per part, not per group)."""
+    response = StreamingHttpResponse(chunks, content_type=content_type)
     stem = slugify(group.name) or "group"
     name = f"kartenrunde-{stem}-{timezone.localdate().isoformat()}-{suffix}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -185,17 +189,18 @@ def _download(content: str, content_type: str, group: Group, suffix: str) -> Htt
 
 @login_required
 @require_GET
-def bgstats_export(request: HttpRequest, group_id: int) -> HttpResponse:
-    """The group's finished matches as a BG Stats export (JSON)."""
+def bgstats_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
+    """The group's finished matches as a BG Stats export (JSON), sent as it is written."""
     group = get_group_for_user(request.user, group_id)
-    return _download(bgstats_export_json(group), "application/json; charset=utf-8", group,
+    return _download(bgstats_export_chunks(group), "application/json; charset=utf-8", group,
                      "bgstats.json")
 
 
 @login_required
 @require_GET
-def matches_export(request: HttpRequest, group_id: int) -> HttpResponse:
-    """Every match and player score as CSV (UTF-8 with a byte order mark for Excel)."""
+def matches_export(request: HttpRequest, group_id: int) -> StreamingHttpResponse:
+    """Every match and player score as CSV (UTF-8 with a byte order mark for Excel), sent
+    as it is written."""
     group = get_group_for_user(request.user, group_id)
-    return _download("\ufeff" + matches_csv(group), "text/csv; charset=utf-8", group,
-                     "matches.csv")
+    return _download(itertools.chain(["\ufeff"], matches_csv_chunks(group)),
+                     "text/csv; charset=utf-8", group, "matches.csv")

@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -362,6 +363,29 @@ def test_a_message_names_where_the_file_is_broken(group: Group) -> None:
 
 
 # --- Out again ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_export_is_written_a_batch_of_matches_at_a_time_as_one_json_text(
+    content: bytes, group: Group, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The download is sent as it is written (memory per batch, not per group); its text
+    is what one json.dumps of the whole export gives, for a group without plays too."""
+    from companion.bgstats import export
+
+    def whole() -> str:
+        return json.dumps(bgstats_export(group), ensure_ascii=False, indent=1) + "\n"
+
+    def dated(text: str) -> str:  # the export's own time: the two may be a second apart
+        return re.sub(r'"exportDate": "[^"]*"', '"exportDate": ""', text)
+
+    assert dated(bgstats_export_json(group)) == dated(whole())  # no plays yet
+    bgstats_import(group=group, plan=bgstats_plan(content, group=group))
+    monkeypatch.setattr(export, "EXPORT_BATCH", 3)
+    chunks = list(export.bgstats_export_chunks(group))
+    plays = len(bgstats_export(group)["plays"])
+    assert plays > 6 and len(chunks) == 2 + -(-plays // 3)
+    assert dated("".join(chunks)) == dated(whole())
 
 
 @pytest.mark.django_db

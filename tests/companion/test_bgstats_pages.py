@@ -341,11 +341,12 @@ def test_the_bg_stats_download_reads_back_as_the_same_plays(
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response["Content-Disposition"].endswith('-bgstats.json"')
-    document = json.loads(response.content)
+    content = response.getvalue()  # sent as it is written (StreamingHttpResponse)
+    document = json.loads(content)
     assert {game["name"] for game in document["games"]} == {"Freaky", "X nimmt!"}
     assert len(document["plays"]) == 2
     # Read back into the group it came from, it adds nothing.
-    plan = bgstats_plan(response.content, group=history)
+    plan = bgstats_plan(content, group=history)
     assert bgstats_import(group=history, plan=plan).matches == 0
 
 
@@ -356,7 +357,7 @@ def test_the_csv_download_has_a_row_per_match_and_player(
 
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    text = response.content.decode("utf-8")
+    text = response.getvalue().decode("utf-8")
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
     assert tuple(rows[0]) == MATCHES_CSV_HEADERS

@@ -3,6 +3,7 @@ the validations, the end of a match at the target, the rules page and the round 
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -265,7 +266,7 @@ def test_a_finished_match_counts_in_the_statistics_ratings_and_bg_stats_export(
     assert "13" in stats and "Deals without a single Hornochse" in stats
     ratings = anna_client.get(reverse("ratings_game", args=[group.pk, "sechs-nimmt"]), **EN)
     assert ratings.status_code == 200 and "Cem" in ratings.content.decode()
-    export = anna_client.get(reverse("bgstats_export", args=[group.pk])).json()
+    export = json.loads(anna_client.get(reverse("bgstats_export", args=[group.pk])).getvalue())
     game = next(g for g in export["games"] if g["name"] == "6 nimmt!")
     assert game["bggId"] == 432
 
