@@ -1,5 +1,5 @@
 """A sheet row: its number with the edit link, the dealer, and per seat the score with its
-breakdown behind it and the running total (the sheet template's ``deal-row`` partial)."""
+breakdown behind it and the running total (the ``deal-row`` partial of the sheet's deals table)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _row(row: Row, *, is_open: bool = True, saved: int | None = None, language: 
         "group": SimpleNamespace(pk=1), "match": SimpleNamespace(pk=2),
     }
     with translation.override(language):
-        return render_to_string("companion/sheet/sheet.html#deal-row", context).strip()
+        return render_to_string("companion/sheet/_deal_table.html#deal-row", context).strip()
 
 
 def test_a_cell_shows_the_score_its_parts_with_their_cards_and_the_total() -> None:
