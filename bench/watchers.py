@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import secrets
+import ssl
 import string
 import sys
 import time
@@ -106,9 +108,23 @@ class Run:
         """sheet → per phone, the times it got a sheet of a new revision."""
         self.rules: list[float] = []
         self.end = 0.0
+        self.resent = 0
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
+
+
+async def get(client: Any, run: Run, url: str, **kwargs: Any) -> Any:
+    """A GET as a browser sends it: when the server closed the kept-alive connection just
+    as it was reused (its keep-alive time ran out), the browser sends it again on a new
+    connection; so does this phone (counted as "resent", not as an error)."""
+    import httpx
+
+    try:
+        return await client.get(url, **kwargs)
+    except (httpx.RemoteProtocolError, httpx.ReadError):
+        run.resent += 1
+        return await client.get(url, **kwargs)
 
 
 def cookies(session: str, csrf: str = "") -> dict[str, str]:
@@ -133,7 +149,7 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
         if etag:
             headers.update({"If-None-Match": etag, "KR-Wait": "1"})
         try:
-            answer = await client.get(sheet, headers=headers)
+            answer = await get(client, run, sheet, headers=headers)
         except httpx.HTTPError as error:
             run.error(type(error).__name__)
             await asyncio.sleep(2)
@@ -164,7 +180,7 @@ async def writer(client: Any, run: Run, sheet: str, session: str, delay: float) 
         if next_at > run.end - 1:
             return
         try:
-            page = await client.get(edit, headers=jar)
+            page = await get(client, run, edit, headers=jar)
             data = served.form_values(page.text, edit)
             saved = await client.post(edit, data=dict(data), headers={
                 **jar, "X-CSRFToken": csrf, "Referer": f"http://127.0.0.1:{PORT}{edit}"})
@@ -183,7 +199,7 @@ async def rules(client: Any, run: Run) -> None:
     while time.monotonic() < run.end:
         started = time.perf_counter()
         try:
-            answer = await client.get("/rules/", headers=HEADERS)
+            answer = await get(client, run, "/rules/", headers=HEADERS)
             if answer.status_code == 200:
                 run.rules.append(time.perf_counter() - started)
             else:
@@ -222,10 +238,17 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
 
     run = Run(seconds)
     used = matches[: (count + 3) // 4]
-    limits = httpx.Limits(max_connections=count + len(used) + 10,
-                          max_keepalive_connections=count + len(used) + 10)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{PORT}", limits=limits,
-                                 timeout=TIMEOUT) as client:
+    # A client per phone, as each phone is a browser of its own: one shared pool of a
+    # thousand connections made httpx itself the bottleneck (it scans its pool per request).
+    shared_tls = ssl.create_default_context()
+    async with contextlib.AsyncExitStack() as stack:
+        def client() -> Any:
+            return httpx.AsyncClient(
+                base_url=f"http://127.0.0.1:{PORT}", timeout=TIMEOUT, verify=shared_tls,
+                limits=httpx.Limits(max_connections=2, max_keepalive_connections=2))
+
+        clients = [await stack.enter_async_context(client())
+                   for _ in range(count + len(used) + 1)]
         run.end = time.monotonic() + seconds
         cpu_before, _ = served.server_cpu(master)
         client_before = time.process_time()
@@ -237,13 +260,13 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
             placed += len(phones)
             run.saves[match["sheet"]] = []
             run.seen[match["sheet"]] = [[] for _ in phones]
-            tasks += [asyncio.create_task(phone(client, run, match["sheet"], session, i))
+            tasks += [asyncio.create_task(phone(clients.pop(), run, match["sheet"], session, i))
                       for i, session in enumerate(phones)]
             # The writers start spread over the first interval, after the phones settled.
             tasks.append(asyncio.create_task(writer(
-                client, run, match["sheet"], match["writer"],
+                clients.pop(), run, match["sheet"], match["writer"],
                 3 + WRITE_EVERY * number / len(used))))
-        tasks.append(asyncio.create_task(rules(client, run)))
+        tasks.append(asyncio.create_task(rules(clients.pop(), run)))
         rss = 0.0
         connections = 0
         while time.monotonic() < run.end:
@@ -274,7 +297,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         "phones": count, "saves": sum(len(s) for s in run.saves.values()),
         "p50": quantile(delays, 0.5), "p95": quantile(delays, 0.95),
         "max": max(delays) if delays else float("nan"), "late": late,
-        "errors": sum(run.errors.values()), "error_kinds": run.errors,
+        "errors": sum(run.errors.values()), "error_kinds": run.errors, "resent": run.resent,
         "cpu": (cpu_after - cpu_before) / wall, "rss": rss, "client": client_cpu,
         "rules50": quantile(run.rules, 0.5) * 1000, "rules95": quantile(run.rules, 0.95) * 1000,
         "connections": connections if database_url else None,
@@ -323,7 +346,8 @@ def main() -> None:
                   f"{found['cpu']:>5.2f} {found['client']:>6.2f} {found['rss']:>6.0f} "
                   f"{found['rules50']:>9.0f}ms "
                   f"{found['rules95']:>7.0f} {conns:>8}"
-                  + (f"  {found['error_kinds']}" if found["errors"] else ""))
+                  + (f"  {found['error_kinds']}" if found["errors"] else "")
+                  + (f"  resent {found['resent']}" if found["resent"] else ""))
             sys.stdout.flush()
     load = os.getloadavg()
     print(f"# load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
