@@ -141,7 +141,9 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
     import httpx
 
     seen = run.seen[sheet][index]
-    sent = {**HEADERS, "HX-Request": "true", "Cookie": f"sessionid={session}"}
+    # As htmx sends the poll of #sheet-poll (hx-target="#sheet").
+    sent = {**HEADERS, "HX-Request": "true", "HX-Target": "sheet",
+            "Cookie": f"sessionid={session}"}
     etag = None
     while time.monotonic() < run.end:
         started = time.monotonic()
