@@ -48,7 +48,6 @@ from companion.parsing import MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES
 from companion.selectors.sheet import Sheet, rematch_plan, sheet_for
 from companion.services.matches import can_delete
-from companion.shared_renders import MARKERS, sheets
 from scoring import ScoringError
 
 PAGE = "companion/sheet/sheet.html"
@@ -332,49 +331,10 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
         return gone(request, group_id, match_id, target="sheet")
-    if _shared(request):
-        return _shared_sheet(request, match)
     number = None if request.htmx else _saved_number(request)
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return render_sheet(request, sheet, saved=number, form=prefilled, notice=notice)
-
-
-def _shared(request: HttpRequest) -> bool:
-    """An htmx GET of the plain sheet (the poll, a refresh): its text is the same for
-    every viewer of the same kind (:func:`_shared_sheet`)."""
-    return bool(request.htmx and request.method == "GET" and not request.GET
-                and request.htmx.target == "sheet")
-
-
-def _shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
-    """The sheet a poll gets: rendered once per revision, language and kind of viewer for
-    every phone that watches the match, with this phone's token, keys and ETag put in
-    (:mod:`companion.shared_renders`)."""
-    viewer = viewer_of(request)
-    mode = preferred_mode(request, match.game)
-    if mode not in {entry_mode.key for entry_mode in game_app(match.game).entry.modes}:
-        mode = None  # the game's first mode, as the form reads an unknown one
-    table_pass = viewer.table_pass if viewer.is_guest else None
-    kind = (viewer.is_guest, viewer.read_only,
-            bool(table_pass and table_pass.game_night_id),
-            not viewer.is_guest and can_delete(match, request.user), mode)
-    key = (match.pk, match.revision, get_language(), kind)
-
-    def render_once() -> str:
-        sheet = sheet_for(match)
-        form = None
-        if not viewer.read_only:
-            form = new_deal_form(sheet, mode=mode, key=MARKERS.key)
-        context = sheet_context(request, sheet, form=form)
-        context.update(etag=MARKERS.etag, csrf_token=MARKERS.csrf, form_key_marker=MARKERS.key)
-        return render(request, f"{PAGE}#sheet", context).content.decode()
-
-    etag = sheet_etag(request, match.pk, match.revision)
-    response = HttpResponse(sheets.answer(sheets.text(key, render_once), request, etag))
-    response["ETag"] = etag
-    patch_cache_control(response, private=True, no_store=True)
-    return response
 
 
 def _saved_number(request: HttpRequest) -> int | None:

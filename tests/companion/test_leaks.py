@@ -38,8 +38,7 @@ from scoring.common import rules_for
 
 HX = {"HTTP_HX_REQUEST": "true"}
 POLL = {**HX, "HTTP_HX_TARGET": "sheet"}
-"""What the sheet's poll sends (static/js/sync.js): its answer is rendered once for every
-phone of the same kind (companion/shared_renders.py)."""
+"""What the sheet's poll sends (static/js/sync.js)."""
 LOGGED_IN_AS = {"de": "Angemeldet als {}", "en": "Logged in as {}"}
 PASSWORD = "kartenrunde-leak-1"
 
@@ -227,7 +226,7 @@ PAGES: dict[str, Page] = {
     **{f"sheet, open, {game}": Page(sheet("open", game)) for game in GAMES},
     "sheet, open, table view": Page(sheet("open", "elf-nimmt", "?view=table")),
     "sheet, open, card grid": Page(sheet("open", "x-nimmt", "?mode=grid")),
-    **{f"sheet partial (the poll's answer, shared), {state}, {game}": Page(
+    **{f"sheet partial (the poll's answer), {state}, {game}": Page(
         sheet(state, game, **POLL), layout=False)
        for game in GAMES for state in ("open", "complete")},
     "sheet partial (htmx, another target)": Page(sheet("open", "dreizehn", **HX), layout=False),
