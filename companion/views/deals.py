@@ -52,6 +52,7 @@ from companion.views.sheet import (
     remember_mode,
     render_sheet,
     saved_already,
+    scores_message,
     sheet_changed,
     sheet_etag,
 )
@@ -108,12 +109,9 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     except (ValidationError, ScoringError) as err:
         form.add_error(None, error_text(err))
         return render_sheet(request, sheet_for(match), form=form, status=422)
-    scores = ", ".join(
-        f"{seat.player.name} {recorded.scores[seat.player_id].score}" for seat in recorded.seats
-    )
-    message = _("%(message)s Scores: %(scores)s.") % {
-        "message": _("Deal %(number)s saved.") % {"number": number}, "scores": scores,
-    }
+    message = scores_message(
+        _("Deal %(number)s saved.") % {"number": number},
+        ((seat.player.name, recorded.scores[seat.player_id].score) for seat in recorded.seats))
     if not request.htmx:
         messages.success(request, message)  # a cookie: nothing waits for the database now
         response = back_to_sheet(match, saved=number)

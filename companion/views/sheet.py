@@ -13,7 +13,7 @@ shows the whole page with its message.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -283,16 +283,20 @@ def saved_already(message: str) -> Callable[..., HttpResponse]:
     return answer
 
 
+def scores_message(message: str, scores: Iterable[tuple[str, int]]) -> str:
+    """``message`` followed by a deal's scores (name, score in seat order), e.g.
+    "Deal 2 saved. Scores: Anna 5, Ben 3."."""
+    listed = ", ".join(f"{name} {score}" for name, score in scores)
+    return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": listed}
+
+
 def with_scores(sheet: Sheet, number: int, message: str) -> str:
-    """``message`` followed by the deal's scores, e.g. "Deal 2 saved. Scores: Anna 5, Ben 3."."""
+    """``message`` followed by deal ``number``'s scores on ``sheet``."""
     row = next((row for row in sheet.rows if row.deal.number == number), None)
     if row is None:
         return message
-    scores = ", ".join(
-        f"{seat.player.name} {cell.score}"
-        for seat, cell in zip(sheet.seats, row.cells, strict=True)
-    )
-    return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
+    return scores_message(message, ((seat.player.name, cell.score)
+                                    for seat, cell in zip(sheet.seats, row.cells, strict=True)))
 
 
 def with_stored_scores(match: Match, number: int, message: str) -> str:
@@ -301,9 +305,9 @@ def with_stored_scores(match: Match, number: int, message: str) -> str:
                   .values_list("player_id", "score"))
     if not stored:
         return message
-    scores = ", ".join(f"{seat.player.name} {stored.get(seat.player_id, 0)}"
-                       for seat in match.seats.select_related("player").order_by("number"))
-    return _("%(message)s Scores: %(scores)s.") % {"message": message, "scores": scores}
+    return scores_message(message, (
+        (seat.player.name, stored.get(seat.player_id, 0))
+        for seat in match.seats.select_related("player").order_by("number")))
 
 
 def gone(request: HttpRequest, group_id: int, match_id: int, *, target: str) -> HttpResponse:
