@@ -272,6 +272,36 @@ def _listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _run_environment(run_folder: Path) -> dict[str, str]:
+    """The environment of the `make run`s below: this process's, without the settings the
+    tests set, on the run folder's database, static files and key."""
+    return {
+        **{k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL", "WEB_CONC"))},
+        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
+        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
+    }
+
+
+def _start_make_run(run_folder: Path, port: int) -> subprocess.Popen[str]:
+    """`make run` on ``port`` in its own process group (the tests end it with a signal)."""
+    return subprocess.Popen(
+        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
+         f"LOG={run_folder / 'run.log'}"],
+        cwd=project.BASE_DIR, env=_run_environment(run_folder), stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+
+
+def _wait_for_answer(make: subprocess.Popen[str], port: int) -> None:
+    deadline = time.monotonic() + 120
+    while not _answers(port):
+        assert make.poll() is None, make.stdout.read() if make.stdout else ""
+        assert time.monotonic() < deadline, "make run did not answer within 120 s"
+        time.sleep(0.5)
+
+
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Database, static files, key and log of the `make run`s below (the static files are
@@ -286,25 +316,9 @@ def test_ending_make_run_stops_the_server_and_its_output_fits_on_one_screen(
     run_folder: Path, ending: signal.Signals
 ) -> None:
     port = _free_port()
-    environment = {
-        **{k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL"))},
-        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
-        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
-        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
-    }
-    make = subprocess.Popen(
-        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
-         f"LOG={run_folder / 'run.log'}"],
-        cwd=project.BASE_DIR, env=environment, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True,
-    )
+    make = _start_make_run(run_folder, port)
     try:
-        deadline = time.monotonic() + 120
-        while not _answers(port):
-            assert make.poll() is None, make.stdout.read() if make.stdout else ""
-            assert time.monotonic() < deadline, "make run did not answer within 120 s"
-            time.sleep(0.5)
+        _wait_for_answer(make, port)
 
         make.send_signal(ending)  # make only: gunicorn must follow by itself
         make.wait(timeout=10)
@@ -328,10 +342,21 @@ def test_ending_make_run_stops_the_server_and_its_output_fits_on_one_screen(
             os.killpg(make.pid, signal.SIGKILL)  # what this test started, should it fail
 
 
-SEED_HELD_POLL = """
+SESSION_OF = """
+from django.contrib.sessions.backends.db import SessionStore
+def session_of(user):
+    session = SessionStore()
+    session.update({"_auth_user_id": str(user.pk),
+                    "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                    "_auth_user_hash": user.get_session_auth_hash()})
+    session.create()
+    return session.session_key
+"""
+"""For the seeding scripts below: a logged-in session of a user, made in the database."""
+
+SEED_HELD_POLL = SESSION_OF + """
 import json
 from django.contrib.auth.models import User
-from django.contrib.sessions.backends.db import SessionStore
 from companion import waiting
 from companion.models import Group, Membership, Player
 from companion.services.matches import match_start
@@ -341,14 +366,9 @@ Membership.objects.create(group=group, user=user, role=Membership.Role.OWNER)
 players = [Player.objects.create(group=group, name=n) for n in ("Anna", "Ben", "Cem")]
 match = match_start(group=group, game="x-nimmt", players=players)
 match.refresh_from_db()
-session = SessionStore()
-session.update({"_auth_user_id": str(user.pk),
-                "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                "_auth_user_hash": user.get_session_auth_hash()})
-session.create()
 print(json.dumps({"sheet": f"/g/{group.pk}/matches/{match.pk}/",
                   "etag": '"' + waiting.sign(match.pk, f"{match.revision}.de.{user.pk}") + '"',
-                  "session": session.session_key}))
+                  "session": session_of(user)}))
 """
 
 
@@ -365,25 +385,10 @@ def test_ctrl_c_stops_make_run_within_2_s_answering_the_held_poll_with_no_error_
     import threading
 
     port = _free_port()
-    environment = {
-        **{k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL"))},
-        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
-        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
-        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
-    }
-    make = subprocess.Popen(
-        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
-         f"LOG={run_folder / 'run.log'}"],
-        cwd=project.BASE_DIR, env=environment, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True,
-    )
+    environment = _run_environment(run_folder)
+    make = _start_make_run(run_folder, port)
     try:
-        deadline = time.monotonic() + 120
-        while not _answers(port):
-            assert make.poll() is None, make.stdout.read() if make.stdout else ""
-            assert time.monotonic() < deadline, "make run did not answer within 120 s"
-            time.sleep(0.5)
+        _wait_for_answer(make, port)
         seeded = subprocess.run(
             [sys.executable, "manage.py", "shell", "-c", SEED_HELD_POLL], cwd=project.BASE_DIR,
             env=environment, capture_output=True, text=True, check=True, timeout=120,
@@ -425,19 +430,11 @@ def test_ctrl_c_stops_make_run_within_2_s_answering_the_held_poll_with_no_error_
             os.killpg(make.pid, signal.SIGKILL)  # what this test started, should it fail
 
 
-SEED_TABLE = """
+SEED_TABLE = SESSION_OF + """
 import json
 from django.contrib.auth.models import User
-from django.contrib.sessions.backends.db import SessionStore
 from companion.models import Group, Membership, Player
 from companion.services.matches import match_start
-def session_of(user):
-    session = SessionStore()
-    session.update({"_auth_user_id": str(user.pk),
-                    "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
-                    "_auth_user_hash": user.get_session_auth_hash()})
-    session.create()
-    return session.session_key
 owner = User.objects.create_user("table-owner", password=None)
 group = Group.objects.create(name="Table", owner=owner)
 Membership.objects.create(group=group, user=owner, role=Membership.Role.OWNER)
@@ -468,25 +465,10 @@ def test_make_runs_server_shows_a_save_on_every_waiting_phone_at_once(
     import threading
 
     port = _free_port()
-    environment = {
-        **{k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "KARTENRUNDE_", "DATABASE_URL", "WEB_CONC"))},
-        "SQLITE_PATH": str(run_folder / "db.sqlite3"),
-        "DJANGO_STATIC_ROOT": str(run_folder / "static"),
-        "DJANGO_SECRET_KEY_FILE": str(run_folder / "secret_key"),
-    }
-    make = subprocess.Popen(
-        ["make", "--no-print-directory", "run", "HOST=127.0.0.1", f"PORT={port}",
-         f"LOG={run_folder / 'run.log'}"],
-        cwd=project.BASE_DIR, env=environment, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True,
-    )
+    environment = _run_environment(run_folder)
+    make = _start_make_run(run_folder, port)
     try:
-        deadline = time.monotonic() + 120
-        while not _answers(port):
-            assert make.poll() is None, make.stdout.read() if make.stdout else ""
-            assert time.monotonic() < deadline, "make run did not answer within 120 s"
-            time.sleep(0.5)
+        _wait_for_answer(make, port)
         seeded = subprocess.run(
             [sys.executable, "manage.py", "shell", "-c", SEED_TABLE], cwd=project.BASE_DIR,
             env=environment, capture_output=True, text=True, check=True, timeout=120,
