@@ -60,13 +60,26 @@ class Viewer:
         """What the services record as the one who made a change."""
         return Guest(self.guest_name) if self.table_pass is not None else self.user
 
-    @property
-    def key(self) -> str:
-        """What tells this viewer's pages apart in the sheet's ETag: the user, or the pass
-        and whether it writes (every guest of one pass sees the same sheet)."""
+    def kind(self, match: Match) -> str:
+        """What tells this viewer's sheet of ``match`` apart from other viewers' (in its
+        ETag, and the key of a sheet rendered for every watcher of that kind:
+        companion/shared_renders.py): see :func:`viewer_kind`."""
         if self.table_pass is None:
-            return str(getattr(self.user, "pk", None))
-        return f"p{self.table_pass.pk}{'w' if self.table_pass.may_write else 'r'}"
+            return viewer_kind(may_delete=getattr(self.user, "pk", None) in (
+                match.group.owner_id, match.created_by_id))
+        return viewer_kind(guest_writes=self.table_pass.may_write,
+                           night_pass=self.table_pass.game_night_id is not None)
+
+
+def viewer_kind(*, may_delete: bool = False, guest_writes: bool | None = None,
+                night_pass: bool = False) -> str:
+    """The kind of viewer, as far as a sheet shows it: a member who may delete the match
+    (the group's owner, its starter: ``d``) or not (``m``); a guest (``g``) whose pass
+    writes or only follows (``w``, ``r``), for the night or the match (``n``, ``m``).
+    Nothing else of the viewer is in a sheet's ``#sheet``."""
+    if guest_writes is None:
+        return "d" if may_delete else "m"
+    return f"g{'w' if guest_writes else 'r'}{'n' if night_pass else 'm'}"
 
 
 class TablePassEnded(Exception):
@@ -196,17 +209,18 @@ def get_match_for_viewer(
 
 
 def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> tuple[int, str] | None:
-    """For the sheet's 304 poll: the match's revision and the viewer's ETag key (see
-    :attr:`Viewer.key`), if the request may see the match; None otherwise (the view then
+    """For the sheet's 304 poll: the match's revision and the kind of viewer (see
+    :meth:`Viewer.kind`), if the request may see the match; None otherwise (the view then
     answers as usual: 404, or the "pass ended" page)."""
     user = request.user
     if user.is_authenticated:
-        revision = (
+        found_match = (
             Match.objects.filter(pk=match_id, group__pk=group_id, group__memberships__user=user)
-            .values_list("revision", flat=True).first()
+            .values_list("revision", "group__owner_id", "created_by_id").first()
         )
-        if revision is not None:
-            return revision, str(user.pk)
+        if found_match is not None:
+            revision, owner_id, starter_id = found_match
+            return revision, viewer_kind(may_delete=user.pk in (owner_id, starter_id))
     passes = session_passes(request)
     if not passes:
         return None
@@ -217,7 +231,7 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> tuple[i
             maker_in_group(), pk__in=list(passes), group__pk=group_id,
             revoked_at__isnull=True, expires_at__gt=timezone.now(),
         )
-        .order_by("-may_write", "-pk").values_list("pk", "may_write").first()
+        .order_by("-may_write", "-pk").values_list("may_write", "game_night_id").first()
     )
     if found is None:
         return None
@@ -227,7 +241,7 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> tuple[i
     )
     if revision is None:
         return None
-    return revision, f"p{found[0]}{'w' if found[1] else 'r'}"
+    return revision, viewer_kind(guest_writes=found[0], night_pass=found[1] is not None)
 
 
 def get_seats_for_viewer(

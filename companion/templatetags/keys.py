@@ -1,5 +1,12 @@
-"""``{% client_key %}``: the hidden idempotency key of a write form, fresh per rendered
-form (``companion.idempotency``): the same form sent twice is stored once."""
+"""The hidden fields of a write form.
+
+``{% client_key %}``: its idempotency key, fresh per rendered form
+(``companion.idempotency``): the same form sent twice is stored once.
+``{% form_keys %}``: the CSRF field and that key, as every write form of the sheet has
+them. In a text rendered for several phones (``shared_render``: the sheet a poll gets,
+companion/shared_renders.py) both are left empty: the page fills them in with its own
+token and a key made in the browser (static/js/net.js), so nothing of one phone is in
+what another is sent."""
 
 from __future__ import annotations
 
@@ -12,6 +19,16 @@ from companion.idempotency import FIELD, new_key
 register = template.Library()
 
 
-@register.simple_tag
-def client_key() -> SafeString:
-    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, new_key())
+@register.simple_tag(takes_context=True)
+def client_key(context: template.Context) -> SafeString:
+    key = "" if context.get("shared_render") else new_key()
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, key)
+
+
+@register.simple_tag(takes_context=True)
+def form_keys(context: template.Context) -> SafeString:
+    token = "" if context.get("shared_render") else str(context.get("csrf_token") or "")
+    if token == "NOTPROVIDED":  # what Django's {% csrf_token %} writes nothing for
+        token = ""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">{}',
+                       token, client_key(context))

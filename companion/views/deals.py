@@ -54,7 +54,7 @@ from companion.views.sheet import (
     saved_already,
     scores_message,
     sheet_changed,
-    sheet_etag,
+    viewer_etag,
 )
 from scoring import ScoringError
 
@@ -160,7 +160,7 @@ def _saved(
     """
     match.revision = recorded.revision
     sheet = sheet_after_record(match, recorded)
-    etag = sheet_etag(request, match.pk, recorded.revision)
+    etag = viewer_etag(request, match, recorded.revision)
     form = new_deal_form(sheet, mode=request.POST.get("mode"))
     fresh_on_page = form is not None and request.headers.get("KR-Fresh-Form") == form.mode_key
     context = {

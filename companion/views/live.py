@@ -18,7 +18,7 @@ from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_board_for
 from companion.services import live as services
 from companion.services.sheet import ConfirmationNeeded
-from companion.views.sheet import error_text, gone, poll_etag, sheet_changed, sheet_etag
+from companion.views.sheet import error_text, gone, poll_etag, sheet_changed, viewer_etag
 from scoring import ScoringError
 
 
@@ -72,7 +72,7 @@ def _board(request: HttpRequest, match: Match, *, notice: str = "", question: st
     context = {"match": match, "group": match.group, "board": live_board_for(match),
                "notice": notice, "question": question,
                "closed": match.status != Match.Status.OPEN, "viewer": viewer_of(request),
-               "etag": sheet_etag(request, match.pk, match.revision)}
+               "etag": viewer_etag(request, match)}
     template = "companion/sheet/live.html#board" if request.htmx else "companion/sheet/live.html"
     response = render(request, template, context, status=409 if notice else 200)
     response["ETag"] = context["etag"]

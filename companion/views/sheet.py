@@ -48,6 +48,7 @@ from companion.parsing import MAX_SMALL, number_from
 from companion.selectors.live import LIVE_GAMES
 from companion.selectors.sheet import Sheet, rematch_plan, sheet_for
 from companion.services.matches import can_delete
+from companion.shared_renders import sheets
 from scoring import ScoringError
 
 PAGE = "companion/sheet/sheet.html"
@@ -93,15 +94,22 @@ def _dispute_url(sheet: Sheet) -> str:
     return f"{reverse('rules_check', args=[sheet.match.game])}?{query}"
 
 
-def sheet_etag(request: HttpRequest, match_id: int, revision: int,
-               viewer_key: str | None = None) -> str:
-    """The ETag of the sheet (or live board) a viewer sees at ``revision``: the match's
-    change counter, moved on by every change; the language and the viewer (the user, or
-    a table pass: ``companion.access.Viewer.key``), whose pages differ; and a signature
-    of all that with the match (:func:`companion.waiting.sign`): only a poll that was
-    shown the match may wait for its next change in the event loop (companion/asgi.py)."""
-    key = viewer_key if viewer_key is not None else viewer_of(request).key
-    return quote_etag(waiting.sign(match_id, f"{revision}.{get_language()}.{key}"))
+def sheet_etag(match_id: int, revision: int, kind: str) -> str:
+    """The ETag of the sheet (or live board) a kind of viewer (:meth:`Viewer.kind`) sees
+    at ``revision``: the match's change counter, moved on by every change; the language
+    and the kind of viewer, whose pages differ; and a signature of all that with the
+    match (:func:`companion.waiting.sign`): only a poll that was shown the match may wait
+    for its next change in the event loop (companion/asgi.py). Nothing in it is one
+    viewer's own: the sheet a poll gets is rendered once for every watcher of its kind
+    (:func:`shared_sheet`)."""
+    return quote_etag(waiting.sign(match_id, f"{revision}.{get_language()}.{kind}"))
+
+
+def viewer_etag(request: HttpRequest, match: Match, revision: int | None = None) -> str:
+    """:func:`sheet_etag` of ``match`` (at ``revision``, else its own) for this request's
+    viewer."""
+    return sheet_etag(match.pk, match.revision if revision is None else revision,
+                      viewer_of(request).kind(match))
 
 
 POLL_WAIT = waiting.POLL_WAIT
@@ -128,7 +136,7 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     found = poll_revision(request, group_id, match_id)
     if found is None:
         return None
-    etag = sheet_etag(request, match_id, *found)
+    etag = sheet_etag(match_id, *found)
     # Weakly compared, as condition() does (gzip makes the header's ETag a weak one).
     shown = [tag.removeprefix("W/") for tag in parse_etags(request.headers["If-None-Match"])]
     if request.headers.get("KR-Wait") and etag in shown:
@@ -139,7 +147,7 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
             return latest[0] != found
 
         if wait_for_change(match_id, changed, POLL_WAIT):
-            return None if latest[0] is None else sheet_etag(request, match_id, *latest[0])
+            return None if latest[0] is None else sheet_etag(match_id, *latest[0])
     return etag
 
 
@@ -177,7 +185,9 @@ def new_deal_form(
         data, game=sheet.match.game, seats=sheet.seats, mode=mode,
         # A key per form: the same send arriving twice (a double tap, a lost answer)
         # is recorded once. The offline queue gives every queued deal a key of its own.
-        initial={"number": sheet.next_number, "client_key": key or uuid.uuid4().hex},
+        # A text rendered for several phones has an empty key (key=""): the page makes one.
+        initial={"number": sheet.next_number,
+                 "client_key": uuid.uuid4().hex if key is None else key},
     )
 
 
@@ -209,7 +219,7 @@ def sheet_context(
         # ?view=table: the sheet opens in table mode (the no-JavaScript way in).
         "table_view": request.GET.get("view") == "table",
         # The match was read before the sheet: this ETag is never newer than what is shown.
-        "etag": sheet_etag(request, match.pk, match.revision),
+        "etag": viewer_etag(request, match),
     }
 
 
@@ -335,10 +345,46 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
         return gone(request, group_id, match_id, target="sheet")
+    if _shared(request):
+        return shared_sheet(request, match)
     number = None if request.htmx else _saved_number(request)
     sheet = sheet_for(match)
     prefilled, notice = _prefilled(request, sheet)
     return render_sheet(request, sheet, saved=number, form=prefilled, notice=notice)
+
+
+def _shared(request: HttpRequest) -> bool:
+    """An htmx GET of the plain sheet (the poll, a refresh; maybe naming the deal form's
+    entry mode): what it gets is the same for every viewer of the same kind
+    (:func:`shared_sheet`)."""
+    return bool(request.htmx and request.method == "GET" and request.htmx.target == "sheet"
+                and set(request.GET) <= {"mode"})
+
+
+def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
+    """The sheet a poll gets, rendered once per revision, language, kind of viewer and
+    entry mode for every phone that watches the match (:mod:`companion.shared_renders`):
+    its forms' CSRF fields and keys are empty (the page fills them in), its ETag is
+    signed for the kind of viewer."""
+    viewer = viewer_of(request)
+    mode = preferred_mode(request, match.game)
+    if mode not in {entry_mode.key for entry_mode in game_app(match.game).entry.modes}:
+        mode = None  # the game's first mode, as the form reads an unknown one
+    kind = viewer.kind(match)
+    language = get_language()
+
+    def render_once() -> str:
+        sheet = sheet_for(match)
+        form = None if viewer.read_only else new_deal_form(sheet, mode=mode, key="")
+        context = sheet_context(request, sheet, form=form)
+        context.update(shared_render=True, csrf_token="")
+        return render(request, f"{PAGE}#sheet", context).content.decode()
+
+    text = sheets.text((match.pk, match.revision, language, kind, mode), render_once)
+    response = HttpResponse(text)
+    response["ETag"] = sheet_etag(match.pk, match.revision, kind)
+    patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 def _saved_number(request: HttpRequest) -> int | None:

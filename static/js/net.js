@@ -32,6 +32,21 @@
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   };
 
+  /* A write form's hidden fields that came empty: the sheet a poll gets is one text for every
+     phone watching it (companion/shared_renders.py), so this page puts in its own CSRF token
+     and a key made here, once per form (a repeated send of the form keeps its key). */
+  K.fillForms = function (root) {
+    if (!root || !root.querySelectorAll) { return; }
+    var inputs = Array.prototype.slice.call(root.querySelectorAll("input[name=csrfmiddlewaretoken], input[name=client_key]"));
+    if (root.matches && root.matches("input[name=csrfmiddlewaretoken], input[name=client_key]")) { inputs.push(root); }
+    inputs.forEach(function (input) {
+      if (!input.value) { input.value = input.name === "client_key" ? K.newKey() : K.csrf(); }
+    });
+  };
+  document.addEventListener("DOMContentLoaded", function () { K.fillForms(document); });
+  document.addEventListener("htmx:load", function (event) { K.fillForms(event.target); });
+  document.addEventListener("submit", function (event) { K.fillForms(event.target); }, true);
+
   /* A new element with classes and text, added to parent (texts never go in as HTML). */
   K.el = function (tag, className, text, parent) {
     var node = document.createElement(tag);

@@ -42,14 +42,6 @@
   document.addEventListener("input", markDirty);
   document.addEventListener("change", markDirty);
 
-  function fillKeys() {
-    document.querySelectorAll("#deal-form [name=client_key]").forEach(function (input) {
-      if (!input.value) { input.value = K.newKey(); }
-    });
-  }
-  document.addEventListener("DOMContentLoaded", fillKeys);
-  document.addEventListener("htmx:load", fillKeys);
-
   var fresh = null;  // { mode, node }: a copy of the fresh deal form, as it came
   function keepFresh() {
     var section = document.getElementById("deal-form");

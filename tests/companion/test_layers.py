@@ -17,9 +17,9 @@ LAYERS: tuple[frozenset[str], ...] = (
     # top: what Django calls
     frozenset({"urls", "views", "templatetags", "management", "admin", "apps", "settings",
                "asgi", "wsgi", "middleware", "server"}),
-    # the web's helpers: forms, access checks, repeats, shared pictures and links
+    # the web's helpers: forms, access checks, repeats, shared pictures, links and renders
     frozenset({"forms", "access", "idempotency", "notices", "sharing", "night_card",
-               "logins", "signups"}),
+               "logins", "signups", "shared_renders"}),
     # writes
     frozenset({"services", "bgstats", "backups"}),
     # reads (an uploaded file read before it is loaded too)

@@ -38,7 +38,8 @@ from scoring.common import rules_for
 
 HX = {"HTTP_HX_REQUEST": "true"}
 POLL = {**HX, "HTTP_HX_TARGET": "sheet"}
-"""What the sheet's poll sends (static/js/sync.js)."""
+"""What the sheet's poll sends (static/js/sync.js): its answer is rendered once for every
+phone of the same kind (companion/shared_renders.py)."""
 LOGGED_IN_AS = {"de": "Angemeldet als {}", "en": "Logged in as {}"}
 PASSWORD = "kartenrunde-leak-1"
 

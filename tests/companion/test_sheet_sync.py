@@ -258,16 +258,20 @@ def test_a_logged_out_phone_gets_no_304_but_the_login(
 
 
 @pytest.mark.django_db
-def test_an_etag_of_another_user_or_language_gets_the_sheet_not_a_304(
+def test_an_etag_of_another_kind_of_viewer_or_language_gets_the_sheet_not_a_304(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:
+    """The ETag names the kind of viewer (companion.access.Viewer.kind), whose sheets
+    differ: Anna, the owner, may delete the match (``d``), another member may not (``m``),
+    a guest's pass writes or only follows."""
     from companion import waiting
 
     match = start(group, players)
-    revision, language, user, _signature = etag_of(anna_client, match).strip('"').split(".")
-    # Another viewer's, language's or revision's ETag, even signed as the app signs them.
-    for value in (f"{revision}.{language}.{int(user) + 1}", f"{revision}.en.{user}",
-                  f"{int(revision) - 1}.{language}.{user}"):
+    revision, language, kind, _signature = etag_of(anna_client, match).strip('"').split(".")
+    assert kind == "d"
+    # Another kind's, language's or revision's ETag, even signed as the app signs them.
+    for value in (f"{revision}.{language}.m", f"{revision}.{language}.gwm",
+                  f"{revision}.en.{kind}", f"{int(revision) - 1}.{language}.{kind}"):
         forged = f'"{waiting.sign(match.pk, value)}"'
         response = anna_client.get(url("match_sheet", match), **HX, HTTP_IF_NONE_MATCH=forged)
         assert response.status_code == 200

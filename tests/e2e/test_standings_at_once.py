@@ -75,3 +75,34 @@ def test_another_phone_shows_a_saved_deal_within_a_second(
     expect(phone_b.locator("#deal-1")).to_be_visible(timeout=5000)
     assert time.monotonic() - began < 1.5
     other.close()
+
+
+def test_the_sheet_another_phones_save_brings_has_working_forms(
+    live_server: Any, page: Page, browser: Browser,
+    annas_table: tuple[Group, list[Player], User],
+) -> None:
+    """The sheet a poll brings is one text for every phone watching the match, with its
+    forms' CSRF fields and keys empty (companion/shared_renders.py): the phone fills them in
+    (static/js/net.js), so the next deal's form has a key of its own and a plain form (the
+    match's deletion, not sent by htmx) is accepted."""
+    group, players, anna = annas_table
+    url = open_x_nimmt(page, live_server, group, players, anna)
+    other = browser.new_context(viewport={"width": 390, "height": 844})
+    other.add_cookies(page.context.cookies())
+    phone_b = other.new_page()
+    phone_b.goto(url)
+    phone_b.wait_for_timeout(2500)  # its poll is held by now
+    page.get_by_role("button", name="Save deal").click()
+    expect(phone_b.locator("#deal-1")).to_be_visible(timeout=5000)
+    key_b = phone_b.locator("#deal-form [name=client_key]").input_value()
+    expect(page.locator("#deal-1")).to_be_visible()
+    key_a = page.locator("#deal-form [name=client_key]").input_value()
+    assert len(key_b) >= 32 and key_b != key_a
+    tokens = phone_b.locator("#sheet [name=csrfmiddlewaretoken]")
+    assert tokens.count() > 0
+    assert all(tokens.nth(n).input_value() for n in range(tokens.count()))
+    page.goto("about:blank")  # its poll would learn of the deletion (410, logged as an error)
+    phone_b.locator("#delete-match summary").click()
+    phone_b.get_by_role("button", name="Delete for good").click()
+    expect(phone_b).to_have_url(f"{live_server.url}/g/{group.pk}/", timeout=5000)
+    other.close()

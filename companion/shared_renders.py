@@ -1,0 +1,104 @@
+"""A sheet rendered once per change for every phone that watches it (issue 31).
+
+When a match changes, every phone showing its sheet is woken (companion/waiting.py) and
+asks for the new sheet at the same moment. What a poll gets (``#sheet``) has nothing of
+one viewer in it: it depends only on the match's revision, the language, the kind of
+viewer (:meth:`companion.access.Viewer.kind`) and the deal form's entry mode. Its forms
+carry an empty CSRF field and empty form keys, which the page fills in
+(static/js/net.js: the page's own token, a key made in the browser), and its ETag is
+signed for the kind of viewer, not the viewer. So one text serves every phone of that
+kind: it is kept here per (match, revision, language, kind, mode), and rendered again
+only when one of those moves.
+
+- **Nothing of one viewer reaches another**: the text is rendered with no CSRF token and
+  no form key (companion/templatetags/keys.py, ``shared_render``);
+  tests/companion/test_leaks.py checks every page, the polls' answers among them.
+- **Rendered once, never twice at once**: the first request that misses renders while
+  the others that want the same text wait for it (a few milliseconds), then take it.
+- **Bounded**: at most :data:`MAX_CHARS` of texts per process (the least recently used
+  go first), each for :data:`TTL` seconds at most: what changes a sheet without moving
+  its revision (a player renamed in the group's settings) shows within that time, as
+  any other page shows it at the next load.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+MAX_CHARS = 16 * 1024 * 1024
+"""Texts kept per process, in characters (a sheet is 20–80 kB)."""
+TTL = 30.0
+"""Seconds a kept text is used."""
+WAIT = 5.0
+"""Seconds a request waits for another's render of the same text before asking again."""
+
+
+class SharedRenders:
+    def __init__(self, max_chars: int = MAX_CHARS, ttl: float = TTL) -> None:
+        self.max_chars = max_chars
+        self.ttl = ttl
+        self._lock = threading.Lock()
+        self._texts: OrderedDict[Hashable, tuple[float, str]] = OrderedDict()
+        self._size = 0
+        self._rendering: dict[Hashable, threading.Event] = {}
+        self.renders = 0
+        """How many texts this process rendered (tests and benches read it)."""
+
+    def _kept(self, key: Hashable) -> str | None:
+        """The fresh text kept for ``key`` (call with the lock held)."""
+        kept = self._texts.get(key)
+        if kept is None or kept[0] <= time.monotonic():
+            return None
+        self._texts.move_to_end(key)
+        return kept[1]
+
+    def text(self, key: Hashable, render: Callable[[], str]) -> str:
+        """The kept text for ``key``, rendered by ``render`` if no fresh one is kept; one
+        render at a time per key."""
+        while True:
+            with self._lock:
+                kept = self._kept(key)
+                if kept is not None:
+                    return kept
+                event = self._rendering.get(key)
+                mine = event is None
+                if event is None:
+                    event = self._rendering[key] = threading.Event()
+            if not mine:
+                # Another request renders it: take its text (or render it if that failed).
+                event.wait(WAIT)
+                continue
+            try:
+                text = render()
+                self._keep(key, text)
+                return text
+            finally:
+                with self._lock:
+                    self._rendering.pop(key, None)
+                event.set()
+
+    def _keep(self, key: Hashable, text: str) -> None:
+        with self._lock:
+            self.renders += 1
+            old = self._texts.pop(key, None)
+            if old is not None:
+                self._size -= len(old[1])
+            if len(text) > self.max_chars:
+                return
+            self._texts[key] = (time.monotonic() + self.ttl, text)
+            self._size += len(text)
+            while self._size > self.max_chars:
+                _key, (_until, dropped) = self._texts.popitem(last=False)
+                self._size -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._texts.clear()
+            self._size = 0
+
+
+sheets = SharedRenders()
+"""This process's shared sheets (companion/views/sheet.py)."""
