@@ -69,7 +69,8 @@ def _snapshot(deal: Deal) -> dict[str, dict[str, Any]]:
     return {str(score.player_id): score.data for score in deal.scores.all()}
 
 def _add_to_seats(match: Match, seats: Sequence[Seat], scores: Mapping[int, int]) -> None:
-    """A deal appended to the sheet: each seat's total moves on by its score in that deal.
+    """A deal appended to the sheet (or corrected: ``scores`` are then the differences to
+    what it scored before): each seat's total moves on by its score in that deal.
 
     The engine's ``match_totals`` is the sum of ``score_deal`` over the deals
     (a later deal never changes an earlier deal's score), so adding the new
@@ -229,14 +230,19 @@ def deal_edit(
         match = lock_match(match)
         check_open(match)
         deal = _get_deal(match, number, version)
-        data, scores = score_entries(match, match_seats(match), entries)
+        seats = match_seats(match)
+        data, scores = score_entries(match, seats, entries)
         before = _snapshot(deal)
+        old = {score.player_id: score.score for score in deal.scores.all()}
         deal.version += 1
         deal.updated_at = timezone.now()
         deal.save(update_fields=["version", "updated_at"])
         _write_scores(deal, data, scores)
-        log_change(match, MatchChange.Kind.EDIT, number, before, user, after=_snapshot(deal))
-        refresh_seats(match=match)
+        log_change(match, MatchChange.Kind.EDIT, number, before, user,
+                   after={str(player_id): entry for player_id, entry in data.items()})
+        # Totals are sums of the deals' scores: the corrected deal's difference moves them.
+        _add_to_seats(match, seats, {
+            player_id: score - old.get(player_id, 0) for player_id, score in scores.items()})
     return deal
 
 def _shift(match: Match, *, from_number: int, by: int) -> None:

@@ -178,6 +178,33 @@ def test_totals_moved_on_by_each_new_deal_are_the_engines_totals_over_every_deal
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("game", list(GAMES))
+def test_totals_moved_by_a_corrected_deal_are_the_engines_totals_over_every_deal(
+    group: Group, game: str
+) -> None:
+    """A correction moves each total by the deal's new score less its old one (no deal is
+    read again): after every deal of one game is corrected to the same deal of another,
+    the totals and places are what the engine gives over all the deals."""
+    info = GAMES[game]
+    for count in sorted({info.min_players, info.max_players}):
+        players = roster(group, count)
+        match = match_services.match_start(group=group, game=game, players=players)
+        first, second = deals_of(game, players, 0), deals_of(game, players, 1)
+        for number, entries in enumerate(first, start=1):
+            deal_services.deal_append(match=match, number=number, entries=entries)
+        for number, entries in list(enumerate(second, start=1))[:len(first)]:
+            with CaptureQueriesContext(connection) as queries:
+                deal_services.deal_edit(match=match, number=number, version=1, entries=entries)
+            deal_reads = [query["sql"] for query in queries
+                          if query["sql"].startswith("SELECT") and 'FROM "companion_deal"' in query["sql"]]
+            assert deal_reads and all('"number" =' in sql for sql in deal_reads)  # this deal only
+            stored = list(match.seats.order_by("number").values_list("total", "place"))
+            recomputed = [(seat.total, seat.place) for seat in sheet_services.refresh_seats(
+                match=match)]
+            assert stored == recomputed
+
+
+@pytest.mark.django_db
 def test_a_new_deal_deletes_no_scores_and_reads_no_earlier_deal(
     group: Group,
 ) -> None:
