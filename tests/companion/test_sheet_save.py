@@ -195,8 +195,8 @@ def test_totals_moved_by_a_corrected_deal_are_the_engines_totals_over_every_deal
         for number, entries in list(enumerate(second, start=1))[:len(first)]:
             with CaptureQueriesContext(connection) as queries:
                 deal_services.deal_edit(match=match, number=number, version=1, entries=entries)
-            deal_reads = [query["sql"] for query in queries
-                          if query["sql"].startswith("SELECT") and 'FROM "companion_deal"' in query["sql"]]
+            deal_reads = [sql for sql in (query["sql"] for query in queries)
+                          if sql.startswith("SELECT") and 'FROM "companion_deal"' in sql]
             assert deal_reads and all('"number" =' in sql for sql in deal_reads)  # this deal only
             stored = list(match.seats.order_by("number").values_list("total", "place"))
             recomputed = [(seat.total, seat.place) for seat in sheet_services.refresh_seats(
