@@ -151,10 +151,10 @@ class Seeder:
         return [{seated[i].pk: entry for i, entry in deal.items()} for deal in self._games[key]]
 
     def match(self, group: Any, game: str, seated: Sequence[Any], recorded: int | None,
-              *, finish: bool = False) -> Any:
+              *, finish: bool = False, options: dict[str, Any] | None = None) -> Any:
         """A match with its first ``recorded`` deals (all with ``None``), maybe finished."""
         app = services()
-        match = app.match_start(group=group, game=game, players=list(seated))
+        match = app.match_start(group=group, game=game, players=list(seated), options=options)
         deals = self.game(game, seated)
         for number, entries in enumerate(deals[:recorded], start=1):
             app.deal_record(match=match, number=number, entries=entries)

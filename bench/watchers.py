@@ -1,13 +1,16 @@
 """How many watching phones one server keeps in step (issue 31): N phones on N/4 running
-sheets, one writer per match saving a correction every 5 s.
+sheets, one writer per match saving every 5 s.
 
 The app is served as `make run` serves it (bench/served.py: ``manage.py serve``, one
 process, SQLite), or as the hosted profile does (``--database-url postgres://…``,
 ``--workers 2``). Each phone is a plain HTTP client (httpx, asyncio) doing what
 static/js/sync.js does: it asks for the sheet with ``HX-Request``, then polls with the
 ETag it shows (``If-None-Match``) and ``KR-Wait``, at once after a held or new answer, 2 s
-after a quick 304. Each match has a writer (its owner, logged in) that loads the edit form
-of deal 2 and sends it back corrected every 5 s.
+after a quick 304. Each match has a writer (its owner, logged in) that every 5 s
+(``--write-every``) saves what ``--save`` says: the next deal, as the page's deal form saves
+it (``new``, the default: what a table does every deal; 6 nimmt! over 100 deals, each N on
+matches of its own), or a correction of deal 2 from its edit page (``correction``; 11
+nimmt!, the measure of the issue's first table).
 
 Printed per N, over ``--seconds`` (60) of watching:
 - visibility: from the writer's save answered to each of the match's phones holding a
@@ -76,8 +79,14 @@ def session_for(user: Any) -> str:
     return session.session_key
 
 
-def seed(phones: int) -> list[dict[str, Any]]:
-    """phones/4 groups of 4 members and an owner, each with a running 11 nimmt! match."""
+NEW_DEALS = {"game": "sechs-nimmt", "options": {"deals": 100}}
+"""The matches a table records deals into (``--save new``): 6 nimmt! over a fixed 100 deals,
+so that no match is over before the run is."""
+
+
+def seed(phones: int, save: str = "correction") -> list[dict[str, Any]]:
+    """phones/4 groups of 4 members and an owner, each with a running match with 2 deals:
+    11 nimmt! for corrections, 6 nimmt! over 100 deals for new deals (:data:`NEW_DEALS`)."""
     from django.contrib.auth.models import User
 
     seeder = served.Seeder()
@@ -90,7 +99,11 @@ def seed(phones: int) -> list[dict[str, Any]]:
                    for k in range(1, 5)]
         group, players = seeder.group(f"Tisch {base}", owner, ["Anna", "Ben", "Cem", "Dora"],
                                       members)
-        match = seeder.match(group, "elf-nimmt", players, recorded=2)
+        if save == "new":
+            match = seeder.match(group, NEW_DEALS["game"], players, recorded=2,
+                                 options=NEW_DEALS["options"])
+        else:
+            match = seeder.match(group, "elf-nimmt", players, recorded=2)
         matches.append({
             "sheet": f"/g/{group.pk}/matches/{match.pk}/",
             "writer": session_for(owner),
@@ -169,23 +182,46 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
             await asyncio.sleep(2)
 
 
-async def writer(client: Any, run: Run, sheet: str, session: str, delay: float) -> None:
+async def writer(client: Any, run: Run, sheet: str, session: str, delay: float,
+                 save: str = "correction") -> None:
+    """The match's writer: every :data:`WRITE_EVERY` seconds a change the phones must show.
+    ``correction``: deal 2's edit page, sent back corrected (no JavaScript: answered with a
+    redirect, not followed). ``new``: the next deal, saved as the page's deal form saves it
+    (htmx, ``KR-Fresh-Form``: answered with the changed parts of the sheet), with the
+    entries of deal 1."""
     import httpx
 
     csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
     jar = {**HEADERS, "Cookie": f"sessionid={session}; csrftoken={csrf}"}
     edit = f"{sheet}deals/2/"
+    new = f"{sheet}deals/new/"
+    sent = {**jar, "X-CSRFToken": csrf, "Referer": f"http://127.0.0.1:{PORT}{sheet}"}
     await asyncio.sleep(delay)
+    if save == "new":
+        first = await get(client, run, f"{sheet}deals/1/", headers=jar)
+        entries = served.deal_entries(first.text, "/deals/1/")
+        mode = dict(entries).get("mode", "")
+        page = await get(client, run, sheet, headers=jar, params={"mode": mode} if mode else {})
+        fresh = served.form_fresh(page.text)
+        if fresh:
+            sent = {**sent, "KR-Fresh-Form": fresh}
+        sent = {**sent, "HX-Request": "true", "HX-Target": "sheet"}
+        number = 3
     next_at = time.monotonic()
     while True:
         next_at += WRITE_EVERY
         if next_at > run.end - 1:
             return
         try:
-            page = await get(client, run, edit, headers=jar)
-            data = served.form_values(page.text, edit)
-            saved = await client.post(edit, data=dict(data), headers={
-                **jar, "X-CSRFToken": csrf, "Referer": f"http://127.0.0.1:{PORT}{edit}"})
+            if save == "new":
+                data = [*entries, ("number", str(number)), ("client_key", secrets.token_hex(16))]
+                saved = await client.post(new, data=dict(data), headers=sent)
+                number += 1
+            else:
+                page = await get(client, run, edit, headers=jar)
+                data = served.form_values(page.text, edit)
+                saved = await client.post(edit, data=dict(data), headers={
+                    **sent, "Referer": f"http://127.0.0.1:{PORT}{edit}"})
             if saved.status_code not in (200, 302, 303):
                 run.error(f"save HTTP {saved.status_code}")
             else:
@@ -235,7 +271,7 @@ def db_connections(database_url: str | None, database: str) -> int | None:
 
 
 async def measure(matches: list[dict[str, Any]], count: int, seconds: float, master: int,
-                  database_url: str | None, database: str) -> dict[str, Any]:
+                  database_url: str | None, database: str, save: str) -> dict[str, Any]:
     import httpx
 
     run = Run(seconds)
@@ -267,7 +303,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
             # The writers start spread over the first interval, after the phones settled.
             tasks.append(asyncio.create_task(writer(
                 clients.pop(), run, match["sheet"], match["writer"],
-                3 + WRITE_EVERY * number / len(used))))
+                3 + WRITE_EVERY * number / len(used), save)))
         tasks.append(asyncio.create_task(rules(clients.pop(), run)))
         rss = 0.0
         connections = 0
@@ -317,6 +353,9 @@ def main() -> None:
     parser.add_argument("--write-every", type=float, default=WRITE_EVERY,
                         help="seconds between two saves of a match (5: the issue's pace; "
                         "a table takes a minute or more per deal)")
+    parser.add_argument("--save", choices=("new", "correction"), default="new",
+                        help="what each writer saves: the next deal as the page saves it "
+                        "(6 nimmt!, default), or a correction of deal 2 (11 nimmt!)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
     args = parser.parse_args()
     globals()["PORT"] = args.port
@@ -326,13 +365,15 @@ def main() -> None:
     if args.workers:
         environment["WEB_CONCURRENCY"] = str(args.workers)
     processes = args.workers or min(2, os.cpu_count() or 1)
-    matches = seed(max(counts))
+    # Each N watches matches of its own: new deals make a match's sheet longer.
+    matches = seed(sum(counts) + 4 * len(counts), args.save)
     database = environment.get("DATABASE_URL", "").rsplit("/", 1)[-1]
     if args.app:
         served.ROOT = args.app.resolve()
     load = os.getloadavg()
     print(f"# bench/watchers.py, {label}, {processes} process(es), app {served.ROOT}, "
-          f"{args.seconds:.0f} s per N, a save per match every {args.write_every:g} s, "
+          f"{args.seconds:.0f} s per N, a save ({args.save}) per match every "
+          f"{args.write_every:g} s, "
           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'client':>6} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
@@ -341,7 +382,8 @@ def main() -> None:
     with served.server(environment, args.port) as process:
         for count in counts:
             found = asyncio.run(measure(matches, count, args.seconds, process.pid,
-                                        args.database_url, database))
+                                        args.database_url, database, args.save))
+            matches = matches[(count + 3) // 4:]
             conns = "-" if found["connections"] is None else str(found["connections"])
             print(f"{count:>6} {found['saves']:>5} {found['p50']:>7.2f}s {found['p95']:>5.2f}s "
                   f"{found['max']:>5.2f}s {found['late']:>5} {found['errors']:>6} "
