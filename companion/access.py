@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -208,19 +208,30 @@ def get_match_for_viewer(
     return match
 
 
-def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> tuple[int, str] | None:
-    """For the sheet's 304 poll: the match's revision and the kind of viewer (see
-    :meth:`Viewer.kind`), if the request may see the match; None otherwise (the view then
-    answers as usual: 404, or the "pass ended" page)."""
+class Polled(NamedTuple):
+    """What a sheet's poll needs to know of the match before its view runs."""
+
+    revision: int
+    kind: str
+    """The kind of viewer (:meth:`Viewer.kind`)."""
+    game: str
+
+
+def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> Polled | None:
+    """For the sheet's 304 poll: the match's revision, the kind of viewer (see
+    :meth:`Viewer.kind`) and the game, if the request may see the match (one query for a
+    member); None otherwise (the view then answers as usual: 404, or the "pass ended"
+    page)."""
     user = request.user
     if user.is_authenticated:
         found_match = (
             Match.objects.filter(pk=match_id, group__pk=group_id, group__memberships__user=user)
-            .values_list("revision", "group__owner_id", "created_by_id").first()
+            .values_list("revision", "group__owner_id", "created_by_id", "game").first()
         )
         if found_match is not None:
-            revision, owner_id, starter_id = found_match
-            return revision, viewer_kind(may_delete=user.pk in (owner_id, starter_id))
+            revision, owner_id, starter_id, game = found_match
+            return Polled(revision, viewer_kind(may_delete=user.pk in (owner_id, starter_id)),
+                          game)
     passes = session_passes(request)
     if not passes:
         return None
@@ -235,13 +246,14 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> tuple[i
     )
     if found is None:
         return None
-    revision = (
+    match = (
         Match.objects.filter(pk=match_id, group__pk=group_id)
-        .values_list("revision", flat=True).first()
+        .values_list("revision", "game").first()
     )
-    if revision is None:
+    if match is None:
         return None
-    return revision, viewer_kind(guest_writes=found[0], night_pass=found[1] is not None)
+    return Polled(match[0], viewer_kind(guest_writes=found[0], night_pass=found[1] is not None),
+                  match[1])
 
 
 def get_seats_for_viewer(

@@ -55,6 +55,11 @@ class SharedRenders:
         self._texts.move_to_end(key)
         return kept[1]
 
+    def kept(self, key: Hashable) -> str | None:
+        """The fresh text kept for ``key``, if there is one."""
+        with self._lock:
+            return self._kept(key)
+
     def text(self, key: Hashable, render: Callable[[], str]) -> str:
         """The kept text for ``key``, rendered by ``render`` if no fresh one is kept; one
         render at a time per key."""

@@ -136,7 +136,8 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
     found = poll_revision(request, group_id, match_id)
     if found is None:
         return None
-    etag = sheet_etag(match_id, *found)
+    request.polled = found  # type: ignore[attr-defined]  # the view's shared sheet: its key
+    etag = sheet_etag(match_id, found.revision, found.kind)
     # Weakly compared, as condition() does (gzip makes the header's ETag a weak one).
     shown = [tag.removeprefix("W/") for tag in parse_etags(request.headers["If-None-Match"])]
     if request.headers.get("KR-Wait") and etag in shown:
@@ -147,7 +148,9 @@ def poll_etag(request: HttpRequest, group_id: int, match_id: int) -> str | None:
             return latest[0] != found
 
         if wait_for_change(match_id, changed, POLL_WAIT):
-            return None if latest[0] is None else sheet_etag(match_id, *latest[0])
+            request.polled = latest[0]  # type: ignore[attr-defined]
+            return None if latest[0] is None else sheet_etag(
+                match_id, latest[0].revision, latest[0].kind)
     return etag
 
 
@@ -341,6 +344,14 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
 
     A table helper may hand values over in the URL (``?s0-yellow=3``): they are put into
     the next deal's form (:func:`_prefilled`)."""
+    polled = getattr(request, "polled", None)
+    if polled is not None and _shared(request):
+        # A woken poll: the access check and the revision came with the ETag's query; the
+        # first phone of its kind rendered the text already (the others' usual case).
+        key = shared_key(request, match_id, polled.revision, polled.kind, polled.game)
+        kept = sheets.kept(key)
+        if kept is not None:
+            return _shared_answer(kept, sheet_etag(match_id, polled.revision, polled.kind))
     try:
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
@@ -361,17 +372,32 @@ def _shared(request: HttpRequest) -> bool:
                 and set(request.GET) <= {"mode"})
 
 
+def shared_key(request: HttpRequest, match_id: int, revision: int, kind: str,
+               game: str) -> tuple[Any, ...]:
+    """What the sheet a poll gets depends on: the match's revision, the language, the kind
+    of viewer and the deal form's entry mode (one of the game's, else its first)."""
+    mode = preferred_mode(request, game)
+    if mode not in {entry_mode.key for entry_mode in game_app(game).entry.modes}:
+        mode = None  # the game's first mode, as the form reads an unknown one
+    return (match_id, revision, get_language(), kind, mode)
+
+
+def _shared_answer(text: str, etag: str) -> HttpResponse:
+    response = HttpResponse(text)
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
 def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
     """The sheet a poll gets, rendered once per revision, language, kind of viewer and
     entry mode for every phone that watches the match (:mod:`companion.shared_renders`):
     its forms' CSRF fields and keys are empty (the page fills them in), its ETag is
     signed for the kind of viewer."""
     viewer = viewer_of(request)
-    mode = preferred_mode(request, match.game)
-    if mode not in {entry_mode.key for entry_mode in game_app(match.game).entry.modes}:
-        mode = None  # the game's first mode, as the form reads an unknown one
     kind = viewer.kind(match)
-    language = get_language()
+    key = shared_key(request, match.pk, match.revision, kind, match.game)
+    mode = key[-1]
 
     def render_once() -> str:
         sheet = sheet_for(match)
@@ -380,11 +406,8 @@ def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
         context.update(shared_render=True, csrf_token="")
         return render(request, f"{PAGE}#sheet", context).content.decode()
 
-    text = sheets.text((match.pk, match.revision, language, kind, mode), render_once)
-    response = HttpResponse(text)
-    response["ETag"] = sheet_etag(match.pk, match.revision, kind)
-    patch_cache_control(response, private=True, no_store=True)
-    return response
+    return _shared_answer(sheets.text(key, render_once),
+                          sheet_etag(match.pk, match.revision, kind))
 
 
 def _saved_number(request: HttpRequest) -> int | None:

@@ -123,7 +123,8 @@ def test_a_shared_answer_reads_only_who_asks_and_the_revision(
     anna_client: Client, group: Group, players: list[Player], game: str
 ) -> None:
     """The phones after the first get the kept text: their queries are the access checks,
-    the same for a sheet of 1 deal and of 40."""
+    the same for a sheet of 1 deal and of 40; a woken poll (it names the sheet it shows,
+    an older one) reads only the match's revision with the access check."""
     from tests.companion.test_sheet_queries import a_match, sheet_queries
 
     counts = []
@@ -133,6 +134,13 @@ def test_a_shared_answer_reads_only_who_asks_and_the_revision(
         first, _ = sheet_queries(anna_client, match, POLL)
         kept, html = sheet_queries(anna_client, match, POLL)
         assert f'id="deal-{deals}"' in html
-        counts.append(kept)
-        assert kept < first
-    assert counts[0] == counts[1] <= 3
+        etag = anna_client.get(sheet_url(match), **POLL)["ETag"]
+        match.revision += 1
+        match.save(update_fields=["revision"])  # a change: the phone's sheet is older
+        woken_first, _ = sheet_queries(anna_client, match, {**POLL, "HTTP_IF_NONE_MATCH": etag})
+        woken, html = sheet_queries(anna_client, match, {**POLL, "HTTP_IF_NONE_MATCH": etag})
+        assert f'id="deal-{deals}"' in html
+        counts.append((kept, woken))
+        assert kept < first and woken < woken_first
+    assert counts[0] == counts[1]
+    assert counts[0][0] <= 3 and counts[0][1] == 1
