@@ -350,6 +350,12 @@ def test_a_deal_saved_on_one_phone_appears_on_the_other_which_keeps_its_half_typ
 
 
 @pytest.mark.browser_context_args(service_workers="allow")
+@pytest.mark.script_errors(
+    r'htmx:sendError', r'htmx:afterRequest', r'net::ERR_INTERNET_DISCONNECTED .*/matches/\d+/',
+    reason=(
+           "the phone goes offline while its poll is held (the deal recorded meanwhile answered "
+           "the one before): the browser and htmx log the cut request; the stored copy of the "
+           "sheet is what is tested"))
 def test_the_app_installs_and_a_sheet_opened_once_opens_offline(
     table: Table, page: Page, live_server: Any
 ) -> None:
