@@ -8,7 +8,7 @@ static/js/sync.js does: it asks for the sheet with ``HX-Request``, then polls wi
 ETag it shows (``If-None-Match``) and ``KR-Wait``, at once after a held or new answer, 2 s
 after a quick 304. Each match has a writer (its owner, logged in) that every 5 s
 (``--write-every``) saves what ``--save`` says: the next deal, as the page's deal form saves
-it (``new``, the default: what a table does every deal; 6 nimmt! over 100 deals, each N on
+it (``new``, the default: what a table does every deal; a game over 100 deals, each N on
 matches of its own), or a correction of deal 2 from its edit page (``correction``; 11
 nimmt!, the measure of the issue's first table).
 
@@ -79,14 +79,28 @@ def session_for(user: Any) -> str:
     return session.session_key
 
 
-NEW_DEALS = {"game": "sechs-nimmt", "options": {"deals": 100}}
-"""The matches a table records deals into (``--save new``): 6 nimmt! over a fixed 100 deals,
-so that no match is over before the run is."""
+LONG_MATCH = {"deals": 100}
+"""The option of the matches a table records deals into (``--save new``): a fixed 100
+deals, so that no match is over before the run is."""
+
+
+def long_game(players: int) -> str:
+    """A game whose matches can be set to :data:`LONG_MATCH`'s number of deals."""
+    from scoring import GAMES
+    from scoring.common import rules_for
+
+    for slug in GAMES:
+        try:
+            if rules_for(slug, LONG_MATCH).deal_count(players) == LONG_MATCH["deals"]:
+                return slug
+        except (TypeError, ValueError):
+            continue
+    raise SystemExit(f"no game takes {LONG_MATCH}")
 
 
 def seed(phones: int, save: str = "correction") -> list[dict[str, Any]]:
     """phones/4 groups of 4 members and an owner, each with a running match with 2 deals:
-    11 nimmt! for corrections, 6 nimmt! over 100 deals for new deals (:data:`NEW_DEALS`)."""
+    11 nimmt! for corrections, for new deals one over 100 deals (:func:`long_game`)."""
     from django.contrib.auth.models import User
 
     seeder = served.Seeder()
@@ -100,8 +114,8 @@ def seed(phones: int, save: str = "correction") -> list[dict[str, Any]]:
         group, players = seeder.group(f"Tisch {base}", owner, ["Anna", "Ben", "Cem", "Dora"],
                                       members)
         if save == "new":
-            match = seeder.match(group, NEW_DEALS["game"], players, recorded=2,
-                                 options=NEW_DEALS["options"])
+            match = seeder.match(group, long_game(len(players)), players, recorded=2,
+                                 options=LONG_MATCH)
         else:
             match = seeder.match(group, "elf-nimmt", players, recorded=2)
         matches.append({
@@ -355,7 +369,7 @@ def main() -> None:
                         "a table takes a minute or more per deal)")
     parser.add_argument("--save", choices=("new", "correction"), default="new",
                         help="what each writer saves: the next deal as the page saves it "
-                        "(6 nimmt!, default), or a correction of deal 2 (11 nimmt!)")
+                        "(default; a game over 100 deals), or a correction of deal 2 (11 nimmt!)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
     args = parser.parse_args()
     globals()["PORT"] = args.port
