@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from companion import waiting
+from companion import asgi, waiting
 from companion.asgi import application
 from companion.models import Group, Match, Player
 from companion.services import deals as deal_services
@@ -177,7 +177,7 @@ def test_on_sqlite_a_change_in_another_process_wakes_a_held_poll_within_a_quarte
     assert took < 1.5  # the recheck's quarter second and the answer (a loaded machine)
 
 
-def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait(
+def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait_without_django(
     anna_client: Client, running: Match, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(waiting, "POLL_WAIT", 0.8)
@@ -188,10 +188,20 @@ def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait(
         return (await get(sheet_url(running), anna_client, if_none_match=etag, kr_wait="1"),
                 await get(sheet_url(running), anna_client, if_none_match=etag))
 
+    calls = []
+    django = asgi.django_application
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        calls.append(scope["path"])
+        await django(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", counted)
     (status, _, body, took), (quick, _, _, quick_took) = run_apart(scenario())
     assert (status, body) == (304, b"")
     assert 0.7 < took < 3
     assert quick == 304 and quick_took < 0.7  # without KR-Wait: at once
+    # The first load and the quick poll went to Django; the wait's 304 did not.
+    assert len(calls) == 2
 
 
 def test_a_held_poll_is_answered_304_at_once_when_the_server_stops(
