@@ -63,23 +63,27 @@ class Viewer:
     def kind(self, match: Match) -> str:
         """What tells this viewer's sheet of ``match`` apart from other viewers' (in its
         ETag, and the key of a sheet rendered for every watcher of that kind:
-        companion/shared_renders.py): see :func:`viewer_kind`."""
+        companion/shared_renders.py): see :func:`member_kind`, :func:`guest_kind`."""
         if self.table_pass is None:
-            return viewer_kind(may_delete=getattr(self.user, "pk", None) in (
+            return member_kind(may_delete=getattr(self.user, "pk", None) in (
                 match.group.owner_id, match.created_by_id))
-        return viewer_kind(guest_writes=self.table_pass.may_write,
-                           night_pass=self.table_pass.game_night_id is not None)
+        return guest_kind(writes=self.table_pass.may_write,
+                          night_pass=self.table_pass.game_night_id is not None)
 
 
-def viewer_kind(*, may_delete: bool = False, guest_writes: bool | None = None,
-                night_pass: bool = False) -> str:
-    """The kind of viewer, as far as a sheet shows it: a member who may delete the match
-    (the group's owner, its starter: ``d``) or not (``m``); a guest (``g``) whose pass
-    writes or only follows (``w``, ``r``), for the night or the match (``n``, ``m``).
-    Nothing else of the viewer is in a sheet's ``#sheet``."""
-    if guest_writes is None:
-        return "d" if may_delete else "m"
-    return f"g{'w' if guest_writes else 'r'}{'n' if night_pass else 'm'}"
+# The kinds of viewer, as far as a sheet shows them; nothing else of the viewer is in a
+# sheet's ``#sheet``.
+
+def member_kind(*, may_delete: bool) -> str:
+    """A member who may delete the match (the group's owner, its starter: ``d``) or not
+    (``m``)."""
+    return "d" if may_delete else "m"
+
+
+def guest_kind(*, writes: bool, night_pass: bool) -> str:
+    """A guest (``g``) whose pass writes or only follows (``w``, ``r``), for the night or
+    the match (``n``, ``m``)."""
+    return f"g{'w' if writes else 'r'}{'n' if night_pass else 'm'}"
 
 
 class TablePassEnded(Exception):
@@ -230,7 +234,7 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> Polled 
         )
         if found_match is not None:
             revision, owner_id, starter_id, game = found_match
-            return Polled(revision, viewer_kind(may_delete=user.pk in (owner_id, starter_id)),
+            return Polled(revision, member_kind(may_delete=user.pk in (owner_id, starter_id)),
                           game)
     passes = session_passes(request)
     if not passes:
@@ -252,7 +256,7 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> Polled 
     )
     if match is None:
         return None
-    return Polled(match[0], viewer_kind(guest_writes=found[0], night_pass=found[1] is not None),
+    return Polled(match[0], guest_kind(writes=found[0], night_pass=found[1] is not None),
                   match[1])
 
 

@@ -11,12 +11,16 @@ what another is sent."""
 from __future__ import annotations
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from companion.idempotency import FIELD, new_key
 
 register = template.Library()
+
+EMPTY_TOKEN = mark_safe('<input type="hidden" name="csrfmiddlewaretoken" value="">')
+"""The CSRF field of a text rendered for several phones: the page puts its token in."""
 
 
 @register.simple_tag(takes_context=True)
@@ -27,8 +31,8 @@ def client_key(context: template.Context) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def form_keys(context: template.Context) -> SafeString:
-    token = "" if context.get("shared_render") else str(context.get("csrf_token") or "")
-    if token == "NOTPROVIDED":  # what Django's {% csrf_token %} writes nothing for
-        token = ""
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">{}',
-                       token, client_key(context))
+    if context.get("shared_render"):
+        token = EMPTY_TOKEN
+    else:
+        token = CsrfTokenNode().render(context)  # what {% csrf_token %} writes
+    return format_html("{}{}", token, client_key(context))

@@ -344,11 +344,13 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
 
     A table helper may hand values over in the URL (``?s0-yellow=3``): they are put into
     the next deal's form (:func:`_prefilled`)."""
+    shared = _shared(request)
     polled = getattr(request, "polled", None)
-    if polled is not None and _shared(request):
+    if polled is not None and shared:
         # A woken poll: the access check and the revision came with the ETag's query; the
         # first phone of its kind rendered the text already (the others' usual case).
-        key = shared_key(request, match_id, polled.revision, polled.kind, polled.game)
+        key = shared_key(match_id, polled.revision, polled.kind,
+                         _entry_mode(request, polled.game))
         kept = sheets.kept(key)
         if kept is not None:
             return _shared_answer(kept, sheet_etag(match_id, polled.revision, polled.kind))
@@ -356,7 +358,7 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
         return gone(request, group_id, match_id, target="sheet")
-    if _shared(request):
+    if shared:
         return shared_sheet(request, match)
     number = None if request.htmx else _saved_number(request)
     sheet = sheet_for(match)
@@ -372,13 +374,16 @@ def _shared(request: HttpRequest) -> bool:
                 and set(request.GET) <= {"mode"})
 
 
-def shared_key(request: HttpRequest, match_id: int, revision: int, kind: str,
-               game: str) -> tuple[Any, ...]:
-    """What the sheet a poll gets depends on: the match's revision, the language, the kind
-    of viewer and the deal form's entry mode (one of the game's, else its first)."""
+def _entry_mode(request: HttpRequest, game: str) -> str | None:
+    """:func:`preferred_mode` if it is one of the game's, else None (the game's first, as
+    the form reads an unknown one)."""
     mode = preferred_mode(request, game)
-    if mode not in {entry_mode.key for entry_mode in game_app(game).entry.modes}:
-        mode = None  # the game's first mode, as the form reads an unknown one
+    return mode if mode in {entry_mode.key for entry_mode in game_app(game).entry.modes} else None
+
+
+def shared_key(match_id: int, revision: int, kind: str, mode: str | None) -> tuple[Any, ...]:
+    """What the sheet a poll gets depends on: the match's revision, the language, the kind
+    of viewer and the deal form's entry mode (:func:`_entry_mode`)."""
     return (match_id, revision, get_language(), kind, mode)
 
 
@@ -396,8 +401,8 @@ def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
     signed for the kind of viewer."""
     viewer = viewer_of(request)
     kind = viewer.kind(match)
-    key = shared_key(request, match.pk, match.revision, kind, match.game)
-    mode = key[-1]
+    mode = _entry_mode(request, match.game)
+    key = shared_key(match.pk, match.revision, kind, mode)
 
     def render_once() -> str:
         sheet = sheet_for(match)
