@@ -1,6 +1,6 @@
 """A sheet is rendered once per change for all phones that watch it (companion/shared_renders.py):
 nothing of one phone is in it (tests/companion/test_leaks.py checks that no member sees another's
-token or key), and each page fills in its forms' token and keys (tests/browser)."""
+token or key), and each page fills in its forms' token and keys (tests/e2e)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,10 @@ POLL = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "sheet"}
 
 def test_one_render_for_many_waiting_requests() -> None:
     shared = SharedRenders()
-    started = threading.Event()
     calls = []
 
     def render() -> str:
         calls.append(1)
-        started.set()
         time.sleep(0.2)
         return "<div>sheet</div>"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from companion.models import Group, Player
 from companion.services import matches as match_services
@@ -32,6 +32,16 @@ def open_x_nimmt(page: Page, live_server: Any, group: Group, players: list[Playe
     page.locator('input[name="s2-hand"]').fill("2")
     expect(page.locator("#deal-preview")).to_contain_text("Anna")  # the engine's preview
     return url
+
+
+def second_phone(page: Page, browser: Browser, url: str) -> tuple[BrowserContext, Page]:
+    """Another phone of the same user showing the sheet at ``url``, its poll held."""
+    other = browser.new_context(viewport={"width": 390, "height": 844})
+    other.add_cookies(page.context.cookies())
+    phone = other.new_page()
+    phone.goto(url)
+    phone.wait_for_timeout(2500)  # its poll is held by now
+    return other, phone
 
 
 @pytest.mark.script_errors(
@@ -65,11 +75,7 @@ def test_another_phone_shows_a_saved_deal_within_a_second(
 ) -> None:
     group, players, anna = annas_table
     url = open_x_nimmt(page, live_server, group, players, anna)
-    other = browser.new_context(viewport={"width": 390, "height": 844})
-    other.add_cookies(page.context.cookies())
-    phone_b = other.new_page()
-    phone_b.goto(url)
-    phone_b.wait_for_timeout(2500)  # its poll is held by now
+    other, phone_b = second_phone(page, browser, url)
     page.get_by_role("button", name="Save deal").click()
     began = time.monotonic()
     expect(phone_b.locator("#deal-1")).to_be_visible(timeout=5000)
@@ -87,11 +93,7 @@ def test_the_sheet_another_phones_save_brings_has_working_forms(
     match's deletion, not sent by htmx) is accepted."""
     group, players, anna = annas_table
     url = open_x_nimmt(page, live_server, group, players, anna)
-    other = browser.new_context(viewport={"width": 390, "height": 844})
-    other.add_cookies(page.context.cookies())
-    phone_b = other.new_page()
-    phone_b.goto(url)
-    phone_b.wait_for_timeout(2500)  # its poll is held by now
+    other, phone_b = second_phone(page, browser, url)
     page.get_by_role("button", name="Save deal").click()
     expect(phone_b.locator("#deal-1")).to_be_visible(timeout=5000)
     key_b = phone_b.locator("#deal-form [name=client_key]").input_value()
