@@ -15,10 +15,9 @@ nimmt!, the measure of the issue's first table).
 Printed per N, over ``--seconds`` (60) of watching:
 - visibility: from the writer's tap on "save" (its POST sent) to each of the match's phones
   holding a sheet of a newer revision, p50 / p95 / max (a phone that had not seen a save
-  before the next one counts as the whole interval, "late"). Until this session it was
-  counted from the writer's answer, less 1 s: a phone that saw the change more than a
-  second before the writer had its answer (a loaded server answers the writer late)
-  counted as late, the whole interval;
+  before the next one counts as the whole interval, "late"). Not from the writer's
+  answer: a loaded server answers the writer late, and a phone that saw the change before
+  that would count as late;
 - save p95: from the tap to the writer's answer;
 - errors (answers other than 200/304, timeouts, refused connections), saves done;
 - the server's CPU (seconds per second, master and workers), its RSS (MB, largest seen),
