@@ -55,7 +55,8 @@ prepare: $(VENV)/.installed
 	else \
 	  { $(PY) manage.py migrate --noinput && $(PY) manage.py createcachetable; } >>$(LOG) 2>&1 \
 	    || { echo "Failed: preparing the database. The end of $(LOG):"; tail -n 30 $(LOG); exit 1; }; \
-	  touch $(MIGRATED); echo "  ✓ database up to date"; \
+	  if [ -z "$$DATABASE_URL$$SQLITE_PATH" ]; then touch $(MIGRATED); fi; \
+	  echo "  ✓ database up to date"; \
 	fi
 
 # The static files are collected (hashed names, Brotli and gzip) only when they changed:

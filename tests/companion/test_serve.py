@@ -309,6 +309,29 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("make-run")
 
 
+@pytest.mark.slow  # runs make prepare
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_preparing_another_database_leaves_the_checkouts_own_database_to_be_prepared(
+    run_folder: Path,
+) -> None:
+    """`make run` on another database (SQLITE_PATH, DATABASE_URL: the tests, a server)
+    migrates that one; the stamp that says the checkout's db.sqlite3 is migrated is not
+    touched, so a later plain `make run` still migrates db.sqlite3 (it had failed with "no
+    such table" after `make test` in a fresh clone)."""
+    import sqlite3
+
+    stamp = project.BASE_DIR / ".venv" / ".migrated"
+    before = stamp.stat().st_mtime_ns if stamp.exists() else None
+    subprocess.run(["make", "--no-print-directory", "prepare", f"LOG={run_folder / 'run.log'}"],
+                   cwd=project.BASE_DIR, env=_run_environment(run_folder), check=True,
+                   capture_output=True, timeout=300)
+    after = stamp.stat().st_mtime_ns if stamp.exists() else None
+    assert after == before
+    with contextlib.closing(sqlite3.connect(run_folder / "db.sqlite3")) as database:
+        assert database.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'auth_user'").fetchone()[0] == 1
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not shutil.which("make"), reason="needs make")
 @pytest.mark.parametrize("ending", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
