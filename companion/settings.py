@@ -216,7 +216,16 @@ CACHES = {
         "LOCATION": "kartenrunde_cache",
         "TIMEOUT": 7 * 24 * 3600,
         "OPTIONS": {"MAX_ENTRIES": 5000},
-    }
+    },
+    # Rendered rows of score sheets ({% cache %} in templates/companion/sheet/_deal_table.html),
+    # in each process's memory: kept under everything a row shows, so never stale; at most
+    # 20,000 rows (about 1.5 kB each).
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "kartenrunde-fragments",
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 20000},
+    },
 }
 
 # Errors go to stderr, which gunicorn and any process manager keep: one line per

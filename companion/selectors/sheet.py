@@ -18,7 +18,6 @@ from types import MappingProxyType
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch
 from django.utils.translation import get_language
 
 from companion.breakdown import WhyLine, explain
@@ -54,6 +53,15 @@ class Row:
     cells: tuple[Cell, ...]
     dealer: Seat | None = None
     starter: Seat | None = None
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """Everything the row's markup shows (templates/companion/sheet/_deal_table.html):
+        the key its rendered text is kept under (a correction of this deal or of an
+        earlier one, a renamed player, a new dealer give a new key)."""
+        return (self.deal.pk, self.deal.number,
+                self.dealer.player.name if self.dealer else None,
+                tuple((cell.score, cell.total, cell.name, cell.why) for cell in self.cells))
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,9 +221,14 @@ def sheet_for(match: Match) -> Sheet:
     turns = game_app(match.game).turns
     names = [seat.player.name for seat in seats]
     position = {seat.player_id: index for index, seat in enumerate(seats)}
-    deals = list(match.deals.order_by("number").prefetch_related(
-        Prefetch("scores", queryset=DealScore.objects.only("deal_id", "player_id", "score", "data"))
-    ))
+    deals = list(match.deals.order_by("number"))
+    # The scores as plain values, not a prefetch: a related manager per deal was a fifth of
+    # reading a long sheet.
+    stored: dict[int, list[tuple[int, int, Mapping[str, Any]]]] = {}
+    for deal_id, player_id, score_value, data in DealScore.objects.filter(
+        deal__match=match
+    ).values_list("deal_id", "player_id", "score", "data"):
+        stored.setdefault(deal_id, []).append((player_id, score_value, data))
     language = get_language()
     running = [0] * len(seats)
     scores_so_far: list[list[int]] = []
@@ -223,10 +236,10 @@ def sheet_for(match: Match) -> Sheet:
     for index, deal in enumerate(deals):
         scores = [0] * len(seats)
         datas: list[Mapping[str, Any]] = [{} for _ in seats]
-        for score in deal.scores.all():
-            if score.player_id in position:
-                scores[position[score.player_id]] = score.score
-                datas[position[score.player_id]] = score.data
+        for player_id, score_value, data in stored.get(deal.pk, ()):
+            if player_id in position:
+                scores[position[player_id]] = score_value
+                datas[position[player_id]] = data
         why = _breakdown(match.game, language, tuple(names), _entry_texts(datas))
         cells = _cells(scores, datas, why, names, running)
         turn = turns.turn(match, seats, scores_so_far, index)
