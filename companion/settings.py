@@ -8,6 +8,7 @@ behind a proxy).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -153,6 +154,8 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's backend, with writers queueing for the write lock (companion/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = "companion.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         **SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {}),
     }
@@ -225,6 +228,19 @@ CACHES = {
         "LOCATION": "kartenrunde-fragments",
         "TIMEOUT": 3600,
         "OPTIONS": {"MAX_ENTRIES": 20000},
+    },
+    # The sheets polls get, rendered once for all the server's processes
+    # (companion/shared_renders.py): files in a folder of their own per database, in the
+    # project folder (not the machine's shared /tmp: the files are read back as pickles,
+    # and only the app's own user may write there).
+    "renders": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("KARTENRUNDE_RENDERS_DIR") or str(
+            BASE_DIR / "tmp" / ("renders-" + hashlib.sha256(repr([
+                DATABASES["default"].get(part) for part in ("ENGINE", "NAME", "HOST", "PORT")
+            ]).encode()).hexdigest()[:16])),
+        "TIMEOUT": 30,
+        "OPTIONS": {"MAX_ENTRIES": 2000},
     },
 }
 

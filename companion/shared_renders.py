@@ -15,18 +15,37 @@ only when one of those moves.
   tests/companion/test_leaks.py checks every page, the polls' answers among them.
 - **Rendered once, never twice at once**: the first request that misses renders while
   the others that want the same text wait for it (a few milliseconds), then take it.
+- **Once for the server, not once per process**: a text rendered in one of the
+  server's processes is also written to the ``renders`` cache (settings.CACHES, files
+  in a folder the server's processes share), where the other processes take it instead
+  of rendering it again; a lock file per text (``fcntl.flock``) makes a process that
+  wants a text another process is rendering wait for it. The phones of one table are
+  spread over the processes, so without this each change was rendered in each process.
 - **Bounded**: at most :data:`MAX_CHARS` of texts per process (the least recently used
   go first), each for :data:`TTL` seconds at most: what changes a sheet without moving
   its revision (a player renamed in the group's settings) shows within that time, as
-  any other page shows it at the next load.
+  any other page shows it at the next load. The ``renders`` cache keeps as many texts
+  as its ``MAX_ENTRIES``, each as long.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
+import logging
+import os
+import pickle
 import threading
 import time
+import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any
+
+from django.core.cache import caches
+
+log = logging.getLogger(__name__)
 
 MAX_CHARS = 16 * 1024 * 1024
 """Texts kept per process, in characters (a sheet is 20–80 kB)."""
@@ -34,12 +53,65 @@ TTL = 30.0
 """Seconds a kept text is used."""
 WAIT = 5.0
 """Seconds a request waits for another's render of the same text before asking again."""
+SHARED = "renders"
+"""The cache (settings.CACHES) the server's processes share their texts in."""
+LOCKS = 256
+"""Lock files in the shared cache's folder: a text's render takes one (by its key's hash),
+so two texts rarely wait for each other."""
+
+
+def _read(shared: Any, name: str) -> str | None:
+    try:
+        text = shared.get(name)
+    except (OSError, EOFError, ValueError, pickle.UnpicklingError, zlib.error):
+        return None  # unreadable (a damaged file): rendered again
+    return text if isinstance(text, str) else None
+
+
+def _shared_key(key: Hashable) -> str:
+    return "sheet:" + hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+@contextlib.contextmanager
+def _server_lock(alias: str, name: str) -> Iterator[None]:
+    """Across the server's processes: one render of the text ``name`` at a time (its lock
+    file in the folder of the cache ``alias``); after :data:`WAIT` seconds, go on without it."""
+    folder = getattr(caches[alias], "_dir", None)
+    if not folder:
+        yield
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+        number = int(name[-8:], 16) % LOCKS
+        fd = os.open(os.path.join(folder, f"render-{number:03d}.lock"),
+                     os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + WAIT
+        pause = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(pause)
+                pause = min(pause * 2, 0.005)
+        yield
+    finally:
+        os.close(fd)  # closing it lets go of the lock
 
 
 class SharedRenders:
-    def __init__(self, max_chars: int = MAX_CHARS, ttl: float = TTL) -> None:
+    def __init__(self, max_chars: int = MAX_CHARS, ttl: float = TTL,
+                 shared: str | None = SHARED) -> None:
         self.max_chars = max_chars
         self.ttl = ttl
+        self.shared = shared
+        """The cache the server's processes share texts in (None: this process only)."""
         self._lock = threading.Lock()
         self._texts: OrderedDict[Hashable, tuple[float, str]] = OrderedDict()
         self._size = 0
@@ -77,7 +149,7 @@ class SharedRenders:
                 event.wait(WAIT)
                 continue
             try:
-                text = render()
+                text = self._shared_or_rendered(key, render)
                 self._keep(key, text)
                 return text
             finally:
@@ -85,9 +157,30 @@ class SharedRenders:
                     self._rendering.pop(key, None)
                 event.set()
 
+    def _shared_or_rendered(self, key: Hashable, render: Callable[[], str]) -> str:
+        """The text another process of the server rendered, or rendered here (and shared)."""
+        if self.shared is None:
+            self.renders += 1
+            return render()
+        shared = caches[self.shared]
+        name = _shared_key(key)
+        text = _read(shared, name)
+        if text is not None:
+            return text
+        with _server_lock(self.shared, name):
+            text = _read(shared, name)  # rendered by another process while this one waited
+            if text is not None:
+                return text
+            text = render()
+            self.renders += 1
+            try:
+                shared.set(name, text, self.ttl)
+            except OSError:  # a full or read-only disk: the text is this process's only
+                log.warning("A rendered sheet could not be shared.", exc_info=True)
+        return text
+
     def _keep(self, key: Hashable, text: str) -> None:
         with self._lock:
-            self.renders += 1
             old = self._texts.pop(key, None)
             if old is not None:
                 self._size -= len(old[1])

@@ -61,6 +61,34 @@ def static_files_from_the_source_tree(django_test_environment: None) -> Iterator
 # (about a second of CPU each on a loaded machine). The app keeps Django's default hasher;
 # no test is about the hash itself.
 @pytest.fixture(autouse=True, scope="session")
+def renders_of_this_worker(
+    django_test_environment: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """Each test process shares its rendered sheets (companion/shared_renders.py) in a
+    folder of its own: the default folder is named after the database's settings, which
+    are the same in every test process."""
+    from django.conf import settings
+
+    caches = {**settings.CACHES, "renders": {
+        **settings.CACHES["renders"], "LOCATION": str(tmp_path_factory.mktemp("renders")),
+    }}
+    with override_settings(CACHES=caches):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def no_sheet_of_another_test(renders_of_this_worker: None) -> None:
+    """A sheet kept by an earlier test is not another test's (its match and revision
+    may have the same numbers: the database was rolled back)."""
+    from django.core.cache import caches
+
+    from companion.shared_renders import sheets
+
+    sheets.clear()
+    caches["renders"].clear()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def fast_password_hashing(django_test_environment: None) -> Iterator[None]:
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
@@ -118,7 +146,7 @@ def django_db_modify_db_settings(
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
+    if database["ENGINE"] == "companion.sqlite":
         database.setdefault("TEST", {})["NAME"] = str(
             tmp_path_factory.mktemp("database") / "test.sqlite3"
         )

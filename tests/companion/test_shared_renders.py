@@ -52,16 +52,44 @@ def test_a_failed_render_is_tried_again_by_the_next_request() -> None:
 
 
 def test_kept_texts_are_bounded_and_expire() -> None:
-    shared = SharedRenders(max_chars=100, ttl=60)
+    shared = SharedRenders(max_chars=100, ttl=60, shared=None)
     for number in range(5):
         shared.text(number, lambda: "x" * 40)
     assert shared.renders == 5
     shared.text(4, lambda: "new")  # kept: the newest two fit into 100 characters
     shared.text(0, lambda: "y" * 40)  # dropped long ago: rendered again
     assert shared.renders == 6
-    expiring = SharedRenders(ttl=0)
+    expiring = SharedRenders(ttl=0, shared=None)
     expiring.text("k", lambda: "a")
     assert expiring.text("k", lambda: "b") == "b"
+
+
+def test_a_text_rendered_in_one_process_is_taken_by_the_others() -> None:
+    """Two processes (each its own memory; the same ``renders`` cache folder): a text
+    both want at the same moment is rendered once, by one of them."""
+    processes = [SharedRenders(), SharedRenders()]
+    calls = []
+
+    def render() -> str:
+        calls.append(1)
+        time.sleep(0.3)
+        return "<div>sheet 7</div>"
+
+    texts: list[str] = []
+    threads = [threading.Thread(target=lambda p=p: texts.append(p.text(("m", 7), render)))
+               for p in processes * 3]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert texts == ["<div>sheet 7</div>"] * 6
+    assert len(calls) == 1
+    assert sorted(p.renders for p in processes) == [0, 1]
+    # A third process, started later, takes it too; another key is rendered anew.
+    later = SharedRenders()
+    assert later.text(("m", 7), lambda: "not rendered") == "<div>sheet 7</div>"
+    assert later.text(("m", 8), lambda: "<div>sheet 8</div>") == "<div>sheet 8</div>"
+    assert later.renders == 1
 
 
 @pytest.fixture

@@ -1,0 +1,1 @@
+"""SQLite with writers that queue instead of polling (see base.py)."""
