@@ -21,7 +21,8 @@ Printed per N, over ``--seconds`` (60) of watching:
 - save p95: from the tap to the writer's answer;
 - errors (answers other than 200/304, timeouts, refused connections), saves done;
 - the server's CPU (seconds per second, master and workers), its RSS (MB, largest seen),
-  and this client's own CPU (it shares the machine's two cores with the server);
+  and this client's own CPU (it shares the machine's two cores with the server) and how
+  late its event loop woke (p95: a busy client sees every answer late);
 - `/rules/` p50 / p95 meanwhile (one client asking every 0.5 s);
 - on PostgreSQL the most connections the server held at once (pg_stat_activity).
 
@@ -140,6 +141,8 @@ class Run:
         self.rules: list[float] = []
         self.end = 0.0
         self.resent = 0
+        self.lag: list[float] = []
+        """This client's event loop: seconds it woke late (:func:`lag`)."""
         self.answered: list[float] = []
         """Per save, seconds from the tap to the writer's answer."""
 
@@ -270,6 +273,15 @@ async def rules(client: Any, run: Run) -> None:
         await asyncio.sleep(0.5)
 
 
+async def lag(run: Run) -> None:
+    """How late this client's own event loop wakes (every 0.1 s): a busy client sees the
+    server's answers late, and its own delay would count as the server's."""
+    while time.monotonic() < run.end:
+        due = time.monotonic() + 0.1
+        await asyncio.sleep(0.1)
+        run.lag.append(time.monotonic() - due)
+
+
 def rss_mb(pids: list[int]) -> float:
     total = 0
     for pid in pids:
@@ -328,6 +340,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
                 clients.pop(), run, match["sheet"], match["writer"],
                 3 + WRITE_EVERY * number / len(used), save)))
         tasks.append(asyncio.create_task(rules(clients.pop(), run)))
+        tasks.append(asyncio.create_task(lag(run)))
         rss = 0.0
         connections = 0
         while time.monotonic() < run.end:
@@ -361,7 +374,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         "errors": sum(run.errors.values()), "error_kinds": run.errors, "resent": run.resent,
         "cpu": (cpu_after - cpu_before) / wall, "rss": rss, "client": client_cpu,
         "rules50": quantile(run.rules, 0.5) * 1000, "rules95": quantile(run.rules, 0.95) * 1000,
-        "save95": quantile(run.answered, 0.95),
+        "save95": quantile(run.answered, 0.95), "lag95": quantile(run.lag, 0.95),
         "connections": connections if database_url else None,
     }
 
@@ -402,7 +415,7 @@ def main() -> None:
           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'client':>6} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
-          f"{'DB conns':>8} {'save p95':>8}")
+          f"{'DB conns':>8} {'save p95':>8} {'lag p95':>7}")
     sys.stdout.flush()
     with served.server(environment, args.port) as process:
         for count in counts:
@@ -414,7 +427,8 @@ def main() -> None:
                   f"{found['max']:>5.2f}s {found['late']:>5} {found['errors']:>6} "
                   f"{found['cpu']:>5.2f} {found['client']:>6.2f} {found['rss']:>6.0f} "
                   f"{found['rules50']:>9.0f}ms "
-                  f"{found['rules95']:>7.0f} {conns:>8} {found['save95']:>7.2f}s"
+                  f"{found['rules95']:>7.0f} {conns:>8} {found['save95']:>7.2f}s "
+                  f"{found['lag95'] * 1000:>5.0f}ms"
                   + (f"  {found['error_kinds']}" if found["errors"] else "")
                   + (f"  resent {found['resent']}" if found["resent"] else ""))
             sys.stdout.flush()
