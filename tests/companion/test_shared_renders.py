@@ -170,3 +170,27 @@ def test_a_shared_answer_reads_only_who_asks_and_the_revision(
         assert kept < first and woken < woken_first
     assert counts[0] == counts[1]
     assert counts[0][0] <= 3 and counts[0][1] == 1
+
+
+def test_a_shared_sheet_is_gzipped_once_and_padded_per_answer(
+    table: tuple[Match, list[Client]]
+) -> None:
+    """Phones that accept gzip get the kept text's gzip, compressed once (not per answer),
+    each answer with its own random padding (GZipMiddleware's guard against BREACH) and a
+    weak ETag; a phone that does not gets the text."""
+    import gzip
+    from unittest import mock
+
+    match, clients = table
+    plain = clients[1].get(sheet_url(match), **POLL)
+    assert "Content-Encoding" not in plain
+    with mock.patch("companion.shared_renders.gzip.compress", wraps=gzip.compress) as compress:
+        answers = [client.get(sheet_url(match), **POLL, HTTP_ACCEPT_ENCODING="gzip, br")
+                   for client in clients[1:] * 4]
+    assert compress.call_count == 1
+    for answer in answers:
+        assert answer["Content-Encoding"] == "gzip"
+        assert answer["ETag"] == f"W/{plain['ETag']}"
+        assert "Accept-Encoding" in answer["Vary"]
+        assert gzip.decompress(answer.content) == plain.content
+    assert len({answer.content for answer in answers}) > 1  # padded differently
