@@ -123,6 +123,8 @@ class SharedRenders:
         self._compressed: dict[Hashable, bytes] = {}
         """Kept texts gzipped (:meth:`compressed`): a long sheet's gzip took a few
         milliseconds of every answer, the same for each phone."""
+        self.unshared = 0
+        """Texts that could not be written to the shared cache (logged once)."""
         self.renders = 0
         """How many texts this process rendered (tests and benches read it)."""
 
@@ -169,7 +171,12 @@ class SharedRenders:
         if self.shared is None:
             self.renders += 1
             return render()
-        shared = caches[self.shared]
+        try:
+            shared = caches[self.shared]  # a file cache makes its folder here
+        except OSError as error:
+            self._not_shared(error)
+            self.renders += 1
+            return render()
         name = _shared_key(key)
         text = _read(shared, name)
         if text is not None:
@@ -182,9 +189,17 @@ class SharedRenders:
             self.renders += 1
             try:
                 shared.set(name, text, self.ttl)
-            except OSError:  # a full or read-only disk: the text is this process's only
-                log.warning("A rendered sheet could not be shared.", exc_info=True)
+            except OSError as error:
+                self._not_shared(error)
         return text
+
+    def _not_shared(self, error: OSError) -> None:
+        """A full or read-only disk: the text is this process's only (logged once)."""
+        if not self.unshared:
+            log.warning("Rendered sheets cannot be shared (%s): each process renders its "
+                        "own. Set KARTENRUNDE_RENDERS_DIR to a folder the app may write.",
+                        error)
+        self.unshared += 1
 
     def compressed(self, key: Hashable, text: str) -> bytes:
         """``text`` (kept for ``key``) gzipped as GZipMiddleware does (level 6, no time),

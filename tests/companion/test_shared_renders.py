@@ -194,3 +194,21 @@ def test_a_shared_sheet_is_gzipped_once_and_padded_per_answer(
         assert "Accept-Encoding" in answer["Vary"]
         assert gzip.decompress(answer.content) == plain.content
     assert len({answer.content for answer in answers}) > 1  # padded differently
+
+
+def test_a_folder_that_cannot_be_written_leaves_each_process_its_own_render(
+    tmp_path: object, settings: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A read-only or full disk (KARTENRUNDE_RENDERS_DIR unset on a read-only app folder):
+    every sheet is still answered, rendered in this process; the log says so once."""
+    from pathlib import Path
+
+    blocked = Path(str(tmp_path)) / "a-file"
+    blocked.write_text("not a folder")
+    settings.CACHES = {**settings.CACHES, "renders": {  # type: ignore[attr-defined]
+        **settings.CACHES["renders"], "LOCATION": str(blocked / "renders")}}  # type: ignore[attr-defined]
+    shared = SharedRenders()
+    assert shared.text(("m", 1), lambda: "<div>1</div>") == "<div>1</div>"
+    assert shared.text(("m", 2), lambda: "<div>2</div>") == "<div>2</div>"
+    assert shared.renders == 2 and shared.unshared == 2
+    assert len([r for r in caplog.records if "cannot be shared" in r.getMessage()]) == 1
