@@ -51,6 +51,7 @@ _condition = threading.Condition()
 _announced: dict[int, int] = {}
 """Match id → how many times it was announced in this process (only ever compared)."""
 _waiting = 0
+_stopped = False
 _listener: threading.Thread | None = None
 
 
@@ -84,7 +85,7 @@ def wait_for_change(match_id: int, changed: Callable[[], bool], timeout: float) 
     announced and every :data:`RECHECK` seconds. False at once when too many polls wait."""
     global _waiting
     with _condition:
-        if _waiting >= MAX_WAITING:
+        if _waiting >= MAX_WAITING or _stopped:
             return False
         _waiting += 1
     try:
@@ -103,11 +104,23 @@ def wait_for_change(match_id: int, changed: Callable[[], bool], timeout: float) 
             if left <= 0:
                 return False
             with _condition:
-                _condition.wait_for(lambda seen=seen: _count(match_id) != seen,
+                _condition.wait_for(lambda seen=seen: _count(match_id) != seen or _stopped,
                                     min(left, RECHECK))
+                if _stopped:
+                    return False
     finally:
         with _condition:
             _waiting -= 1
+
+
+def stop_waiting() -> None:
+    """Every poll waiting here is answered now (as unchanged), and none waits any more:
+    the server (a test's live server) ends, and a poll that went on waiting would read a
+    database that is gone by then."""
+    global _stopped
+    with _condition:
+        _stopped = True
+        _condition.notify_all()
 
 
 def _start_listening() -> None:

@@ -163,3 +163,29 @@ def test_on_postgresql_a_change_made_by_another_process_wakes_the_held_poll(
     notifier.join()
     assert response.status_code == 200
     assert 0.9 < time.monotonic() - began < 5
+
+
+def test_when_the_server_ends_every_waiting_poll_is_answered_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A test's live server ending: its held polls answer now (as unchanged) instead of
+    waiting on, past the test database (tests/conftest.py), and no poll waits after it."""
+    monkeypatch.setattr(changes, "_stopped", False)
+    ended: list[tuple[bool, float]] = []
+
+    def poll() -> None:
+        started = time.monotonic()
+        ended.append((changes.wait_for_change(1, lambda: False, 10), time.monotonic() - started))
+
+    waiting = [threading.Thread(target=poll) for _ in range(3)]
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.3)
+    changes.stop_waiting()
+    for thread in waiting:
+        thread.join(2)
+    assert [changed for changed, _ in ended] == [False] * 3
+    assert all(seconds < 1.5 for _, seconds in ended)
+    started = time.monotonic()
+    assert changes.wait_for_change(1, lambda: False, 10) is False
+    assert time.monotonic() - started < 0.1
