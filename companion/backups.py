@@ -11,6 +11,7 @@ the login-throttling records of django-axes and the cache table.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import datetime as dt
 import gzip
 import itertools
@@ -170,7 +171,9 @@ def restore(
         )
     try:
         with translation.override("en"):  # the command speaks English, its checks too
-            return _restore(path, allow_staff=allow_staff, max_size=max_size)
+            restored = _restore(path, allow_staff=allow_staff, max_size=max_size)
+        _forget_shared_renders()
+        return restored
     except Refused as refusal:
         raise CommandError(f"{path}: {refusal}; nothing was restored.") from refusal
     except (DeserializationError, DatabaseError, ValidationError, ValueError, TypeError,
@@ -182,6 +185,15 @@ def restore(
             f"{path} is not a backup this app can read, or it is damaged; nothing was "
             f"restored. ({reason})"
         ) from err
+
+
+def _forget_shared_renders() -> None:
+    """The sheets the server's processes shared (companion/shared_renders.py) are of the
+    database before the restore; the restored one numbers its matches and revisions alike."""
+    from django.core.cache import caches
+
+    with contextlib.suppress(OSError):  # nothing was shared (a folder it may not write)
+        caches["renders"].clear()
 
 
 def _restore(path: Path, *, allow_staff: bool, max_size: int) -> dict[str, int]:

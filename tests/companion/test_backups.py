@@ -11,6 +11,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
+from django.core.cache import caches
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -74,9 +75,12 @@ def test_a_backup_restored_into_an_empty_database_holds_everything(
     call_command("backup", str(path), verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
     assert not User.objects.exists()
+    caches["renders"].set("sheet:of-the-database-before", "<div>old</div>", 30)
     call_command("restore", str(path), verbosity=0)
 
     assert everything() == before
+    # The sheets the server's processes shared were of the database before.
+    assert caches["renders"].get("sheet:of-the-database-before") is None
     assert before["auth.User"] and before["companion.Deal"] and before["companion.Invite"]
     assert len(before["companion.MatchChange"]) == 2
     assert not AccessAttempt.objects.exists()
