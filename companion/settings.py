@@ -210,6 +210,21 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+
+def _renders_folder() -> str:
+    """Where the server's processes share their rendered sheets: beside the SQLite file
+    (as SQLite's own -wal and -shm files, and the writers' lock file), else in the project
+    folder, named after the database."""
+    database = DATABASES["default"]
+    name = str(database.get("NAME") or "")
+    if database["ENGINE"] == "companion.sqlite" and name and ":memory:" not in name \
+            and not name.startswith("file:"):
+        return f"{name}-renders"
+    digest = hashlib.sha256(repr([database.get(part) for part in (
+        "ENGINE", "NAME", "HOST", "PORT")]).encode()).hexdigest()[:16]
+    return str(BASE_DIR / "tmp" / f"renders-{digest}")
+
+
 # One cache for every app process (on every machine): the database's cache table,
 # made by `manage.py createcachetable` (`make run` and CI run it; the test
 # database gets it by itself).
@@ -230,15 +245,12 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 20000},
     },
     # The sheets polls get, rendered once for all the server's processes
-    # (companion/shared_renders.py): files in a folder of their own per database, in the
-    # project folder (not the machine's shared /tmp: the files are read back as pickles,
-    # and only the app's own user may write there).
+    # (companion/shared_renders.py): files in a folder of their own per database (not in
+    # the machine's shared /tmp: the files are read back as pickles, and only the app's
+    # own user may write there).
     "renders": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("KARTENRUNDE_RENDERS_DIR") or str(
-            BASE_DIR / "tmp" / ("renders-" + hashlib.sha256(repr([
-                DATABASES["default"].get(part) for part in ("ENGINE", "NAME", "HOST", "PORT")
-            ]).encode()).hexdigest()[:16])),
+        "LOCATION": os.environ.get("KARTENRUNDE_RENDERS_DIR") or _renders_folder(),
         "TIMEOUT": 30,
         "OPTIONS": {"MAX_ENTRIES": 2000},
     },

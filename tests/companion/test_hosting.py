@@ -381,3 +381,17 @@ def test_the_game_figures_are_kept_in_the_database_every_process_reads(
     assert sorted((matches, wins) for _pid, matches, wins, _sum in record.data["lines"]) == [
         (1, 0), (1, 1)
     ]
+
+
+def test_the_processes_share_their_renders_beside_the_sqlite_file_or_where_told() -> None:
+    """Beside the database, as SQLite's own -wal and -shm files: a server on a database of
+    its own (a test's, a bench's) leaves nothing in the project folder."""
+    def renders(**variables: str) -> str:
+        caches = settings_of("CACHES", DJANGO_SECRET_KEY=A_KEY, **variables)["CACHES"]
+        return str(caches["renders"]["LOCATION"])  # type: ignore[index]
+
+    assert renders() == str(ROOT / "db.sqlite3") + "-renders"
+    assert renders(SQLITE_PATH="/srv/x/db.sqlite3") == "/srv/x/db.sqlite3-renders"
+    assert renders(KARTENRUNDE_RENDERS_DIR="/srv/state/renders") == "/srv/state/renders"
+    on_postgres = renders(DATABASE_URL="postgres://k@localhost/kartenrunde")
+    assert on_postgres.startswith(str(ROOT / "tmp" / "renders-"))
