@@ -154,8 +154,6 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Django's backend, with writers queueing for the write lock (companion/sqlite/base.py).
-    DATABASES["default"]["ENGINE"] = "companion.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         **SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {}),
     }
@@ -213,11 +211,11 @@ STORAGES = {
 
 def _renders_folder() -> str:
     """Where the server's processes share their rendered sheets: beside the SQLite file
-    (as SQLite's own -wal and -shm files, and the writers' lock file), else in the project
+    (as SQLite's own -wal and -shm files), else in the project
     folder, named after the database."""
     database = DATABASES["default"]
     name = str(database.get("NAME") or "")
-    if database["ENGINE"] == "companion.sqlite" and name and ":memory:" not in name \
+    if database["ENGINE"] == "django.db.backends.sqlite3" and name and ":memory:" not in name \
             and not name.startswith("file:"):
         return f"{name}-renders"
     digest = hashlib.sha256(repr([database.get(part) for part in (

@@ -159,7 +159,7 @@ def django_db_modify_db_settings(
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] == "companion.sqlite":
+    if database["ENGINE"] == "django.db.backends.sqlite3":
         database.setdefault("TEST", {})["NAME"] = str(
             tmp_path_factory.mktemp("database") / "test.sqlite3"
         )

@@ -1,1 +1,0 @@
-"""SQLite with writers that queue instead of polling (see base.py)."""
