@@ -21,9 +21,6 @@ only when one of those moves.
   of rendering it again; a lock file per text (``fcntl.flock``) makes a process that
   wants a text another process is rendering wait for it. The phones of one table are
   spread over the processes, so without this each change was rendered in each process.
-- **Gzipped once**: a phone that accepts gzip gets the kept text's gzip
-  (:meth:`SharedRenders.compressed`), with the random padding GZipMiddleware adds against
-  BREACH (companion/views/sheet.py), instead of the same text compressed per answer.
 - **Bounded**: at most :data:`MAX_CHARS` of texts per process (the least recently used
   go first), each for :data:`TTL` seconds at most: what changes a sheet without moving
   its revision (a player renamed in the group's settings) shows within that time, as
@@ -35,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import gzip
 import hashlib
 import logging
 import os
@@ -120,9 +116,6 @@ class SharedRenders:
         self._texts: OrderedDict[Hashable, tuple[float, str]] = OrderedDict()
         self._size = 0
         self._rendering: dict[Hashable, threading.Event] = {}
-        self._compressed: dict[Hashable, bytes] = {}
-        """Kept texts gzipped (:meth:`compressed`): a long sheet's gzip took a few
-        milliseconds of every answer, the same for each phone."""
         self.unshared = 0
         """Texts that could not be written to the shared cache (logged once)."""
         self.renders = 0
@@ -201,22 +194,9 @@ class SharedRenders:
                         error)
         self.unshared += 1
 
-    def compressed(self, key: Hashable, text: str) -> bytes:
-        """``text`` (kept for ``key``) gzipped as GZipMiddleware does (level 6, no time),
-        once per kept text."""
-        with self._lock:
-            found = self._compressed.get(key)
-        if found is None:
-            found = gzip.compress(text.encode(), compresslevel=6, mtime=0)
-            with self._lock:
-                if key in self._texts:
-                    self._compressed[key] = found
-        return found
-
     def _keep(self, key: Hashable, text: str) -> None:
         with self._lock:
             old = self._texts.pop(key, None)
-            self._compressed.pop(key, None)
             if old is not None:
                 self._size -= len(old[1])
             if len(text) > self.max_chars:
@@ -224,14 +204,12 @@ class SharedRenders:
             self._texts[key] = (time.monotonic() + self.ttl, text)
             self._size += len(text)
             while self._size > self.max_chars:
-                dropped_key, (_until, dropped) = self._texts.popitem(last=False)
-                self._compressed.pop(dropped_key, None)
+                _key, (_until, dropped) = self._texts.popitem(last=False)
                 self._size -= len(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._texts.clear()
-            self._compressed.clear()
             self._size = 0
 
 

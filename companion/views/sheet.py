@@ -12,8 +12,6 @@ shows the whole page with its message.
 
 from __future__ import annotations
 
-import gzip
-import secrets
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -23,7 +21,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.gzip import GZipMiddleware, re_accepts_gzip
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers, quote_etag
@@ -356,8 +353,7 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
                          _entry_mode(request, polled.game))
         kept = sheets.kept(key)
         if kept is not None:
-            return _shared_answer(request, key, kept,
-                                  sheet_etag(match_id, polled.revision, polled.kind))
+            return _shared_answer(kept, sheet_etag(match_id, polled.revision, polled.kind))
     try:
         match = get_match_for_viewer(request, group_id, match_id)
     except Http404:
@@ -391,24 +387,9 @@ def shared_key(match_id: int, revision: int, kind: str, mode: str | None) -> tup
     return (match_id, revision, get_language(), kind, mode)
 
 
-def _shared_answer(request: HttpRequest, key: tuple[Any, ...], text: str,
-                   etag: str) -> HttpResponse:
-    """The shared ``text`` with its ETag; gzipped once for all phones (GZipMiddleware
-    leaves an answer with a ``Content-Encoding`` alone), each answer with GZipMiddleware's
-    random padding against BREACH and its weak ETag."""
-    if len(text) < 200 or not re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
-        response = HttpResponse(text)
-        response["ETag"] = etag
-    else:
-        compressed = memoryview(sheets.compressed(key, text))
-        header = bytearray(compressed[:10])
-        header[3] = gzip.FNAME  # the padding goes where a gzip file's name would be
-        # As GZipMiddleware (django.utils.text.compress_string): a name of random length.
-        padding = b"a" * secrets.randbelow(GZipMiddleware.max_random_bytes) + b"\x00"
-        response = HttpResponse(bytes(header) + padding + compressed[10:])
-        response["Content-Encoding"] = "gzip"
-        response["ETag"] = f"W/{etag}"
-    patch_vary_headers(response, ("Accept-Encoding",))
+def _shared_answer(text: str, etag: str) -> HttpResponse:
+    response = HttpResponse(text)
+    response["ETag"] = etag
     patch_cache_control(response, private=True, no_store=True)
     return response
 
@@ -430,7 +411,7 @@ def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
         context.update(shared_render=True, csrf_token="")
         return render(request, f"{PAGE}#sheet", context).content.decode()
 
-    return _shared_answer(request, key, sheets.text(key, render_once),
+    return _shared_answer(sheets.text(key, render_once),
                           sheet_etag(match.pk, match.revision, kind))
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -20,22 +22,31 @@ from companion.shared_renders import SharedRenders, sheets
 POLL = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "sheet"}
 
 
-def test_one_render_for_many_waiting_requests() -> None:
-    shared = SharedRenders()
-    calls = []
-
+def slow_render(text: str, calls: list[int]) -> Callable[[], str]:
     def render() -> str:
         calls.append(1)
-        time.sleep(0.2)
-        return "<div>sheet</div>"
+        time.sleep(0.25)
+        return text
 
+    return render
+
+
+def texts_at_once(processes: list[SharedRenders], key: Any, render: Callable[[], str]) -> list[str]:
+    """``key``'s text, asked for at the same moment by a thread per entry of ``processes``."""
     texts: list[str] = []
-    threads = [threading.Thread(target=lambda: texts.append(shared.text("k", render)))
-               for _ in range(8)]
+    threads = [threading.Thread(target=lambda p=p: texts.append(p.text(key, render)))
+               for p in processes]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(5)
+    return texts
+
+
+def test_one_render_for_many_waiting_requests() -> None:
+    shared = SharedRenders()
+    calls: list[int] = []
+    texts = texts_at_once([shared] * 8, "k", slow_render("<div>sheet</div>", calls))
     assert len(calls) == 1 and shared.renders == 1
     assert texts == ["<div>sheet</div>"] * 8
 
@@ -68,20 +79,8 @@ def test_a_text_rendered_in_one_process_is_taken_by_the_others() -> None:
     """Two processes (each its own memory; the same ``renders`` cache folder): a text
     both want at the same moment is rendered once, by one of them."""
     processes = [SharedRenders(), SharedRenders()]
-    calls = []
-
-    def render() -> str:
-        calls.append(1)
-        time.sleep(0.3)
-        return "<div>sheet 7</div>"
-
-    texts: list[str] = []
-    threads = [threading.Thread(target=lambda p=p: texts.append(p.text(("m", 7), render)))
-               for p in processes * 3]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(5)
+    calls: list[int] = []
+    texts = texts_at_once(processes * 3, ("m", 7), slow_render("<div>sheet 7</div>", calls))
     assert texts == ["<div>sheet 7</div>"] * 6
     assert len(calls) == 1
     assert sorted(p.renders for p in processes) == [0, 1]
@@ -170,30 +169,6 @@ def test_a_shared_answer_reads_only_who_asks_and_the_revision(
         assert kept < first and woken < woken_first
     assert counts[0] == counts[1]
     assert counts[0][0] <= 3 and counts[0][1] == 1
-
-
-def test_a_shared_sheet_is_gzipped_once_and_padded_per_answer(
-    table: tuple[Match, list[Client]]
-) -> None:
-    """Phones that accept gzip get the kept text's gzip, compressed once (not per answer),
-    each answer with its own random padding (GZipMiddleware's guard against BREACH) and a
-    weak ETag; a phone that does not gets the text."""
-    import gzip
-    from unittest import mock
-
-    match, clients = table
-    plain = clients[1].get(sheet_url(match), **POLL)
-    assert "Content-Encoding" not in plain
-    with mock.patch("companion.shared_renders.gzip.compress", wraps=gzip.compress) as compress:
-        answers = [client.get(sheet_url(match), **POLL, HTTP_ACCEPT_ENCODING="gzip, br")
-                   for client in clients[1:] * 4]
-    assert compress.call_count == 1
-    for answer in answers:
-        assert answer["Content-Encoding"] == "gzip"
-        assert answer["ETag"] == f"W/{plain['ETag']}"
-        assert "Accept-Encoding" in answer["Vary"]
-        assert gzip.decompress(answer.content) == plain.content
-    assert len({answer.content for answer in answers}) > 1  # padded differently
 
 
 def test_a_folder_that_cannot_be_written_leaves_each_process_its_own_render(
