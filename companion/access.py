@@ -219,6 +219,8 @@ class Polled(NamedTuple):
     kind: str
     """The kind of viewer (:meth:`Viewer.kind`)."""
     game: str
+    until: Any = None
+    """When the viewer's table pass ends (a datetime), None for a member."""
 
 
 def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> Polled | None:
@@ -246,7 +248,8 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> Polled 
             maker_in_group(), pk__in=list(passes), group__pk=group_id,
             revoked_at__isnull=True, expires_at__gt=timezone.now(),
         )
-        .order_by("-may_write", "-pk").values_list("may_write", "game_night_id").first()
+        .order_by("-may_write", "-pk")
+        .values_list("may_write", "game_night_id", "expires_at").first()
     )
     if found is None:
         return None
@@ -257,7 +260,7 @@ def poll_revision(request: HttpRequest, group_id: int, match_id: int) -> Polled 
     if match is None:
         return None
     return Polled(match[0], guest_kind(writes=found[0], night_pass=found[1] is not None),
-                  match[1])
+                  match[1], found[2])
 
 
 def get_seats_for_viewer(

@@ -6,4 +6,9 @@ class CompanionConfig(AppConfig):
     verbose_name = "Kartenrunde"
 
     def ready(self) -> None:
-        from companion import deploy_checks  # noqa: F401  (registers the checks)
+        from companion import (
+            deploy_checks,  # noqa: F401  (registers the checks)
+            signals,
+        )
+
+        signals.connect()

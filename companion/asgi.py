@@ -29,7 +29,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
 
 from django.urls import Resolver404, resolve
 
-from companion import waiting
+from companion import trusted_polls, waiting
 
 THREADS = int(os.environ.get("KARTENRUNDE_THREADS", "16"))
 """Requests Django works on at once in one process (the others wait in the event loop)."""
@@ -114,14 +114,19 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
         await django_application(without_wait(scope), receive, send)
         return
     held = held_revision(scope, match_id)
-    if held is not None and await waiting.hold(match_id, held[0]) in ("stopping", "timeout"):
-        # Nothing changed (as far as this process knows): 304, without Django. The phone
-        # asks again at once, and the change that ends a later wait goes through Django's
-        # login check before anything of the match is sent (a thousand phones' waits
-        # ending every 15 s cost half a core in Django, for a 304 each).
-        await _not_modified(send, held[1])
-        return
+    if held is not None:
+        outcome = await waiting.hold(match_id, held[0])
+        if outcome in ("stopping", "timeout"):
+            # Nothing changed (as far as this process knows): 304, without Django. The
+            # phone asks again at once, and the change that ends a later wait goes through
+            # Django's login check before anything of the match is sent (a thousand
+            # phones' waits ending every 15 s cost half a core in Django, for a 304 each).
+            await _not_modified(send, held[1])
+            return
+        if outcome == "changed" and await trusted_polls.answer(scope, send, match_id, held[0]):
+            return  # Django checked this phone a moment ago: its kind's answer, kept
     since = waiting.tick()
+    through = trusted_polls.Through(scope, match_id)
 
     async def learn(message: dict[str, Any]) -> None:
         # The poll's answer names the match's revision: the next poll need not read it.
@@ -130,7 +135,11 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
             revision = waiting.verified(match_id, etag.decode("latin-1")) if etag else None
             if revision is not None:
                 waiting.learned(match_id, revision, since)
+        through.seen(message)
         await send(message)
 
-    async with _poll_lane():
-        await django_application(without_wait(scope), receive, learn)
+    try:
+        async with _poll_lane():
+            await django_application(through.scope(without_wait(scope)), receive, learn)
+    finally:
+        through.done()

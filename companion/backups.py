@@ -189,11 +189,15 @@ def restore(
 
 def _forget_shared_renders() -> None:
     """The sheets the server's processes shared (companion/shared_renders.py) are of the
-    database before the restore; the restored one numbers its matches and revisions alike."""
+    database before the restore; the restored one numbers its matches and revisions alike.
+    Nobody's access check is trusted either (companion/trusted_polls.py)."""
     from django.core.cache import caches
+
+    from companion import trusted_polls
 
     with contextlib.suppress(OSError):  # nothing was shared (a folder it may not write)
         caches["renders"].clear()
+    trusted_polls.access_changed()
 
 
 def _restore(path: Path, *, allow_staff: bool, max_size: int) -> dict[str, int]:

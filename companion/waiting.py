@@ -227,6 +227,12 @@ def tick() -> int:
     return _now_tick()
 
 
+def known_revision(match_id: int) -> int | None:
+    """The match's revision as this process knows it (read or learned, and no change
+    announced since), or None."""
+    return _state.known.get(match_id)
+
+
 def _start(loop: asyncio.AbstractEventLoop) -> None:
     """Once per event loop: the recheck and, on PostgreSQL, the listener."""
     from django.db import connections

@@ -83,10 +83,12 @@ def no_sheet_of_another_test(renders_of_this_worker: None) -> None:
     may have the same numbers: the database was rolled back)."""
     from django.core.cache import caches
 
+    from companion import trusted_polls
     from companion.shared_renders import sheets
 
     sheets.clear()
     caches["renders"].clear()
+    trusted_polls.forget()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -30,6 +30,7 @@ from companion.models import (
 )
 from companion.parsing import clean_name, name_key
 from companion.services.results import night_results_update
+from companion.signals import access_changed
 
 GROUP_NAME_MAX = Group._meta.get_field("name").max_length or 80
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 40
@@ -274,6 +275,7 @@ def _end_passes(group: Group, user_id: int) -> None:
     (``companion.services.passes.pass_state``)."""
     TablePass.objects.filter(group=group, created_by_id=user_id, revoked_at__isnull=True
                              ).update(revoked_at=timezone.now())
+    access_changed()  # an update sends no signal (companion/signals.py)
 
 
 def member_remove(*, membership: Membership, by: AbstractBaseUser) -> None:

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 from django_htmx.http import reswap, retarget
 
-from companion import notices, waiting
+from companion import notices, trusted_polls, waiting
 from companion.access import (
     get_group_for_user,
     get_match_for_viewer,
@@ -353,6 +353,9 @@ def match_sheet(request: HttpRequest, group_id: int, match_id: int) -> HttpRespo
                          _entry_mode(request, polled.game))
         kept = sheets.kept(key)
         if kept is not None:
+            trusted_polls.tell(request, match_id=match_id, revision=polled.revision,
+                               kind=polled.kind, language=key[2], mode=key[4],
+                               until=polled.until)
             return _shared_answer(kept, sheet_etag(match_id, polled.revision, polled.kind))
     try:
         match = get_match_for_viewer(request, group_id, match_id)
@@ -411,8 +414,11 @@ def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
         context.update(shared_render=True, csrf_token="")
         return render(request, f"{PAGE}#sheet", context).content.decode()
 
-    return _shared_answer(sheets.text(key, render_once),
-                          sheet_etag(match.pk, match.revision, kind))
+    text = sheets.text(key, render_once)
+    trusted_polls.tell(request, match_id=match.pk, revision=match.revision, kind=kind,
+                       language=key[2], mode=mode,
+                       until=viewer.table_pass.expires_at if viewer.table_pass else None)
+    return _shared_answer(text, sheet_etag(match.pk, match.revision, kind))
 
 
 def _saved_number(request: HttpRequest) -> int | None:

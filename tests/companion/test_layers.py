@@ -29,7 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"games", "turns"}),
     # the data
     frozenset({"models", "colours", "parsing", "limits", "changes", "waiting", "logs",
-               "evenings"}),
+               "evenings", "trusted_polls", "signals"}),
 )
 """Packages and modules of ``companion`` by layer, top first; a module not named here is
 at the bottom (settings' helpers, the engine's catalogue …)."""

@@ -1,0 +1,325 @@
+"""A woken poll answered in the event loop, without Django, when Django answered the same
+phone's poll a moment ago (issue 31).
+
+A change wakes every phone that watches the match at once (companion/waiting.py). Each
+woken poll went through Django to get the sheet: its session, user and access read from
+the database, a pool thread, and the text kept for every watcher of its kind
+(companion/shared_renders.py). On a busy evening that was most of the server's work per
+change, and the woken polls queued for the threads for seconds.
+
+Now Django's answer to a sheet's poll also tells this module what it checked
+(:func:`tell`): the match, the language, the kind of viewer and the entry mode, that is,
+which of the shared texts this phone may have. The server's event loop keeps
+
+- **which phones Django checked** (:class:`Checked`), by the poll's identity
+  (:func:`identity`: its path and query and every header it sent but the ETag, so its
+  cookies, languages, host and encodings): for :data:`TRUST` seconds at most, never past
+  the end of a table pass;
+- **Django's answers to them** (:class:`Kept`), the whole answer (status, headers, the
+  compressed body) per match, language, kind of viewer, entry mode and encoding: the same
+  bytes for every phone of that kind, and nothing of one viewer in them (the leak test,
+  tests/companion/test_leaks.py).
+
+A woken poll of a phone Django checked is answered from there when the answer kept for
+its kind shows the match's current revision (as this process knows it). The first of a
+kind goes through Django as before and the others wait for its answer (:func:`answer`).
+So Django sees each phone at most every :data:`TRUST` seconds instead of at every change,
+and a woken poll costs microseconds in the loop instead of milliseconds in a thread.
+
+What ends the trust at once (:func:`access_changed`, from the signals in
+:mod:`companion.signals`): a logout, a changed account (deactivated, new password), a
+membership or group changed or gone, a table pass changed (revoked) or gone, a restored
+backup. Each writes a new "access epoch" file beside the shared renders; a check made
+before it counts no more in any of the server's processes (one ``stat`` per answer). Without
+that folder (a read-only disk) nothing is trusted and every poll goes through Django.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+
+log = logging.getLogger(__name__)
+
+TRUST = 30.0
+"""Seconds a check of Django's is trusted for the same phone's woken polls."""
+KEPT_TTL = 30.0
+"""Seconds an answer is kept (as long as the text it carries: companion/shared_renders.py)."""
+MAX_CHECKED = 20_000
+"""Phones remembered per process (the most recently checked)."""
+MAX_KEPT_BYTES = 16 * 1024 * 1024
+"""Answers kept per process, in bytes of their bodies (a compressed sheet is 5–15 kB)."""
+FOLLOW_WAIT = 10.0
+"""Seconds a woken poll waits for the answer another poll of its kind is getting from
+Django before it asks Django itself."""
+SLOT = "kartenrunde.shared_answer"
+"""The scope's key where the view tells the event loop what it checked (:func:`tell`)."""
+EPOCH_FILE = "access-epoch"
+UNTRUSTED_HEADERS = frozenset({b"if-none-match", b"kr-wait"})
+"""A poll's headers that change from poll to poll without changing who asks."""
+
+Group = tuple[int, str, str, str, bool]
+"""An answer's kind: match, language, kind of viewer, entry mode, compressed (gzip)."""
+
+
+@dataclass(slots=True)
+class Checked:
+    group: Group
+    until: float
+    """Monotonic time the check ends."""
+    epoch: tuple[int, int]
+
+
+@dataclass(slots=True)
+class Kept:
+    revision: int
+    status: int
+    headers: list[tuple[bytes, bytes]]
+    body: bytes
+    until: float
+
+
+class _State:
+    def __init__(self) -> None:
+        self.checked: OrderedDict[bytes, Checked] = OrderedDict()
+        self.kept: OrderedDict[Group, Kept] = OrderedDict()
+        self.kept_bytes = 0
+        self.pending: dict[Group, asyncio.Future[None]] = {}
+        self.answered = 0
+        """Woken polls answered here (tests and benches read it)."""
+
+
+_state = _State()
+
+
+def _epoch_path() -> str | None:
+    from django.conf import settings
+    from django.core.cache import caches
+
+    if "renders" not in settings.CACHES:
+        return None
+    try:
+        folder = getattr(caches["renders"], "_dir", None)
+    except OSError:
+        return None
+    return os.path.join(folder, EPOCH_FILE) if folder else None
+
+
+def epoch() -> tuple[int, int] | None:
+    """The access epoch (the file's identity), or None when there is none to trust."""
+    path = _epoch_path()
+    if path is None:
+        return None
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        if not access_changed():
+            return None
+        try:
+            found = os.stat(path)
+        except OSError:
+            return None
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns
+
+
+def access_changed() -> bool:
+    """Someone's access may have ended: no check made before now is trusted, in any of the
+    server's processes. False (logged) if the epoch could not be written: then the old
+    one is taken away, so nothing is trusted either."""
+    path = _epoch_path()
+    if path is None:
+        return False
+    folder = os.path.dirname(path)
+    new = os.path.join(folder, f"{EPOCH_FILE}.{secrets.token_hex(8)}")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(new, "x") as file:
+            file.write(secrets.token_hex(8))
+        os.replace(new, path)
+        return True
+    except OSError as error:
+        log.warning("The access epoch could not be written (%s): woken polls go through "
+                    "Django.", error)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        with contextlib.suppress(OSError):
+            os.unlink(new)
+        return False
+
+
+def identity(scope: dict[str, Any]) -> bytes:
+    """Who asks, as Django would see it: the poll's path, query, scheme and every header
+    but the ETag it shows and ``KR-Wait``."""
+    digest = hashlib.sha256()
+    for part in (scope.get("scheme", "http").encode(), scope["path"].encode(),
+                 scope.get("query_string", b"")):
+        digest.update(len(part).to_bytes(4, "big") + part)
+    for name, value in sorted((name.lower(), value) for name, value in scope.get("headers", [])
+                              if name.lower() not in UNTRUSTED_HEADERS):
+        digest.update(len(name).to_bytes(4, "big") + name + len(value).to_bytes(4, "big") + value)
+    return digest.digest()
+
+
+def compressed(scope: dict[str, Any]) -> bool:
+    return any(name.lower() == b"accept-encoding" and b"gzip" in value.lower()
+               for name, value in scope.get("headers", []))
+
+
+def tell(request: HttpRequest, *, match_id: int, revision: int, kind: str, language: str,
+         mode: str | None, until: Any = None) -> None:
+    """(The sheet's view.) This answer is the shared text of ``match_id`` at ``revision``
+    for ``kind``, ``language`` and ``mode``, and the viewer's access was checked (a table
+    pass's ends at ``until``, a datetime). Only under the ASGI server (companion/asgi.py)."""
+    slot = request.META.get("asgi.scope", {}).get(SLOT)
+    if slot is None:
+        return
+    ends = time.time() + TRUST
+    if until is not None:
+        ends = min(ends, until.timestamp())
+    slot.update(match=match_id, revision=revision, kind=kind, language=language,
+                mode=mode or "", ends=ends)
+
+
+def _group_of(checked: Checked | None, match_id: int) -> Group | None:
+    if checked is None or checked.group[0] != match_id:
+        return None
+    if checked.until <= time.monotonic() or checked.epoch != epoch():
+        return None
+    return checked.group
+
+
+def _servable(group: Group, shown: int) -> Kept | None:
+    from companion import waiting
+
+    kept = _state.kept.get(group)
+    if kept is None or kept.until <= time.monotonic():
+        return None
+    current = waiting.known_revision(group[0])
+    if current is None or kept.revision != current or kept.revision == shown:
+        return None
+    _state.kept.move_to_end(group)
+    return kept
+
+
+async def _send(send: Any, kept: Kept) -> None:
+    _state.answered += 1
+    await send({"type": "http.response.start", "status": kept.status, "headers": kept.headers})
+    await send({"type": "http.response.body", "body": kept.body})
+
+
+async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) -> bool:
+    """A woken poll (it showed revision ``shown``): answered here if Django checked this
+    phone a moment ago and the answer of its kind at the current revision is kept, or is
+    being got from Django by another poll of its kind (waited for). False: go to Django."""
+    ident = identity(scope)
+    group = _group_of(_state.checked.get(ident), match_id)
+    if group is None:
+        return False
+    kept = _servable(group, shown)
+    if kept is None:
+        pending = _state.pending.get(group)
+        if pending is None:
+            return False
+        try:
+            await asyncio.wait_for(asyncio.shield(pending), FOLLOW_WAIT)
+        except TimeoutError:
+            return False
+        if _group_of(_state.checked.get(ident), match_id) is None:
+            return False
+        kept = _servable(group, shown)
+        if kept is None:
+            return False
+    _state.checked.move_to_end(ident)
+    await _send(send, kept)
+    return True
+
+
+class Through:
+    """A poll on its way through Django: what Django answers is learnt (the phone as
+    checked, the answer as kept for its kind) when the view said it was a shared text."""
+
+    def __init__(self, scope: dict[str, Any], match_id: int) -> None:
+        self.ident = identity(scope)
+        self.match_id = match_id
+        self.compressed = compressed(scope)
+        self.slot: dict[str, Any] = {}
+        self.epoch = epoch()  # before Django checks: a change of access meanwhile counts
+        self.status = 0
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.cookies = False
+        self.body: list[bytes] = []
+        checked = _state.checked.get(self.ident)
+        group = _group_of(checked, match_id)
+        self.leads: Group | None = None
+        if group is not None and group not in _state.pending:
+            # The first of its kind since the change: the others wait for this answer.
+            self.leads = group
+            _state.pending[group] = asyncio.get_running_loop().create_future()
+
+    def scope(self, scope: dict[str, Any]) -> dict[str, Any]:
+        return {**scope, SLOT: self.slot}
+
+    def seen(self, message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            self.headers = [(name, value) for name, value in message.get("headers", [])]
+            self.cookies = any(name.lower() == b"set-cookie" for name, _ in self.headers)
+        elif message["type"] == "http.response.body":
+            self.body.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                self._learn()
+
+    def _learn(self) -> None:
+        slot = self.slot
+        if (self.epoch is None or self.status != 200 or self.cookies or not slot
+                or slot.get("match") != self.match_id):
+            return
+        group: Group = (self.match_id, slot["language"], slot["kind"], slot["mode"],
+                        self.compressed)
+        now = time.monotonic()
+        body = b"".join(self.body)
+        old = _state.kept.pop(group, None)
+        if old is not None:
+            _state.kept_bytes -= len(old.body)
+        if len(body) <= MAX_KEPT_BYTES:
+            _state.kept[group] = Kept(slot["revision"], self.status, self.headers, body,
+                                      now + KEPT_TTL)
+            _state.kept_bytes += len(body)
+            while _state.kept_bytes > MAX_KEPT_BYTES:
+                _, dropped = _state.kept.popitem(last=False)
+                _state.kept_bytes -= len(dropped.body)
+        remaining = slot["ends"] - time.time()
+        if remaining > 0:
+            _state.checked.pop(self.ident, None)
+            _state.checked[self.ident] = Checked(group, now + remaining, self.epoch)
+            while len(_state.checked) > MAX_CHECKED:
+                _state.checked.popitem(last=False)
+
+    def done(self) -> None:
+        if self.leads is not None:
+            pending = _state.pending.pop(self.leads, None)
+            if pending is not None and not pending.done():
+                pending.set_result(None)
+
+
+def forget() -> None:
+    """Nothing checked nor kept (a restore; a test's fresh start)."""
+    _state.checked.clear()
+    _state.kept.clear()
+    _state.kept_bytes = 0
+
+
+def answered_count() -> int:
+    return _state.answered

@@ -1,0 +1,289 @@
+"""Woken polls answered in the event loop (companion/trusted_polls.py): when a change wakes
+the phones of a match, the first phone of a kind asks Django and the others, each checked
+by Django a moment before, get the same answer without it. Nothing that ends a viewer's
+access lets them have it: a logout, a changed account, a removed member, a revoked or
+expired table pass, a restored backup."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
+from django.utils import timezone
+
+from companion import asgi, trusted_polls, waiting
+from companion.models import Group, Match, Membership, Player, TablePass
+from companion.services import groups as group_services
+from companion.services import matches as match_services
+from companion.services import passes as pass_services
+from tests.companion.test_async_poll import (
+    Answer,
+    get,
+    in_thread,
+    quiet_waiting,  # noqa: F401  (a fixture: only what a test does wakes a poll)
+    record,
+    run_apart,
+    sheet_url,
+)
+from tests.companion.test_table_passes import guest_with
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def nothing_trusted_yet(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every test starts with nothing checked or kept; the list names the requests that
+    reached Django."""
+    monkeypatch.setattr(trusted_polls, "_state", trusted_polls._State())
+    reached: list[str] = []
+    django = asgi.django_application
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+        await django(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", counted)
+    return reached
+
+
+@pytest.fixture
+def running(group: Group, players: list[Player]) -> Match:
+    return match_services.match_start(group=group, game="x-nimmt", players=players)
+
+
+@pytest.fixture
+def ben(group: Group) -> User:
+    user = User.objects.create_user("ben", password="kartenrunde-ben-1")
+    Membership.objects.create(group=group, user=user, role=Membership.Role.MEMBER)
+    return user
+
+
+def logged_in(user: User) -> Client:
+    return browser(Client(), user)
+
+
+def browser(client: Client, user: User | None = None) -> Client:
+    """A phone as the sheet's page left it: logged in (unless a guest), with the CSRF
+    cookie the page set."""
+    if user is not None:
+        client.force_login(user)
+    client.cookies["csrftoken"] = "k" * 32
+    return client
+
+
+async def sheet(phone: Client, match: Match, **headers: str) -> Answer:
+    """The sheet's poll as the page sends it (htmx, aimed at ``#sheet``)."""
+    return await get(sheet_url(match), phone, hx_target="sheet", **headers)
+
+
+async def watch(phones: list[Client], match: Match, then: Callable[[], Any]) -> list[Answer]:
+    """Each phone shows the sheet (Django answers it, checking the phone), then holds its
+    poll; ``then`` runs in another thread while they wait; their answers."""
+    shown = [await sheet(phone, match) for phone in phones]
+    assert [status for status, *_ in shown] == [200] * len(phones)
+    polls = []
+    for phone, (_, headers, _, _) in zip(phones, shown, strict=True):
+        # One after the other: a change wakes them in this order.
+        polls.append(asyncio.create_task(sheet(phone, match, if_none_match=headers["etag"],
+                                               kr_wait="1")))
+        while waiting.waiting_count() < len(polls):
+            await asyncio.sleep(0.01)
+    await in_thread(then)
+    return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+
+def test_of_a_kind_only_the_first_woken_poll_asks_django(
+    anna_client: Client, ben: User, running: Match, players: list[Player],
+    nothing_trusted_yet: list[str],
+) -> None:
+    phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
+    answers = run_apart(watch(phones, running, lambda: record(running.pk, players)))
+    assert [status for status, *_ in answers] == [200, 200, 200]
+    assert all(b'id="deal-1"' in body for *_, body, _ in answers)
+    assert len({body for *_, body, _ in answers}) == 1
+    assert len({headers["etag"] for _, headers, *_ in answers}) == 1
+    # Three pages shown, then one woken poll through Django; the other two from the loop.
+    assert len(nothing_trusted_yet) == 4
+    assert trusted_polls.answered_count() == 2
+    assert not any("set-cookie" in headers for _, headers, *_ in answers)
+
+
+def test_kinds_of_viewer_get_their_own_answers(
+    anna_client: Client, ben: User, running: Match, players: list[Player], anna: User,
+) -> None:
+    """The group's owner (who may delete the match) and a member, and a guest who may only
+    follow: each kind asks Django once, and nobody gets another kind's sheet."""
+    follower = pass_services.table_pass_create(created_by=anna, may_write=False, match=running)
+    phones = [browser(anna_client), logged_in(ben), browser(guest_with(follower))]
+    answers = run_apart(watch(phones, running, lambda: record(running.pk, players)))
+    assert [status for status, *_ in answers] == [200, 200, 200]
+    kinds = [headers["etag"].split(".")[2] for _, headers, *_ in answers]
+    assert len(set(kinds)) == 3
+    assert b'id="deal-form"' not in answers[2][2]
+    assert trusted_polls.answered_count() == 0
+
+
+def ends_session(phone: Client, user: User) -> Callable[[], None]:
+    key = phone.cookies["sessionid"].value
+    return lambda: SessionStore(key).flush()
+
+
+def changes_password(_phone: Client, user: User) -> Callable[[], None]:
+    def change() -> None:
+        user.set_password("a-new-password-for-ben")
+        user.save()
+    return change
+
+
+def deactivates(_phone: Client, user: User) -> Callable[[], None]:
+    def deactivate() -> None:
+        user.is_active = False
+        user.save()
+    return deactivate
+
+
+def removes_member(_phone: Client, user: User) -> Callable[[], None]:
+    def remove() -> None:
+        membership = Membership.objects.select_related("group").get(user=user)
+        group_services.member_remove(membership=membership, by=membership.group.owner)
+    return remove
+
+
+@pytest.mark.parametrize("ending", [ends_session, changes_password, deactivates,
+                                    removes_member])
+def test_a_phone_whose_access_ended_while_it_waited_is_refused(
+    ben: User, group: Group, running: Match, players: list[Player],
+    ending: Callable[[Client, User], Callable[[], None]],
+) -> None:
+    """Ben's phone was checked by Django a moment ago, and another member's phones (of the
+    same kind: their answer is the one Ben's would be) ask Django first: Ben's poll still
+    goes to Django, which refuses it."""
+    cem = User.objects.create_user("cem", password="kartenrunde-cem-1")
+    Membership.objects.create(group=group, user=cem, role=Membership.Role.MEMBER)
+    bens = logged_in(ben)
+    end = ending(bens, ben)
+
+    def then() -> None:
+        end()
+        record(running.pk, players)
+
+    answers = run_apart(watch([logged_in(cem), logged_in(cem), bens], running, then))
+    assert [status for status, *_ in answers[:2]] == [200, 200]
+    status, _, body, _ = answers[2]
+    assert status != 200 and b"deal-1" not in body
+
+
+def test_a_revoked_table_pass_is_refused_at_its_next_woken_poll(
+    anna: User, running: Match, players: list[Player],
+) -> None:
+    """Two guests of the same kind, each with a pass of their own; one pass is revoked
+    while they wait: the other guest asks Django first, the revoked one gets no sheet."""
+    kept, revoked = (pass_services.table_pass_create(created_by=anna, may_write=True,
+                                                     match=running) for _ in range(2))
+    phones = [browser(guest_with(kept, "Zoe")), browser(guest_with(revoked, "Yuri"))]
+
+    def then() -> None:
+        pass_services.table_pass_revoke(table_pass=TablePass.objects.get(pk=revoked.pk))
+        record(running.pk, players)
+
+    answers = run_apart(watch(phones, running, then))
+    assert [status for status, *_ in answers] == [200, 410]
+    assert b"deal-1" not in answers[1][2]
+
+
+def test_a_table_pass_is_trusted_no_longer_than_it_lasts(
+    anna: User, running: Match, players: list[Player],
+) -> None:
+    """A pass that ends while its phone waits (nothing is saved: its time is up): the
+    phone's woken poll goes to Django, which says the pass ended."""
+    lasting, ending = (pass_services.table_pass_create(created_by=anna, may_write=True,
+                                                       match=running) for _ in range(2))
+    phones = [browser(guest_with(lasting, "Zoe")), browser(guest_with(ending, "Yuri"))]
+    TablePass.objects.filter(pk=ending.pk).update(
+        expires_at=timezone.now() + timezone.timedelta(seconds=1.5))
+
+    async def scenario() -> list[Answer]:
+        shown = [await sheet(phone, running) for phone in phones]
+        await asyncio.sleep(1.6)
+        polls = []
+        for phone, (_, headers, _, _) in zip(phones, shown, strict=True):
+            polls.append(asyncio.create_task(sheet(phone, running,
+                                                   if_none_match=headers["etag"], kr_wait="1")))
+            while waiting.waiting_count() < len(polls):
+                await asyncio.sleep(0.01)
+        await in_thread(lambda: record(running.pk, players))
+        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+    answers = run_apart(scenario())
+    assert [status for status, *_ in answers] == [200, 410]
+
+
+def test_a_check_is_trusted_for_a_while_only(
+    ben: User, running: Match, players: list[Player], monkeypatch: pytest.MonkeyPatch,
+    nothing_trusted_yet: list[str],
+) -> None:
+    monkeypatch.setattr(trusted_polls, "TRUST", 0.3)
+
+    async def scenario() -> list[Answer]:
+        phones = [logged_in(ben), logged_in(ben)]
+        shown = [await sheet(phone, running) for phone in phones]
+        await asyncio.sleep(0.5)
+        polls = [asyncio.create_task(sheet(phone, running,
+                                         if_none_match=headers["etag"], kr_wait="1"))
+                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
+        while waiting.waiting_count() < 2:
+            await asyncio.sleep(0.02)
+        await in_thread(lambda: record(running.pk, players))
+        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+    answers = run_apart(scenario())
+    assert [status for status, *_ in answers] == [200, 200]
+    assert trusted_polls.answered_count() == 0
+    assert len(nothing_trusted_yet) == 4
+
+
+def test_a_phone_that_sends_other_cookies_is_checked_again(
+    ben: User, running: Match, players: list[Player], nothing_trusted_yet: list[str],
+) -> None:
+    """The trust is in a poll exactly as Django saw it: another language, another cookie
+    (here: the entry mode the phone last saved in) is another request."""
+    phones = [logged_in(ben), logged_in(ben)]
+
+    async def scenario() -> list[Answer]:
+        shown = [await sheet(phone, running) for phone in phones]
+        phones[1].cookies["kr-mode-x-nimmt"] = "grid"
+        polls = [asyncio.create_task(sheet(phone, running,
+                                         if_none_match=headers["etag"], kr_wait="1"))
+                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
+        while waiting.waiting_count() < 2:
+            await asyncio.sleep(0.02)
+        await in_thread(lambda: record(running.pk, players))
+        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+    answers = run_apart(scenario())
+    assert [status for status, *_ in answers] == [200, 200]
+    assert trusted_polls.answered_count() == 0
+
+
+def test_nothing_is_trusted_where_the_access_epoch_cannot_be_kept(
+    ben: User, running: Match, players: list[Player], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(trusted_polls, "_epoch_path", lambda: None)
+    answers = run_apart(watch([logged_in(ben), logged_in(ben)], running,
+                              lambda: record(running.pk, players)))
+    assert [status for status, *_ in answers] == [200, 200]
+    assert trusted_polls.answered_count() == 0
+
+
+def test_a_restored_backup_ends_every_check(tmp_path: Any) -> None:
+    before = trusted_polls.epoch()
+    assert before is not None
+    from companion import backups
+
+    backups._forget_shared_renders()
+    assert trusted_polls.epoch() not in (None, before)
