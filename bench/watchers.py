@@ -178,8 +178,11 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
 
     seen = run.seen[sheet][index]
     # As htmx sends the poll of #sheet-poll (hx-target="#sheet").
+    # The cookies a phone's browser has after the sheet's page: its session and the CSRF
+    # token the page set (without it every answer would set one).
+    csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
     sent = {**HEADERS, "HX-Request": "true", "HX-Target": "sheet",
-            "Cookie": f"sessionid={session}"}
+            "Cookie": f"sessionid={session}; csrftoken={csrf}"}
     etag = None
     while time.monotonic() < run.end:
         started = time.monotonic()
