@@ -41,8 +41,10 @@ import contextlib
 import hashlib
 import logging
 import os
+import pickle
 import secrets
 import time
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -51,8 +53,10 @@ from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 
-TRUST = 30.0
-"""Seconds a check of Django's is trusted for the same phone's woken polls."""
+TRUST = 60.0
+"""Seconds a check of Django's is trusted for the same phone's woken polls, at most: what
+ends someone's access ends the trust at once (:func:`access_changed`); this bounds what
+nothing announces (a session that runs out)."""
 KEPT_TTL = 30.0
 """Seconds an answer is kept (as long as the text it carries: companion/shared_renders.py)."""
 MAX_CHECKED = 20_000
@@ -213,6 +217,54 @@ def _servable(group: Group, shown: int) -> Kept | None:
     return kept
 
 
+def _shared_name(group: Group, revision: int) -> str:
+    return "answer:" + hashlib.sha256(repr((group, revision)).encode()).hexdigest()
+
+
+def _from_other_process(group: Group, shown: int) -> Kept | None:
+    """The answer another process of the server got from Django for ``group`` at the
+    match's current revision (as this process knows it), kept here from now on. A small
+    file read in the event loop (a sheet's answer is 5–15 kB compressed)."""
+    from django.core.cache import caches
+
+    from companion import waiting
+
+    current = waiting.known_revision(group[0])
+    if current is None or current == shown or _epoch_path() is None:
+        return None
+    try:
+        found = caches["renders"].get(_shared_name(group, current))
+    except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError, zlib.error):
+        return None
+    if not (isinstance(found, tuple) and len(found) == 3 and isinstance(found[2], bytes)):
+        return None
+    status, headers, body = found
+    _keep(group, Kept(current, status, headers, body, time.monotonic() + KEPT_TTL))
+    return _state.kept[group]
+
+
+def _share(group: Group, kept: Kept) -> None:
+    """(In a thread.) The answer for the server's other processes."""
+    from django.core.cache import caches
+
+    with contextlib.suppress(OSError):  # a full disk: each process asks Django itself
+        caches["renders"].set(_shared_name(group, kept.revision),
+                              (kept.status, kept.headers, kept.body), KEPT_TTL)
+
+
+def _keep(group: Group, kept: Kept) -> None:
+    old = _state.kept.pop(group, None)
+    if old is not None:
+        _state.kept_bytes -= len(old.body)
+    if len(kept.body) > MAX_KEPT_BYTES:
+        return
+    _state.kept[group] = kept
+    _state.kept_bytes += len(kept.body)
+    while _state.kept_bytes > MAX_KEPT_BYTES:
+        _, dropped = _state.kept.popitem(last=False)
+        _state.kept_bytes -= len(dropped.body)
+
+
 async def _send(send: Any, kept: Kept) -> None:
     _state.answered += 1
     await send({"type": "http.response.start", "status": kept.status, "headers": kept.headers})
@@ -227,7 +279,7 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
     group = _group_of(_state.checked.get(ident), match_id)
     if group is None:
         return False
-    kept = _servable(group, shown)
+    kept = _servable(group, shown) or _from_other_process(group, shown)
     if kept is None:
         pending = _state.pending.get(group)
         if pending is None:
@@ -260,13 +312,15 @@ class Through:
         self.headers: list[tuple[bytes, bytes]] = []
         self.cookies = False
         self.body: list[bytes] = []
+        # The kind Django found for this phone before (trusted or not any more: it is
+        # only a guess of what Django will answer, each follower's own trust is checked).
         checked = _state.checked.get(self.ident)
-        group = _group_of(checked, match_id)
         self.leads: Group | None = None
-        if group is not None and group not in _state.pending:
+        if checked is not None and checked.group[0] == match_id \
+                and checked.group not in _state.pending:
             # The first of its kind since the change: the others wait for this answer.
-            self.leads = group
-            _state.pending[group] = asyncio.get_running_loop().create_future()
+            self.leads = checked.group
+            _state.pending[checked.group] = asyncio.get_running_loop().create_future()
 
     def scope(self, scope: dict[str, Any]) -> dict[str, Any]:
         return {**scope, SLOT: self.slot}
@@ -289,17 +343,11 @@ class Through:
         group: Group = (self.match_id, slot["language"], slot["kind"], slot["mode"],
                         self.compressed)
         now = time.monotonic()
-        body = b"".join(self.body)
-        old = _state.kept.pop(group, None)
-        if old is not None:
-            _state.kept_bytes -= len(old.body)
-        if len(body) <= MAX_KEPT_BYTES:
-            _state.kept[group] = Kept(slot["revision"], self.status, self.headers, body,
-                                      now + KEPT_TTL)
-            _state.kept_bytes += len(body)
-            while _state.kept_bytes > MAX_KEPT_BYTES:
-                _, dropped = _state.kept.popitem(last=False)
-                _state.kept_bytes -= len(dropped.body)
+        kept = Kept(slot["revision"], self.status, self.headers, b"".join(self.body),
+                    now + KEPT_TTL)
+        _keep(group, kept)
+        if len(kept.body) <= MAX_KEPT_BYTES:
+            asyncio.get_running_loop().run_in_executor(None, _share, group, kept)
         remaining = slot["ends"] - time.time()
         if remaining > 0:
             _state.checked.pop(self.ident, None)

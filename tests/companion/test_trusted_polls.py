@@ -287,3 +287,30 @@ def test_a_restored_backup_ends_every_check(tmp_path: Any) -> None:
 
     backups._forget_shared_renders()
     assert trusted_polls.epoch() not in (None, before)
+
+
+def test_an_answer_another_process_got_from_django_is_taken_from_the_shared_folder(
+    ben: User, running: Match, players: list[Player], nothing_trusted_yet: list[str],
+) -> None:
+    """The phones of a table are spread over the server's processes: the first woken poll
+    of a kind asks Django in one of them, and the others take its answer from the folder
+    the processes share (companion/shared_renders.py's)."""
+    from django.utils import translation
+
+    from companion.views.sheet import sheet_etag
+
+    phones = [logged_in(ben), logged_in(ben)]
+
+    async def scenario() -> tuple[list[Answer], Answer]:
+        woken = await watch(phones, running, lambda: record(running.pk, players))
+        await asyncio.sleep(0.3)  # written for the other processes, in a thread
+        trusted_polls._state.kept.clear()  # as the other process: nothing kept here
+        with translation.override("de"):
+            shown = sheet_etag(running.pk, running.revision, "m")
+        return woken, await sheet(phones[1], running, if_none_match=shown, kr_wait="1")
+
+    woken, again = run_apart(scenario())
+    assert [status for status, *_ in woken] == [200, 200]
+    assert again[0] == 200 and again[2] == woken[0][2]
+    assert trusted_polls.answered_count() == 2
+    assert len(nothing_trusted_yet) == 3  # the two pages, the first woken poll
