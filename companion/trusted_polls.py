@@ -53,10 +53,12 @@ from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 
-TRUST = 60.0
+TRUST = float(os.environ.get("KARTENRUNDE_POLL_TRUST", "60"))
 """Seconds a check of Django's is trusted for the same phone's woken polls, at most: what
 ends someone's access ends the trust at once (:func:`access_changed`); this bounds what
-nothing announces (a session that runs out)."""
+nothing announces (a session that runs out). 0: nothing is trusted, every woken poll goes
+through Django (servers on several machines without a shared ``renders`` folder, whose
+access epochs would not reach each other)."""
 KEPT_TTL = 30.0
 """Seconds an answer is kept (as long as the text it carries: companion/shared_renders.py)."""
 MAX_CHECKED = 20_000
@@ -110,7 +112,7 @@ def _epoch_path() -> str | None:
     from django.conf import settings
     from django.core.cache import caches
 
-    if "renders" not in settings.CACHES:
+    if TRUST <= 0 or "renders" not in settings.CACHES:
         return None
     try:
         folder = getattr(caches["renders"], "_dir", None)

@@ -314,3 +314,13 @@ def test_an_answer_another_process_got_from_django_is_taken_from_the_shared_fold
     assert again[0] == 200 and again[2] == woken[0][2]
     assert trusted_polls.answered_count() == 2
     assert len(nothing_trusted_yet) == 3  # the two pages, the first woken poll
+
+
+def test_a_server_told_to_trust_nothing_sends_every_woken_poll_to_django(
+    ben: User, running: Match, players: list[Player], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(trusted_polls, "TRUST", 0.0)  # KARTENRUNDE_POLL_TRUST=0
+    answers = run_apart(watch([logged_in(ben), logged_in(ben)], running,
+                              lambda: record(running.pk, players)))
+    assert [status for status, *_ in answers] == [200, 200]
+    assert trusted_polls.answered_count() == 0
