@@ -324,3 +324,17 @@ def test_a_server_told_to_trust_nothing_sends_every_woken_poll_to_django(
                               lambda: record(running.pk, players)))
     assert [status for status, *_ in answers] == [200, 200]
     assert trusted_polls.answered_count() == 0
+
+
+def test_an_answer_that_sets_a_cookie_is_not_learnt_from(
+    ben: User, running: Match, players: list[Player],
+) -> None:
+    """Phones without the CSRF cookie: Django's answers set one, meant for that phone
+    alone; such an answer is neither kept for others nor taken as a check."""
+    phones = [Client(), Client()]
+    for phone in phones:
+        phone.force_login(ben)
+    answers = run_apart(watch(phones, running, lambda: record(running.pk, players)))
+    assert [status for status, *_ in answers] == [200, 200]
+    assert all("set-cookie" in headers for _, headers, *_ in answers)
+    assert trusted_polls.answered_count() == 0
