@@ -74,7 +74,8 @@ def announce(match_id: int) -> None:
         announce_here(match_id)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(match_id)])
+                cursor.execute("SELECT pg_notify(%s, %s)",
+                               [CHANNEL, f"{match_id}:{os.getpid()}"])
 
     transaction.on_commit(publish)
 
@@ -145,8 +146,9 @@ def _listen(params: dict[str, object]) -> None:
             with psycopg.connect(**params, autocommit=True) as listening:  # type: ignore[arg-type]
                 listening.execute(f"LISTEN {CHANNEL}")
                 for notification in listening.notifies():
-                    if notification.payload.isdigit():
-                        announce_here(int(notification.payload))
+                    found = waiting.notified(notification.payload)
+                    if found is not None and found[1] != os.getpid():
+                        announce_here(found[0])
         except Exception:  # the database went away: listen again in a moment
             log.warning("Listening for match changes failed; trying again.", exc_info=True)
             time.sleep(1)

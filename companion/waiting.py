@@ -42,7 +42,16 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 log = logging.getLogger(__name__)
 
 CHANNEL = "kartenrunde_match_changed"
-"""The PostgreSQL notification channel; the payload is the match's id."""
+"""The PostgreSQL notification channel; the payload is ``<match id>:<process id>`` (the
+process that made the change, which announced it to its own polls already)."""
+
+
+def notified(payload: str) -> tuple[int, int | None] | None:
+    """The match and the announcing process of a notification's payload, or None."""
+    match_id, _, pid = payload.partition(":")
+    if not match_id.isdigit() or (pid and not pid.isdigit()):
+        return None
+    return int(match_id), int(pid) if pid else None
 POLL_WAIT = 15.0
 """Seconds a held poll waits at most (below the phones' request timeout, static/js/net.js)."""
 RECHECK = 2.0
@@ -301,8 +310,11 @@ async def _listen() -> None:
                         _changed_here(match_id, None)
                 listened = True
                 async for note in conn.notifies():
-                    if note.payload.isdigit():
-                        _changed_here(int(note.payload), None)
+                    found = notified(note.payload)
+                    # Its own changes this process announced already; a second announcement
+                    # would forget the revision its first answer taught it.
+                    if found is not None and found[1] != os.getpid():
+                        _changed_here(found[0], None)
         except asyncio.CancelledError:
             raise
         except Exception:
