@@ -74,8 +74,7 @@ def announce(match_id: int) -> None:
         announce_here(match_id)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_notify(%s, %s)",
-                               [CHANNEL, f"{match_id}:{os.getpid()}"])
+                cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, waiting.notice(match_id)])
 
     transaction.on_commit(publish)
 
@@ -146,9 +145,9 @@ def _listen(params: dict[str, object]) -> None:
             with psycopg.connect(**params, autocommit=True) as listening:  # type: ignore[arg-type]
                 listening.execute(f"LISTEN {CHANNEL}")
                 for notification in listening.notifies():
-                    found = waiting.notified(notification.payload)
-                    if found is not None and found[1] != os.getpid():
-                        announce_here(found[0])
+                    match_id = waiting.changed_elsewhere(notification.payload)
+                    if match_id is not None:
+                        announce_here(match_id)
         except Exception:  # the database went away: listen again in a moment
             log.warning("Listening for match changes failed; trying again.", exc_info=True)
             time.sleep(1)

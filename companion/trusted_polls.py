@@ -232,7 +232,7 @@ def _from_other_process(group: Group, shown: int) -> Kept | None:
     from companion import waiting
 
     current = waiting.known_revision(group[0])
-    if current is None or current == shown or _epoch_path() is None:
+    if current is None or current == shown:
         return None
     try:
         found = caches["renders"].get(_shared_name(group, current))
@@ -241,8 +241,9 @@ def _from_other_process(group: Group, shown: int) -> Kept | None:
     if not (isinstance(found, tuple) and len(found) == 3 and isinstance(found[2], bytes)):
         return None
     status, headers, body = found
-    _keep(group, Kept(current, status, headers, body, time.monotonic() + KEPT_TTL))
-    return _state.kept[group]
+    kept = Kept(current, status, headers, body, time.monotonic() + KEPT_TTL)
+    _keep(group, kept)
+    return kept
 
 
 def _share(group: Group, kept: Kept) -> None:

@@ -42,16 +42,8 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 log = logging.getLogger(__name__)
 
 CHANNEL = "kartenrunde_match_changed"
-"""The PostgreSQL notification channel; the payload is ``<match id>:<process id>`` (the
-process that made the change, which announced it to its own polls already)."""
-
-
-def notified(payload: str) -> tuple[int, int | None] | None:
-    """The match and the announcing process of a notification's payload, or None."""
-    match_id, _, pid = payload.partition(":")
-    if not match_id.isdigit() or (pid and not pid.isdigit()):
-        return None
-    return int(match_id), int(pid) if pid else None
+"""The PostgreSQL notification channel; the payload is ``<match id>:<process id>``
+(:func:`notice`, :func:`changed_elsewhere`)."""
 POLL_WAIT = 15.0
 """Seconds a held poll waits at most (below the phones' request timeout, static/js/net.js)."""
 RECHECK = 2.0
@@ -236,6 +228,21 @@ def tick() -> int:
     return _now_tick()
 
 
+def notice(match_id: int) -> str:
+    """The payload of the notification of a change of ``match_id`` made in this process."""
+    return f"{match_id}:{os.getpid()}"
+
+
+def changed_elsewhere(payload: str) -> int | None:
+    """The match a notification's payload names, unless this process made the change: it
+    announced that to its own polls already, and a second announcement would make it
+    forget the revision its first answer taught it. None for an unreadable payload."""
+    match_id, _, pid = payload.partition(":")
+    if not match_id.isdigit() or (pid and not pid.isdigit()):
+        return None
+    return None if pid and int(pid) == os.getpid() else int(match_id)
+
+
 def known_revision(match_id: int) -> int | None:
     """The match's revision as this process knows it (read or learned, and no change
     announced since), or None."""
@@ -310,11 +317,9 @@ async def _listen() -> None:
                         _changed_here(match_id, None)
                 listened = True
                 async for note in conn.notifies():
-                    found = notified(note.payload)
-                    # Its own changes this process announced already; a second announcement
-                    # would forget the revision its first answer taught it.
-                    if found is not None and found[1] != os.getpid():
-                        _changed_here(found[0], None)
+                    match_id = changed_elsewhere(note.payload)
+                    if match_id is not None:
+                        _changed_here(match_id, None)
         except asyncio.CancelledError:
             raise
         except Exception:
