@@ -1,5 +1,6 @@
 """Personas for the app's tests: a group "Donnerstagsrunde" owned by Anna,
-with the players Anna, Ben and Cem, and an outsider who belongs to another group."""
+with the players Anna, Ben and Cem, Ben's account as a member, and an outsider who
+belongs to another group."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ def group(anna: User) -> Group:
     Player.objects.create(group=group, name="Ben")
     Player.objects.create(group=group, name="Cem")
     return group
+
+
+@pytest.fixture
+def ben(group: Group) -> User:
+    """A member of the group (not its owner), not linked to a player."""
+    user = User.objects.create_user("ben", password="kartenrunde-ben-1")
+    Membership.objects.create(group=group, user=user, role=Membership.Role.MEMBER)
+    return user
 
 
 @pytest.fixture

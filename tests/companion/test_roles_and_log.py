@@ -19,13 +19,6 @@ DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
 
 
 @pytest.fixture
-def ben(group: Group) -> User:
-    user = User.objects.create_user("ben", password="kartenrunde-ben-1")
-    Membership.objects.create(group=group, user=user, role=Membership.Role.MEMBER)
-    return user
-
-
-@pytest.fixture
 def cora(group: Group) -> User:
     user = User.objects.create_user("cora", password="kartenrunde-cora-1")
     Membership.objects.create(group=group, user=user, role=Membership.Role.MEMBER)

@@ -625,14 +625,6 @@ def test_the_etag_of_a_guests_save_is_the_one_its_next_poll_answers_304_to(
 # ------------------------------------------------------------------ the maker leaves
 
 
-@pytest.fixture
-def ben(group: Group) -> User:
-    """A member (not the owner) who makes passes."""
-    ben = User.objects.create_user("ben", password="kartenrunde-ben-1")
-    Membership.objects.create(group=group, user=ben)
-    return ben
-
-
 def _leave(group: Group, ben: User, anna: User) -> None:
     client = Client()
     client.force_login(ben)

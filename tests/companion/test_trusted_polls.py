@@ -57,13 +57,6 @@ def running(group: Group, players: list[Player]) -> Match:
     return match_services.match_start(group=group, game="x-nimmt", players=players)
 
 
-@pytest.fixture
-def ben(group: Group) -> User:
-    user = User.objects.create_user("ben", password="kartenrunde-ben-1")
-    Membership.objects.create(group=group, user=user, role=Membership.Role.MEMBER)
-    return user
-
-
 def logged_in(user: User) -> Client:
     return browser(Client(), user)
 
@@ -82,11 +75,17 @@ async def sheet(phone: Client, match: Match, **headers: str) -> Answer:
     return await get(sheet_url(match), phone, hx_target="sheet", **headers)
 
 
-async def watch(phones: list[Client], match: Match, then: Callable[[], Any]) -> list[Answer]:
-    """Each phone shows the sheet (Django answers it, checking the phone), then holds its
-    poll; ``then`` runs in another thread while they wait; their answers."""
+async def watch(phones: list[Client], match: Match, then: Callable[[], Any], *,
+                pause: float = 0.0, meanwhile: Callable[[], None] | None = None,
+                ) -> list[Answer]:
+    """Each phone shows the sheet (Django answers it, checking the phone), then, after
+    ``pause`` seconds and ``meanwhile``, holds its poll; ``then`` runs in another thread
+    while they wait; their answers."""
     shown = [await sheet(phone, match) for phone in phones]
     assert [status for status, *_ in shown] == [200] * len(phones)
+    await asyncio.sleep(pause)
+    if meanwhile is not None:
+        meanwhile()
     polls = []
     for phone, (_, headers, _, _) in zip(phones, shown, strict=True):
         # One after the other: a change wakes them in this order.
@@ -207,20 +206,8 @@ def test_a_table_pass_is_trusted_no_longer_than_it_lasts(
     phones = [browser(guest_with(lasting, "Zoe")), browser(guest_with(ending, "Yuri"))]
     TablePass.objects.filter(pk=ending.pk).update(
         expires_at=timezone.now() + timezone.timedelta(seconds=1.5))
-
-    async def scenario() -> list[Answer]:
-        shown = [await sheet(phone, running) for phone in phones]
-        await asyncio.sleep(1.6)
-        polls = []
-        for phone, (_, headers, _, _) in zip(phones, shown, strict=True):
-            polls.append(asyncio.create_task(sheet(phone, running,
-                                                   if_none_match=headers["etag"], kr_wait="1")))
-            while waiting.waiting_count() < len(polls):
-                await asyncio.sleep(0.01)
-        await in_thread(lambda: record(running.pk, players))
-        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
-
-    answers = run_apart(scenario())
+    answers = run_apart(watch(phones, running, lambda: record(running.pk, players),
+                              pause=1.6))
     assert [status for status, *_ in answers] == [200, 410]
 
 
@@ -229,20 +216,8 @@ def test_a_check_is_trusted_for_a_while_only(
     nothing_trusted_yet: list[str],
 ) -> None:
     monkeypatch.setattr(trusted_polls, "TRUST", 0.3)
-
-    async def scenario() -> list[Answer]:
-        phones = [logged_in(ben), logged_in(ben)]
-        shown = [await sheet(phone, running) for phone in phones]
-        await asyncio.sleep(0.5)
-        polls = [asyncio.create_task(sheet(phone, running,
-                                         if_none_match=headers["etag"], kr_wait="1"))
-                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
-        while waiting.waiting_count() < 2:
-            await asyncio.sleep(0.02)
-        await in_thread(lambda: record(running.pk, players))
-        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
-
-    answers = run_apart(scenario())
+    answers = run_apart(watch([logged_in(ben), logged_in(ben)], running,
+                              lambda: record(running.pk, players), pause=0.5))
     assert [status for status, *_ in answers] == [200, 200]
     assert trusted_polls.answered_count() == 0
     assert len(nothing_trusted_yet) == 4
@@ -255,18 +230,11 @@ def test_a_phone_that_sends_other_cookies_is_checked_again(
     (here: the entry mode the phone last saved in) is another request."""
     phones = [logged_in(ben), logged_in(ben)]
 
-    async def scenario() -> list[Answer]:
-        shown = [await sheet(phone, running) for phone in phones]
+    def other_mode() -> None:
         phones[1].cookies["kr-mode-x-nimmt"] = "grid"
-        polls = [asyncio.create_task(sheet(phone, running,
-                                         if_none_match=headers["etag"], kr_wait="1"))
-                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
-        while waiting.waiting_count() < 2:
-            await asyncio.sleep(0.02)
-        await in_thread(lambda: record(running.pk, players))
-        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
 
-    answers = run_apart(scenario())
+    answers = run_apart(watch(phones, running, lambda: record(running.pk, players),
+                              meanwhile=other_mode))
     assert [status for status, *_ in answers] == [200, 200]
     assert trusted_polls.answered_count() == 0
 
