@@ -12,6 +12,8 @@ it (``new``, the default: what a table does every deal; a game over 100 deals, e
 matches of its own), or a correction of deal 2 from its edit page (``correction``; 11
 nimmt!, the measure of the issue's first table).
 
+The phones of an N first open the sheet, all at once (as after a restart of the server);
+the measured interval begins when every one shows it ("opened": how long that took).
 Printed per N, over ``--seconds`` (60) of watching:
 - visibility: from the writer's tap on "save" (its POST sent) to each of the match's phones
   holding a sheet of a newer revision, p50 / p95 / max (a phone that had not seen a save
@@ -54,6 +56,8 @@ import served
 PORT = 8297
 WRITE_EVERY = 5.0
 TIMEOUT = 30.0
+SETTLE = 120.0
+"""Seconds the phones may take to open the sheet before the measured interval starts."""
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -145,6 +149,10 @@ class Run:
         """This client's event loop: seconds it woke late (:func:`lag`)."""
         self.answered: list[float] = []
         """Per save, seconds from the tap to the writer's answer."""
+        self.showing = 0
+        """Phones that got their first sheet."""
+        self.all_showing = asyncio.Event()
+        self.phones = 0
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -197,7 +205,11 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
             continue
         if answer.status_code == 200:
             new = answer.headers.get("ETag")
-            if etag is not None and revision_of(new) != revision_of(etag):
+            if etag is None:
+                run.showing += 1
+                if run.showing == run.phones:
+                    run.all_showing.set()
+            elif revision_of(new) != revision_of(etag):
                 seen.append(time.monotonic())
             etag = new
         elif answer.status_code == 304:
@@ -325,23 +337,35 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
 
         clients = [await stack.enter_async_context(client())
                    for _ in range(count + len(used) + 1)]
-        run.end = time.monotonic() + seconds
-        cpu_before, _ = served.server_cpu(master)
-        client_before = time.process_time()
-        wall_before = time.monotonic()
+        # The phones open the sheet first (all at once, as after a restart of the
+        # server); the measured interval starts once every one shows it: a change is
+        # "seen by the others" only on phones that watch the sheet already.
+        run.end = time.monotonic() + SETTLE + seconds + TIMEOUT
         tasks = []
         placed = 0
-        for number, match in enumerate(used):
+        writers = []
+        opened = time.monotonic()
+        for match in used:
             phones = match["phones"][: max(0, min(4, count - placed))]
             placed += len(phones)
             run.saves[match["sheet"]] = []
             run.seen[match["sheet"]] = [[] for _ in phones]
             tasks += [asyncio.create_task(phone(clients.pop(), run, match["sheet"], session, i))
                       for i, session in enumerate(phones)]
-            # The writers start spread over the first interval, after the phones settled.
-            tasks.append(asyncio.create_task(writer(
+        run.phones = placed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.all_showing.wait(), SETTLE)
+        settled = time.monotonic() - opened
+        run.end = time.monotonic() + seconds
+        cpu_before, _ = served.server_cpu(master)
+        client_before = time.process_time()
+        wall_before = time.monotonic()
+        for number, match in enumerate(used):
+            # The writers start spread over the first interval.
+            writers.append(asyncio.create_task(writer(
                 clients.pop(), run, match["sheet"], match["writer"],
-                3 + WRITE_EVERY * number / len(used), save)))
+                WRITE_EVERY * number / len(used), save)))
+        tasks += writers
         tasks.append(asyncio.create_task(rules(clients.pop(), run)))
         tasks.append(asyncio.create_task(lag(run)))
         rss = 0.0
@@ -379,6 +403,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         "rules50": quantile(run.rules, 0.5) * 1000, "rules95": quantile(run.rules, 0.95) * 1000,
         "save95": quantile(run.answered, 0.95), "lag95": quantile(run.lag, 0.95),
         "connections": connections if database_url else None,
+        "settled": settled, "showing": run.showing,
     }
 
 
@@ -418,7 +443,7 @@ def main() -> None:
           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'client':>6} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
-          f"{'DB conns':>8} {'save p95':>8} {'lag p95':>7}")
+          f"{'DB conns':>8} {'save p95':>8} {'lag p95':>7} {'opened':>7}")
     sys.stdout.flush()
     with served.server(environment, args.port) as process:
         for count in counts:
@@ -431,7 +456,8 @@ def main() -> None:
                   f"{found['cpu']:>5.2f} {found['client']:>6.2f} {found['rss']:>6.0f} "
                   f"{found['rules50']:>9.0f}ms "
                   f"{found['rules95']:>7.0f} {conns:>8} {found['save95']:>7.2f}s "
-                  f"{found['lag95'] * 1000:>5.0f}ms"
+                  f"{found['lag95'] * 1000:>5.0f}ms {found['settled']:>6.1f}s"
+                  + ("" if found["showing"] == count else f"  only {found['showing']} opened")
                   + (f"  {found['error_kinds']}" if found["errors"] else "")
                   + (f"  resent {found['resent']}" if found["resent"] else ""))
             sys.stdout.flush()
