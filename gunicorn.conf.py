@@ -25,7 +25,12 @@ timeout = 30
 # Held polls are answered at once when a worker stops (companion/server.py); this is for
 # the pages still being made.
 graceful_timeout = 5
-keepalive = 5
+# An idle kept-alive connection is closed after this many seconds. Longer than a phone's
+# pauses at the table (a save every few seconds, a held poll of 15 s, companion/waiting.py):
+# at 5 s, a request sent just as the server closed the connection failed with no answer
+# (bench/watchers.py's writers, saving every 5 s, lost a save now and then). An idle
+# connection costs a few kB in the event loop, not a thread.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "20"))
 # A worker is replaced now and then, so a slow leak can never grow for long. Every held
 # poll counts: a thousand watching phones ask about 200 times a second.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "100000"))

@@ -544,6 +544,14 @@ def test_make_runs_server_shows_a_save_on_every_waiting_phone_at_once(
         body = answers[0][3]
         assert 'name="client_key"' in body
         assert not re.findall(r'name="(?:client_key|csrfmiddlewaretoken)"[^>]*value="[^"]+"', body)
+        # A phone that saves again after a pause of some seconds does so on the connection
+        # it kept: the server has not closed it meanwhile (a request sent just as the server
+        # closes it is lost).
+        time.sleep(6)
+        writer.request("GET", "/rules/", headers={"Accept-Language": "de"})
+        again = writer.getresponse()
+        again.read()
+        assert again.status == 200
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)  # what this test started
