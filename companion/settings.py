@@ -245,12 +245,16 @@ CACHES = {
     # The sheets polls get, rendered once for all the server's processes
     # (companion/shared_renders.py): files in a folder of their own per database (not in
     # the machine's shared /tmp: the files are read back as pickles, and only the app's
-    # own user may write there).
+    # own user may write there). Few files: each text is written for the other processes,
+    # which take it within a second, and every write lists the whole folder (Django's
+    # file cache counts its files to cull a third of them when full), 3.7 ms of CPU at
+    # 2,000 files, 1 ms at 300. At the 25 changes a second (two texts each) a
+    # text stays at least 4 s.
     "renders": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": os.environ.get("KARTENRUNDE_RENDERS_DIR") or _renders_folder(),
         "TIMEOUT": 30,
-        "OPTIONS": {"MAX_ENTRIES": 2000},
+        "OPTIONS": {"MAX_ENTRIES": 300},
     },
 }
 
