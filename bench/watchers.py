@@ -343,7 +343,6 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         run.end = time.monotonic() + SETTLE + seconds + TIMEOUT
         tasks = []
         placed = 0
-        writers = []
         opened = time.monotonic()
         for match in used:
             phones = match["phones"][: max(0, min(4, count - placed))]
@@ -362,10 +361,9 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         wall_before = time.monotonic()
         for number, match in enumerate(used):
             # The writers start spread over the first interval.
-            writers.append(asyncio.create_task(writer(
+            tasks.append(asyncio.create_task(writer(
                 clients.pop(), run, match["sheet"], match["writer"],
                 WRITE_EVERY * number / len(used), save)))
-        tasks += writers
         tasks.append(asyncio.create_task(rules(clients.pop(), run)))
         tasks.append(asyncio.create_task(lag(run)))
         rss = 0.0
