@@ -45,6 +45,10 @@
   };
   document.addEventListener("DOMContentLoaded", function () { K.fillForms(document); });
   document.addEventListener("htmx:load", function (event) { K.fillForms(event.target); });
+  /* At the swap itself, not only at htmx:load: that comes when the new content has settled
+     (20 ms later), and a form shown meanwhile would have an empty key to read or send. */
+  document.addEventListener("htmx:afterSwap", function () { K.fillForms(document); });
+  document.addEventListener("htmx:oobAfterSwap", function () { K.fillForms(document); });
   document.addEventListener("submit", function (event) { K.fillForms(event.target); }, true);
 
   /* A new element with classes and text, added to parent (texts never go in as HTML). */

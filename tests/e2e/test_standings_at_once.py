@@ -94,6 +94,9 @@ def test_the_sheet_another_phones_save_brings_has_working_forms(
     group, players, anna = annas_table
     url = open_x_nimmt(page, live_server, group, players, anna)
     other, phone_b = second_phone(page, browser, url)
+    # htmx settles new content 20 ms after it shows it; widened, so that a form shown before
+    # its fields are filled in is seen every time, not one run in many
+    phone_b.evaluate("htmx.config.defaultSettleDelay = 1000")
     page.get_by_role("button", name="Save deal").click()
     expect(phone_b.locator("#deal-1")).to_be_visible(timeout=5000)
     key_b = phone_b.locator("#deal-form [name=client_key]").input_value()
