@@ -155,7 +155,7 @@ def test_a_held_poll_answers_at_once_when_another_phone_saves(
     assert status == 200
     assert b'id="deal-1"' in body
     assert (waiting.verified(running.pk, headers["etag"]) or 0) > running.revision
-    assert took < 2
+    assert took < 5  # not after the wait (10 s)
 
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL notifies every process")
@@ -174,7 +174,7 @@ def test_on_sqlite_a_change_in_another_process_wakes_a_held_poll_within_a_quarte
 
     status, _, body, took = run_apart(scenario())
     assert status == 200 and b'id="deal-1"' in body
-    assert took < 1.5  # the recheck's quarter second and the answer (a loaded machine)
+    assert took < 5  # the recheck's quarter second and the answer, not the wait (10 s)
 
 
 def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait_without_django(
@@ -185,8 +185,9 @@ def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait_without_dj
     async def scenario() -> tuple[Answer, Answer]:
         _, headers, _, _ = await get(sheet_url(running), anna_client)
         etag = headers["etag"]
-        return (await get(sheet_url(running), anna_client, if_none_match=etag, kr_wait="1"),
-                await get(sheet_url(running), anna_client, if_none_match=etag))
+        waited = await get(sheet_url(running), anna_client, if_none_match=etag, kr_wait="1")
+        waiting.POLL_WAIT = 10.0  # (the fixture puts it back) a wait is not taken for at once
+        return waited, await get(sheet_url(running), anna_client, if_none_match=etag)
 
     calls = []
     django = asgi.django_application
@@ -198,8 +199,8 @@ def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait_without_dj
     monkeypatch.setattr(asgi, "django_application", counted)
     (status, _, body, took), (quick, _, _, quick_took) = run_apart(scenario())
     assert (status, body) == (304, b"")
-    assert 0.7 < took < 3
-    assert quick == 304 and quick_took < 0.7  # without KR-Wait: at once
+    assert 0.7 < took < 8
+    assert quick == 304 and quick_took < 5  # without KR-Wait: at once
     # The first load and the quick poll went to Django; the wait's 304 did not.
     assert len(calls) == 2
 
@@ -212,7 +213,7 @@ def test_a_held_poll_is_answered_304_at_once_when_the_server_stops(
 
     status, _, body, took = run_apart(held(anna_client, running, stop))
     assert (status, body) == (304, b"")
-    assert took < 0.5
+    assert took < 5  # not after the wait (10 s)
 
 
 def logout(client: Client) -> Callable[[], None]:
@@ -251,7 +252,7 @@ def test_a_held_poll_whose_session_ended_meanwhile_is_refused_when_it_wakes(
     assert status != 200
     assert status in (302, 401, 403, 404)
     assert b"deal-1" not in body
-    assert took < 2
+    assert took < 5  # not after the wait (10 s)
 
 
 def test_an_etag_the_app_did_not_sign_for_the_match_is_not_held(
@@ -269,7 +270,7 @@ def test_an_etag_the_app_did_not_sign_for_the_match_is_not_held(
 
     for status, _, _, took in run_apart(scenario()):
         assert status == 200  # answered by the view at once: its ETag differs
-        assert took < 2
+        assert took < 5  # not after the wait (10 s)
     assert waiting.verified(running.pk, '"1.de.1.0123456789abcdef"') is None
 
 

@@ -81,11 +81,13 @@ def test_a_held_poll_of_a_sheet_nobody_changes_answers_304_after_the_wait(
     response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
     assert response.status_code == 304
     assert time.monotonic() - began >= 0.9
-    # Without KR-Wait (an older page, a finished sheet) it answers at once.
+    # Without KR-Wait (an older page, a finished sheet) it answers at once, not after a
+    # wait (of 10 s here: a loaded machine's pause is not taken for one).
+    monkeypatch.setattr(sheet_views, "POLL_WAIT", 10)
     began = time.monotonic()
     response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HX)
     assert response.status_code == 304
-    assert time.monotonic() - began < 0.5
+    assert time.monotonic() - began < 5
 
 
 def test_a_held_poll_learns_at_once_that_the_match_was_deleted(
@@ -133,7 +135,7 @@ def test_when_too_many_polls_wait_the_next_answers_at_once(
     began = time.monotonic()
     response = anna_client.get(url("match_sheet", match), HTTP_IF_NONE_MATCH=etag, **HOLD)
     assert response.status_code == 304
-    assert time.monotonic() - began < 0.5
+    assert time.monotonic() - began < 5  # not after the wait of 10 s
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
@@ -185,7 +187,7 @@ def test_when_the_server_ends_every_waiting_poll_is_answered_at_once(
     for thread in waiting:
         thread.join(2)
     assert [changed for changed, _ in ended] == [False] * 3
-    assert all(seconds < 1.5 for _, seconds in ended)
+    assert all(seconds < 5 for _, seconds in ended)  # not after their wait of 10 s
     started = time.monotonic()
     assert changes.wait_for_change(1, lambda: False, 10) is False
-    assert time.monotonic() - started < 0.1
+    assert time.monotonic() - started < 5
