@@ -26,11 +26,17 @@ Printed per N, over ``--seconds`` (60) of watching:
   and this client's own CPU (it shares the machine's two cores with the server) and how
   late its event loop woke (p95: a busy client sees every answer late);
 - `/rules/` p50 / p95 meanwhile (one client asking every 0.5 s);
-- on PostgreSQL the most connections the server held at once (pg_stat_activity).
+- on PostgreSQL the most connections the server held at once (pg_stat_activity);
+- how the work was spread over the server's processes: the busiest one's share of their
+  CPU ("busiest", 50% is even), and the sockets each had open at the end (its phones'
+  connections, its listening socket and a few of its own).
+
+``--warmup S``: the phones watch and the writers save for S seconds before the measured
+interval begins (an evening under way, not the first minute after a restart).
 
     .venv/bin/python bench/watchers.py [--phones 25,100,250,500,1000] [--seconds 60]
         [--database-url postgres://...] [--workers 2] [--app /path/to/a/checkout]
-        [--write-every 5]
+        [--write-every 5] [--warmup 0]
 
 ``--app`` serves another checkout of the app (e.g. a worktree at main, to measure the
 server before a change) with this virtual environment.
@@ -156,6 +162,18 @@ class Run:
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
+
+    def forget(self) -> None:
+        """The warm-up is over: what was recorded so far does not count."""
+        for saves in self.saves.values():
+            saves.clear()
+        for phones in self.seen.values():
+            for seen in phones:
+                seen.clear()
+        for recorded in (self.rules, self.lag, self.answered):
+            recorded.clear()
+        self.errors.clear()
+        self.resent = 0
 
 
 async def get(client: Any, run: Run, url: str, **kwargs: Any) -> Any:
@@ -321,7 +339,8 @@ def db_connections(database_url: str | None, database: str) -> int | None:
 
 
 async def measure(matches: list[dict[str, Any]], count: int, seconds: float, master: int,
-                  database_url: str | None, database: str, save: str) -> dict[str, Any]:
+                  database_url: str | None, database: str, save: str,
+                  warmup: float = 0.0) -> dict[str, Any]:
     import httpx
 
     run = Run(seconds)
@@ -355,10 +374,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(run.all_showing.wait(), SETTLE)
         settled = time.monotonic() - opened
-        run.end = time.monotonic() + seconds
-        cpu_before, _ = served.server_cpu(master)
-        client_before = time.process_time()
-        wall_before = time.monotonic()
+        run.end = time.monotonic() + warmup + seconds
         for number, match in enumerate(used):
             # The writers start spread over the first interval.
             tasks.append(asyncio.create_task(writer(
@@ -366,6 +382,15 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
                 WRITE_EVERY * number / len(used), save)))
         tasks.append(asyncio.create_task(rules(clients.pop(), run)))
         tasks.append(asyncio.create_task(lag(run)))
+        if warmup:
+            # Watching and saving, not yet measured.
+            await asyncio.sleep(warmup)
+            run.forget()
+        cpu_before, _ = served.server_cpu(master)
+        workers = served.children(master)
+        worker_before = [served.tree_cpu(pid)[0] for pid in workers]
+        client_before = time.process_time()
+        wall_before = time.monotonic()
         rss = 0.0
         connections = 0
         while time.monotonic() < run.end:
@@ -374,6 +399,9 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
             found = await asyncio.to_thread(db_connections, database_url, database)
             connections = max(connections, found or 0)
         cpu_after, _ = served.server_cpu(master)
+        worker_cpu = [served.tree_cpu(pid)[0] - before
+                      for pid, before in zip(workers, worker_before, strict=True)]
+        sockets = [open_sockets(pid) for pid in workers]
         client_cpu = (time.process_time() - client_before) / (time.monotonic() - wall_before)
         wall = time.monotonic() - wall_before
         await asyncio.wait(tasks, timeout=TIMEOUT + 5)
@@ -402,7 +430,20 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         "save95": quantile(run.answered, 0.95), "lag95": quantile(run.lag, 0.95),
         "connections": connections if database_url else None,
         "settled": settled, "showing": run.showing,
+        # How the work and the phones' connections were spread over the server's processes.
+        "busiest": max(worker_cpu) / sum(worker_cpu) if sum(worker_cpu) > 0 else float("nan"),
+        "sockets": sockets,
     }
+
+
+def open_sockets(pid: int) -> int:
+    """The sockets a server process has open (its connections, the listening socket and
+    a few of its own) at the end of the interval."""
+    try:
+        return sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir()
+                   if os.readlink(fd).startswith("socket:"))
+    except OSError:
+        return 0
 
 
 def main() -> None:
@@ -419,6 +460,9 @@ def main() -> None:
     parser.add_argument("--save", choices=("new", "correction"), default="new",
                         help="what each writer saves: the next deal as the page saves it "
                         "(default; a game over 100 deals), or a correction of deal 2 (11 nimmt!)")
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="seconds of watching and saving before the measured interval "
+                        "(0: it starts when every phone shows the sheet, as after a restart)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
     args = parser.parse_args()
     globals()["PORT"] = args.port
@@ -436,17 +480,19 @@ def main() -> None:
         served.ROOT = args.app.resolve()
     load = os.getloadavg()
     print(f"# bench/watchers.py, {label}, {processes} process(es), app {served.ROOT}, "
-          f"{args.seconds:.0f} s per N, a save ({args.save}) per match every "
+          f"{args.seconds:.0f} s per N"
+          + (f" after {args.warmup:.0f} s of warm-up" if args.warmup else "")
+          + f", a save ({args.save}) per match every "
           f"{args.write_every:g} s, "
           f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'client':>6} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
-          f"{'DB conns':>8} {'save p95':>8} {'lag p95':>7} {'opened':>7}")
+          f"{'DB conns':>8} {'save p95':>8} {'lag p95':>7} {'opened':>7} {'busiest':>7} sockets")
     sys.stdout.flush()
     with served.server(environment, args.port) as process:
         for count in counts:
             found = asyncio.run(measure(matches, count, args.seconds, process.pid,
-                                        args.database_url, database, args.save))
+                                        args.database_url, database, args.save, args.warmup))
             matches = matches[(count + 3) // 4:]
             conns = "-" if found["connections"] is None else str(found["connections"])
             print(f"{count:>6} {found['saves']:>5} {found['p50']:>7.2f}s {found['p95']:>5.2f}s "
@@ -454,7 +500,8 @@ def main() -> None:
                   f"{found['cpu']:>5.2f} {found['client']:>6.2f} {found['rss']:>6.0f} "
                   f"{found['rules50']:>9.0f}ms "
                   f"{found['rules95']:>7.0f} {conns:>8} {found['save95']:>7.2f}s "
-                  f"{found['lag95'] * 1000:>5.0f}ms {found['settled']:>6.1f}s"
+                  f"{found['lag95'] * 1000:>5.0f}ms {found['settled']:>6.1f}s "
+                  f"{found['busiest'] * 100:>6.0f}% {'/'.join(map(str, found['sockets']))}"
                   + ("" if found["showing"] == count else f"  only {found['showing']} opened")
                   + (f"  {found['error_kinds']}" if found["errors"] else "")
                   + (f"  resent {found['resent']}" if found["resent"] else ""))
