@@ -464,6 +464,9 @@ def main() -> None:
                         help="seconds of watching and saving before the measured interval "
                         "(0: it starts when every phone shows the sheet, as after a restart)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting for the server (e.g. KARTENRUNDE_POLL_THREADS=8); "
+                        "may be given more than once")
     args = parser.parse_args()
     globals()["PORT"] = args.port
     globals()["WRITE_EVERY"] = args.write_every
@@ -471,6 +474,9 @@ def main() -> None:
     environment, label = served.prepare(args.database_url)
     if args.workers:
         environment["WEB_CONCURRENCY"] = str(args.workers)
+    for setting in args.server_env:
+        name, _, value = setting.partition("=")
+        environment[name] = value
     processes = args.workers or min(2, os.cpu_count() or 1)
     # Each N watches matches of its own: new deals make a match's sheet longer.
     matches = seed(sum(counts) + 4 * len(counts), args.save)
@@ -484,7 +490,8 @@ def main() -> None:
           + (f" after {args.warmup:.0f} s of warm-up" if args.warmup else "")
           + f", a save ({args.save}) per match every "
           f"{args.write_every:g} s, "
-          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+          + "".join(f"{setting}, " for setting in args.server_env)
+          + f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{'phones':>6} {'saves':>5} {'seen p50':>8} {'p95':>6} {'max':>6} {'late':>5} "
           f"{'errors':>6} {'CPU':>5} {'client':>6} {'RSS MB':>6} {'/rules/ p50':>11} {'p95 ms':>7} "
           f"{'DB conns':>8} {'save p95':>8} {'lag p95':>7} {'opened':>7} {'busiest':>7} sockets")
