@@ -14,7 +14,7 @@ which of the shared texts this phone may have. The server's event loop keeps
 - **which phones Django checked** (:class:`Checked`), by the poll's identity
   (:func:`identity`: its path and query and every header it sent but the ETag, so its
   cookies, languages, host and encodings): for :data:`TRUST` seconds at most, never past
-  the end of a table pass;
+  the end of its session or table pass;
 - **Django's answers to them** (:class:`Kept`), the whole answer (status, headers, the
   compressed body) per match, language, kind of viewer, entry mode and encoding: the same
   bytes for every phone of that kind, and nothing of one viewer in them (the leak test,
@@ -53,12 +53,16 @@ from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 
-TRUST = float(os.environ.get("KARTENRUNDE_POLL_TRUST", "60"))
+TRUST = float(os.environ.get("KARTENRUNDE_POLL_TRUST", "600"))
 """Seconds a check of Django's is trusted for the same phone's woken polls, at most: what
-ends someone's access ends the trust at once (:func:`access_changed`); this bounds what
-nothing announces (a session that runs out). 0: nothing is trusted, every woken poll goes
-through Django (servers on several machines without a shared ``renders`` folder, whose
-access epochs would not reach each other)."""
+ends someone's access ends the trust at once (:func:`access_changed`), and the trust never
+outlasts the session's own expiry (:func:`_session_ends`) or the table pass; this bounds
+what nothing announces beyond those (a session row changed in the database by hand).
+After it, the phone's next woken poll goes through Django again: with 60 s, at a save
+every 30 s per table, every other woken poll did, and 2,000 watching phones' checks took
+the server's CPU (bench/results/watchers-poll-trust.txt). 0: nothing is trusted, every
+woken poll goes through Django (servers on several machines without a shared ``renders``
+folder, whose access epochs would not reach each other)."""
 KEPT_TTL = 30.0
 """Seconds an answer is kept (as long as the text it carries: companion/shared_renders.py)."""
 MAX_CHECKED = 20_000
@@ -194,8 +198,24 @@ def tell(request: HttpRequest, *, match_id: int, revision: int, kind: str, langu
     ends = time.time() + TRUST
     if until is not None:
         ends = min(ends, until.timestamp())
+    session_ends = _session_ends(request)
+    if session_ends is not None:
+        ends = min(ends, session_ends)
     slot.update(match=match_id, revision=revision, kind=kind, language=language,
                 mode=mode or "", ends=ends)
+
+
+def _session_ends(request: HttpRequest) -> float | None:
+    """When the viewer's session ends by age (its expiry in the database): nothing announces
+    that, so no check is trusted past it. None for a session kept elsewhere (then
+    :data:`TRUST` alone bounds it)."""
+    session = getattr(request, "session", None)
+    key = getattr(session, "session_key", None)
+    model = getattr(session, "model", None)  # the database's session stores have one
+    if not key or model is None:
+        return None
+    ends = model.objects.filter(session_key=key).values_list("expire_date", flat=True).first()
+    return ends.timestamp() if ends is not None else time.time()  # gone: trust nothing
 
 
 def _group_of(checked: Checked | None, match_id: int) -> Group | None:

@@ -211,6 +211,24 @@ def test_a_table_pass_is_trusted_no_longer_than_it_lasts(
     assert [status for status, *_ in answers] == [200, 410]
 
 
+def test_a_session_is_trusted_no_longer_than_it_lasts(
+    ben: User, running: Match, players: list[Player],
+) -> None:
+    """A session that runs out by age while its phone waits (nothing announces that): the
+    phone's woken poll goes to Django, which no longer knows the session, and it gets no
+    sheet; another phone of the same member, whose session lasts, gets it."""
+    from django.contrib.sessions.models import Session
+
+    lasting, ending = logged_in(ben), logged_in(ben)
+    Session.objects.filter(session_key=ending.cookies["sessionid"].value).update(
+        expire_date=timezone.now() + timezone.timedelta(seconds=3))
+    answers = run_apart(watch([lasting, ending], running, lambda: record(running.pk, players),
+                              pause=3.1))
+    assert answers[0][0] == 200 and b'id="deal-1"' in answers[0][2]
+    assert answers[1][0] in (302, 401, 403, 404)
+    assert b"deal-1" not in answers[1][2]
+
+
 def test_a_check_is_trusted_for_a_while_only(
     ben: User, running: Match, players: list[Player], monkeypatch: pytest.MonkeyPatch,
     nothing_trusted_yet: list[str],
