@@ -59,10 +59,9 @@ ends someone's access ends the trust at once (:func:`access_changed`), and the t
 outlasts the session's own expiry (:func:`_session_ends`) or the table pass; this bounds
 what nothing announces beyond those (a session row changed in the database by hand).
 After it, the phone's next woken poll goes through Django again: with 60 s, at a save
-every 30 s per table, every other woken poll did, and 2,000 watching phones' checks took
-the server's CPU (bench/results/watchers-poll-trust.txt). 0: nothing is trusted, every
-woken poll goes through Django (servers on several machines without a shared ``renders``
-folder, whose access epochs would not reach each other)."""
+every 30 s per table, about every other woken poll did (bench/results/watchers-poll-trust.txt).
+0: nothing is trusted, every woken poll goes through Django (servers on several machines
+without a shared ``renders`` folder, whose access epochs would not reach each other)."""
 KEPT_TTL = 30.0
 """Seconds an answer is kept (as long as the text it carries: companion/shared_renders.py)."""
 MAX_CHECKED = 20_000
