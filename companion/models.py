@@ -150,7 +150,7 @@ class GameNight(models.Model):
 
 
 class Match(models.Model):
-    """One game of one of the five games, played by seated players."""
+    """One game of one of Kartenrunde's games, played by seated players."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("running")

@@ -15,5 +15,5 @@ def game_text(slug: str, language: str) -> GameText:
 
 
 def all_texts(language: str) -> tuple[GameText, ...]:
-    """The rules of all five games in the engine's order."""
+    """The rules of all the games in the engine's order."""
     return tuple(app.rules[language_of(language)] for app in GAME_APPS.values())

@@ -6,7 +6,7 @@ its export, ``BGStatsExport.json``. One module per step:
 - :mod:`.read`: :func:`bgstats_read` checks a file strictly and within fixed limits;
   anything wrong gives one :class:`BGStatsError` with a message that says where.
 - :mod:`.plan`: :func:`bgstats_plan` reads a file for a group: the :class:`ImportPlan`
-  (which plays are of the five games, which players to map onto the roster), the user's
+  (which plays are of Kartenrunde's games, which players to map onto the roster), the user's
   :class:`ImportMapping`, and the plan kept between the upload and the confirm;
   ``companion.services.bgstats.bgstats_import`` stores the plays.
 - :mod:`.export`: :func:`bgstats_export` writes a group's finished matches in the same

@@ -1,6 +1,6 @@
 """Planning a BG Stats import: what a file's plays are for one group.
 
-The :class:`ImportPlan` of :func:`bgstats_plan` says which plays are of the five games
+The :class:`ImportPlan` of :func:`bgstats_plan` says which plays are of Kartenrunde's games
 (recognised by their BoardGameGeek id where the file has it, else by name), which are
 not, and which players would have to be mapped onto the roster; a confirm screen shows
 it, the user picks or corrects the games and maps the players (:class:`ImportMapping`),
@@ -55,7 +55,7 @@ _BY_BGG = {app.bgg_id: slug for slug, app in GAME_APPS.items() if app.bgg_id}
 
 
 def recognise(bgg_id: int, name: str) -> tuple[str | None, Literal["bgg", "name", ""]]:
-    """Which of the five games a BG Stats game is, and how that was found.
+    """Which of Kartenrunde's games a BG Stats game is, and how that was found.
 
     >>> recognise(63706, "Elfer"), recognise(0, "x nimmt"), recognise(13, "Catan")
     (('elf-nimmt', 'bgg'), ('x-nimmt', 'name'), (None, ''))
@@ -76,13 +76,13 @@ class SourceGame:
     bgg_id: int
     plays: int
     suggested: str | None
-    """The one of the five games it is, as far as the file tells."""
+    """The one of Kartenrunde's games it is, as far as the file tells."""
     found_by: Literal["bgg", "name", ""]
 
 
 @dataclass(frozen=True, slots=True)
 class SourcePlayer:
-    """A player of the file with plays of the five games (as suggested)."""
+    """A player of the file with plays of Kartenrunde's games (as suggested)."""
 
     ref: int
     name: str
@@ -93,7 +93,7 @@ class SourcePlayer:
 
 Reason = Literal["ignored", "duplicate", "already", "game", "players", "score", "same_player"]
 """Why a play is not imported: marked "ignored" in BG Stats, its uuid given twice in the
-file, imported before, not one of the five games (or not chosen), a number of players
+file, imported before, not one of Kartenrunde's games (or not chosen), a number of players
 the game does not allow, a score missing or not a whole number, two of its players
 mapped onto one roster player."""
 
@@ -119,7 +119,7 @@ class ImportMapping:
     """The user's choices on the confirm screen."""
 
     games: Mapping[int, str | None]
-    """Per BG Stats game id: one of the five games, or None to leave its plays out.
+    """Per BG Stats game id: one of Kartenrunde's games, or None to leave its plays out.
     Games not named keep their suggestion."""
     players: Mapping[int, int | None]
     """Per BG Stats player id: a roster player's id, or None for a new roster player of
@@ -138,7 +138,7 @@ class ImportPlan:
     """What a file holds for the group (see :func:`bgstats_plan`)."""
 
     games: tuple[SourceGame, ...]
-    """The file's games with plays: the five games' first (in the registry's order),
+    """The file's games with plays: Kartenrunde's games first (in the registry's order),
     then the others by name."""
     players: tuple[SourcePlayer, ...]
     """Players of the plays of the recognised games, by name."""
@@ -160,7 +160,7 @@ class ImportPlan:
 
     @property
     def unknown_games(self) -> int:
-        """Games of the file that are none of the five (their plays are left out)."""
+        """Games of the file that are none of Kartenrunde's (their plays are left out)."""
         return sum(1 for game in self.games if game.suggested is None)
 
     @property
@@ -281,7 +281,7 @@ def _taken(group: Group) -> frozenset[str]:
 
 
 def bgstats_plan(content: bytes | str, *, group: Group) -> ImportPlan:
-    """Read a BG Stats export for ``group``: which plays are of the five games, which
+    """Read a BG Stats export for ``group``: which plays are of Kartenrunde's games, which
     players to map, which plays the group has already (two queries)."""
     games, names, plays, duplicates = bgstats_read(content)
     counts = Counter(play.game_ref for play in plays)

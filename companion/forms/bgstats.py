@@ -1,5 +1,5 @@
 """Forms of the BG Stats import: the upload, and the confirm screen's choices (per BG Stats
-game one of the five games or none, per BG Stats player a roster player or a new one)."""
+game one of Kartenrunde's games or none, per BG Stats player a roster player or a new one)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ NEW = "new"
 REASONS = {
     "already": _("already in the group"),
     "duplicate": _("in the file twice"),
-    "game": _("not one of the five games"),
+    "game": _("not one of Kartenrunde’s games"),
     "ignored": _("marked “ignored” in BG Stats"),
     "players": _("a number of players the game does not allow"),
     "score": _("a score missing or not a whole number"),
@@ -45,7 +45,7 @@ class BGStatsUploadForm(ImportForm):
 
 
 MAX_OTHER_GAMES = 200
-"""Other games (none of the five) offered a choice, those with the most plays: a long
+"""Other games (none of Kartenrunde's) offered a choice, those with the most plays: a long
 BG Stats history has hundreds, and a form has at most Django's 1,000 fields
 (``DATA_UPLOAD_MAX_NUMBER_FIELDS``). The rest are skipped, as unknown games are."""
 
@@ -127,7 +127,7 @@ class BGStatsMappingForm(forms.Form):
 
     @property
     def game_rows_known(self) -> list[tuple[SourceGame, forms.BoundField]]:
-        """The file's games recognised as one of the five, with their fields."""
+        """The file's games recognised as one of Kartenrunde's, with their fields."""
         return self._game_rows(known=True)
 
     @property

@@ -1,4 +1,4 @@
-"""The search index of one language: every rules section of the five games, its
+"""The search index of one language: every rules section of every game, its
 sentences, its words as stems, and the vocabulary typos are matched against.
 
 Built once per process and language, on the first question (about 0.1 s),

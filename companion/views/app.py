@@ -50,8 +50,8 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "id": "/",
         "name": _("Kartenrunde: score sheets for the card table"),
         "short_name": "Kartenrunde",
-        "description": _("Keeps score for five Amigo card games, deal by deal, on every "
-                         "phone at the table."),
+        "description": _("Keeps score for Amigo card games, deal by deal, on every phone "
+                         "at the table."),
         "lang": get_language(),
         "dir": "ltr",
         "start_url": reverse("home"),

@@ -25,7 +25,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Logged out: what Kartenrunde is, its five games, sign up. Logged in: your groups."""
+    """Logged out: what Kartenrunde is, its games, sign up. Logged in: your groups."""
     context: dict[str, object] = {"games": list(GAMES.values()),
                                   "table_passes": guest_passes(request)}
     if request.user.is_authenticated:

@@ -57,7 +57,7 @@ def _players(request: HtmxHttpRequest) -> list[str]:
 
 @require_GET
 def rules_index(request: HtmxHttpRequest) -> HttpResponse:
-    """The five games with their key rule, and the search."""
+    """The games with their key rule, and the search."""
     language = _language()
     games = [
         {"text": app.rules[language], "info": app.info, "tool": app.tool}

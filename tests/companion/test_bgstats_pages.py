@@ -75,7 +75,7 @@ def test_an_upload_stores_nothing_and_the_confirm_screen_shows_what_the_file_hol
 
     assert _state(group) == before
     assert "Die Datei enthält 14 Partien." in body
-    assert "3 andere Spiele (3 Partien) sind keins der fünf" in body
+    assert "3 andere Spiele (3 Partien) kennt Kartenrunde nicht" in body
     # Per BG Stats game a choice, preset from the BoardGameGeek id or the name.
     data = _confirm_data(body)
     assert {data[f"game-{ref}"] for ref in (1, 2, 3, 4, 5)} == {
@@ -108,7 +108,7 @@ def test_confirming_imports_the_plays_and_the_result_page_counts_them(
     assert '<dd class="fs-3 mb-0" data-count="players">2</dd>' in body
     assert "Dora, Emil (Nachbar)" in body
     skipped = body[body.index("bgstats-skipped"):]
-    assert "keins der fünf Spiele" in skipped and "3 Partien" in skipped
+    assert "keins der Spiele von Kartenrunde" in skipped and "3 Partien" in skipped
     # The plan is used up: the confirm screen asks for the file again.
     again = anna_client.get(f"/g/{group.pk}/import/bgstats/confirm/")
     assert again.status_code == 302 and again["Location"] == f"/g/{group.pk}/import/bgstats/"

@@ -98,9 +98,9 @@ def test_pages_are_sent_gzip_compressed_to_browsers_that_accept_it(client: Clien
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "description"), [
-    ("en", "Kartenrunde keeps score at the card table for five Amigo games, knows their "
+    ("en", "Kartenrunde keeps score at the card table for Amigo card games, knows their "
            "rules and remembers your game nights."),
-    ("de", "Kartenrunde schreibt am Kartentisch für fünf Amigo-Spiele mit, kennt ihre "
+    ("de", "Kartenrunde schreibt am Kartentisch für Amigo-Kartenspiele mit, kennt ihre "
            "Regeln und merkt sich eure Spieleabende."),
 ])
 def test_every_page_has_a_description_and_a_favicon(
