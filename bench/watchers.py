@@ -49,6 +49,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import shutil
 import ssl
 import string
 import sys
@@ -464,6 +465,9 @@ def main() -> None:
                         help="seconds of watching and saving before the measured interval "
                         "(0: it starts when every phone shows the sheet, as after a restart)")
     parser.add_argument("--app", type=Path, help="serve this checkout of the app instead")
+    parser.add_argument("--server-log", type=Path, metavar="FILE",
+                        help="copy the server's log there at the end (with "
+                             "--server-env KARTENRUNDE_LOAD_REPORT=5: its load lines)")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for the server (e.g. KARTENRUNDE_POLL_THREADS=8); "
                         "may be given more than once")
@@ -513,6 +517,9 @@ def main() -> None:
                   + (f"  {found['error_kinds']}" if found["errors"] else "")
                   + (f"  resent {found['resent']}" if found["resent"] else ""))
             sys.stdout.flush()
+    if args.server_log:
+        shutil.copyfile(Path(environment["DJANGO_STATIC_ROOT"]).parent / "gunicorn.log",
+                        args.server_log)
     load = os.getloadavg()
     print(f"# load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

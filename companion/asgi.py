@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -29,7 +30,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
 
 from django.urls import Resolver404, resolve
 
-from companion import trusted_polls, waiting
+from companion import load_report, trusted_polls, waiting
 
 THREADS = int(os.environ.get("KARTENRUNDE_THREADS", "16"))
 """Requests Django works on at once in one process (the others wait in the event loop)."""
@@ -108,14 +109,35 @@ def _poll_lane() -> asyncio.Semaphore:
     return lane
 
 
+async def _through_django(kind: str, scope: Scope, receive: Any, send: Any) -> None:
+    started = time.monotonic()
+    load_report.now["django"] += 1
+    try:
+        await django_application(scope, receive, send)
+    finally:
+        load_report.now["django"] -= 1
+        load_report.spent(kind, time.monotonic() - started)
+
+
+def _pool_queue() -> int:
+    """Requests waiting for one of the :data:`THREADS` (a2wsgi's executor's queue)."""
+    queue = getattr(getattr(django_application, "executor", None), "_work_queue", None)
+    return queue.qsize() if queue is not None else -1
+
+
 async def application(scope: Scope, receive: Any, send: Any) -> None:
+    load_report.start(waiting.waiting_count, _pool_queue)
     match_id = polled_match(scope)
     if match_id is None:
-        await django_application(without_wait(scope), receive, send)
+        if scope["type"] == "http":
+            await _through_django("page", without_wait(scope), receive, send)
+        else:
+            await django_application(without_wait(scope), receive, send)
         return
     held = held_revision(scope, match_id)
     if held is not None:
         outcome = await waiting.hold(match_id, held[0])
+        load_report.counts[outcome] += 1
         if outcome in ("stopping", "timeout"):
             # Nothing changed (as far as this process knows): 304, without Django. The
             # phone asks again at once, and the change that ends a later wait goes through
@@ -139,7 +161,15 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
         await send(message)
 
     try:
-        async with _poll_lane():
-            await django_application(through.scope(without_wait(scope)), receive, learn)
+        load_report.now["lane"] += 1
+        lane = _poll_lane()
+        try:
+            await lane.acquire()
+        finally:
+            load_report.now["lane"] -= 1
+        try:
+            await _through_django("poll", through.scope(without_wait(scope)), receive, learn)
+        finally:
+            lane.release()
     finally:
         through.done()

@@ -295,6 +295,8 @@ LOGGING = {
         # Replaces Django's own handlers (console in DEBUG only): records go up to root.
         "django": {"handlers": [], "level": "INFO" if DEBUG else "WARNING"},
         "django.request": {"handlers": ["mail_admins"], "level": "WARNING"},
+        # companion/load_report.py's lines, when asked for (KARTENRUNDE_LOAD_REPORT).
+        "companion.load": {"level": "INFO"},
     },
 }
 

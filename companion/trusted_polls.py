@@ -51,6 +51,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from companion import load_report
+
 log = logging.getLogger(__name__)
 
 TRUST = float(os.environ.get("KARTENRUNDE_POLL_TRUST", "600"))
@@ -300,6 +302,7 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
     ident = identity(scope)
     group = _group_of(_state.checked.get(ident), match_id)
     if group is None:
+        load_report.counts["untrusted"] += 1
         return False
     kept = _servable(group, shown) or _from_other_process(group, shown)
     if kept is None:
@@ -309,13 +312,16 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
         try:
             await asyncio.wait_for(asyncio.shield(pending), FOLLOW_WAIT)
         except TimeoutError:
+            load_report.counts["follow_gave_up"] += 1
             return False
         if _group_of(_state.checked.get(ident), match_id) is None:
             return False
         kept = _servable(group, shown)
         if kept is None:
             return False
+        load_report.counts["followed"] += 1
     _state.checked.move_to_end(ident)
+    load_report.counts["trusted"] += 1
     await _send(send, kept)
     return True
 

@@ -1,0 +1,67 @@
+"""The server's load report (companion/load_report.py): a line per process every few
+seconds, when asked for, that says where the requests are and how long they took."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from companion import load_report
+
+
+@pytest.fixture(autouse=True)
+def fresh() -> None:
+    load_report.counts.clear()
+    load_report.now.clear()
+    load_report._spent.clear()
+
+
+def test_the_line_gives_rates_and_mean_times_per_kind() -> None:
+    load_report.spent("poll", 0.1)
+    load_report.spent("poll", 0.3)
+    load_report.spent("page", 0.05)
+    load_report.counts["trusted"] += 6
+    load_report.now["lane"] = 7
+
+    line = load_report.line(held=120, queued=3, elapsed=2.0)
+
+    assert "held=120 lane=7 django=0 pool_queue=3" in line
+    assert "polls=1.0/s (200 ms)" in line
+    assert "pages=0.5/s (50 ms)" in line
+    assert "write_turns=0.0/s (0 ms)" in line
+    assert "trusted=3.0/s" in line
+
+
+def test_the_report_logs_a_line_every_few_seconds_and_starts_afresh(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setattr(load_report, "EVERY", 0.05)
+
+    async def serve() -> None:
+        load_report.start(lambda: 42, lambda: 0)
+        load_report.start(lambda: 0, lambda: 0)  # once per event loop
+        load_report.spent("page", 0.01)
+        await asyncio.sleep(0.18)
+        assert load_report._task is not None
+        load_report._task.cancel()
+
+    with caplog.at_level(logging.INFO, logger="companion.load"):
+        asyncio.run(serve())
+    lines = [record.getMessage() for record in caplog.records if record.name == "companion.load"]
+    assert len(lines) >= 2
+    assert all("held=42" in line for line in lines)
+    assert "pages=0.0/s" not in lines[0]
+    assert "pages=0.0/s" in lines[1]  # counted afresh after each line
+
+
+def test_no_report_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(load_report, "EVERY", 0.0)
+    monkeypatch.setattr(load_report, "_task", None)
+
+    async def serve() -> None:
+        load_report.start(lambda: 0, lambda: 0)
+
+    asyncio.run(serve())
+    assert load_report._task is None
