@@ -148,12 +148,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # writer writes; every transaction takes the write lock when it begins
 # (IMMEDIATE), so a second writer waits up to `timeout` seconds in line instead
 # of failing with "database is locked" when it upgrades a read to a write.
+SQLITE_ENGINE = "companion.sqlite"
 SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's backend, with each process's transactions in line for the write lock
+    # (companion/sqlite/base.py).
+    DATABASES["default"]["ENGINE"] = SQLITE_ENGINE
     DATABASES["default"]["OPTIONS"] = {
         **SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {}),
     }
@@ -215,7 +219,7 @@ def _renders_folder() -> str:
     folder, named after the database."""
     database = DATABASES["default"]
     name = str(database.get("NAME") or "")
-    if database["ENGINE"] == "django.db.backends.sqlite3" and name and ":memory:" not in name \
+    if database["ENGINE"] == SQLITE_ENGINE and name and ":memory:" not in name \
             and not name.startswith("file:"):
         return f"{name}-renders"
     digest = hashlib.sha256(repr([database.get(part) for part in (

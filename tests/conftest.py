@@ -161,7 +161,7 @@ def django_db_modify_db_settings(
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
+    if database["ENGINE"] == settings.SQLITE_ENGINE:
         database.setdefault("TEST", {})["NAME"] = str(
             tmp_path_factory.mktemp("database") / "test.sqlite3"
         )

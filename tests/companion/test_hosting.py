@@ -229,7 +229,7 @@ def test_database_url_is_read_by_dj_database_url() -> None:
 def test_without_database_url_the_app_uses_sqlite_in_the_project_folder() -> None:
     database = settings_of("DATABASES", DJANGO_SECRET_KEY=A_KEY)["DATABASES"]["default"]  # type: ignore[index]
 
-    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["ENGINE"] == "companion.sqlite"  # Django's, with writers in line
     assert database["NAME"] == str(ROOT / "db.sqlite3")
 
 

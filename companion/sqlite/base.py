@@ -1,0 +1,92 @@
+"""Django's SQLite backend, with the transactions of a process in line for the write lock
+(issue 31).
+
+SQLite lets one connection write at a time. Every transaction of the app takes the write
+lock when it begins (``BEGIN IMMEDIATE``, settings.SQLITE_OPTIONS); a connection that
+finds it taken waits in SQLite's busy handler, which sleeps and tries again, longer and
+longer (up to 100 ms a time). With a dozen saves at once in one process that was a
+convoy: the lock stood free while its waiters slept, each save held a thread for seconds,
+and the server's threads ran out (bench/watchers.py, 2,000 phones: 13 of a process's 16
+threads asleep in ``BEGIN``, every page and poll queued behind them).
+
+Here a transaction first waits for its turn in this process (a lock handed on the moment
+it is let go, no sleeping), and only then asks SQLite: at most one transaction per
+process waits in SQLite's busy handler (for the other processes' writers). A turn that
+does not come within the database's ``timeout`` fails as SQLite would ("database is
+locked": 503, nothing saved, companion/middleware.py).
+
+Reads outside a transaction and deferred transactions (``transaction_mode`` unset) take no
+turn: they do not need the write lock when they begin.
+
+A subclass of Django's own backend, named by ``ENGINE`` (settings.SQLITE_ENGINE), as
+Django's documentation describes ("Subclassing the built-in database backends"); it
+overrides only where a transaction begins and ends.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from django.db.backends.sqlite3 import base
+from django.db.utils import OperationalError
+
+from companion import load_report
+
+_turn = threading.Lock()
+"""This process's write turn: held from a transaction's ``BEGIN`` to its end."""
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._has_turn = False
+
+    def _writes_at_begin(self) -> bool:
+        return self.transaction_mode in ("IMMEDIATE", "EXCLUSIVE")
+
+    def _take_turn(self) -> None:
+        if self._has_turn or not self._writes_at_begin():
+            return
+        timeout = float(self.settings_dict.get("OPTIONS", {}).get("timeout", 5))
+        started = time.monotonic()
+        if not _turn.acquire(timeout=timeout):
+            raise OperationalError("database is locked (no write turn within the timeout)")
+        load_report.spent("write_turn", time.monotonic() - started)
+        self._has_turn = True
+
+    def _end_turn(self) -> None:
+        if self._has_turn:
+            self._has_turn = False
+            _turn.release()
+
+    def _start_transaction_under_autocommit(self) -> None:
+        self._take_turn()
+        try:
+            super()._start_transaction_under_autocommit()
+        except BaseException:
+            self._end_turn()
+            raise
+
+    def _commit(self) -> None:
+        try:
+            super()._commit()
+        finally:
+            self._end_turn()
+
+    def _rollback(self) -> None:
+        try:
+            super()._rollback()
+        finally:
+            self._end_turn()
+
+    def _close(self) -> None:
+        try:
+            super()._close()
+        finally:
+            self._end_turn()
+
+    def _set_autocommit(self, autocommit: bool) -> None:
+        super()._set_autocommit(autocommit)
+        if autocommit:
+            self._end_turn()

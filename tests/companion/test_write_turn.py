@@ -1,0 +1,148 @@
+"""A process's transactions wait in line for SQLite's write lock (companion/sqlite/base.py).
+
+A second writer of the same process waits for its turn before it asks SQLite: it never
+sleeps in SQLite's busy handler while the lock is taken by its own process, so the lock
+is handed on the moment it is let go. The turn ends with the transaction, however it
+ends, and a writer that does not get it within the database's timeout fails as SQLite
+would ("database is locked": the 503 of companion/middleware.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import OperationalError, connection, transaction
+
+from companion.middleware import _locked
+from companion.sqlite import base
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Holder:
+    """Another thread of this process in a transaction until :meth:`end`."""
+
+    def __init__(self) -> None:
+        self.inside = threading.Event()
+        self.go = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        try:
+            with transaction.atomic():
+                User.objects.create(username="Holder")
+                self.inside.set()
+                self.go.wait(30)
+        finally:
+            connection.close()
+
+    def __enter__(self) -> Holder:
+        self.thread.start()
+        assert self.inside.wait(10), "the holder began its transaction"
+        return self
+
+    def end(self) -> None:
+        self.go.set()
+        self.thread.join(10)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.end()
+
+
+def in_thread(work: Callable[[], Any]) -> tuple[threading.Thread, dict[str, Any]]:
+    found: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            found["result"] = work()
+        except Exception as error:
+            found["error"] = error
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, found
+
+
+@pytest.fixture
+def turn_free() -> Iterator[None]:
+    yield
+    assert base._turn.acquire(blocking=False), "no transaction kept the turn"
+    base._turn.release()
+
+
+def test_a_second_writer_asks_sqlite_only_when_its_turn_comes(turn_free: None) -> None:
+    asked = threading.Event()
+
+    def watch(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if sql.startswith("BEGIN"):
+            asked.set()
+        return execute(sql, params, many, context)
+
+    def write() -> int:
+        with connection.execute_wrapper(watch), transaction.atomic():
+            return User.objects.create(username="Second").pk
+
+    with Holder() as holder:
+        thread, found = in_thread(write)
+        # While the holder's transaction runs, the second writer waits for its turn: it
+        # has not begun a transaction in SQLite (where it would sleep in the busy handler).
+        assert not asked.wait(0.5)
+        holder.end()
+        thread.join(10)
+    assert asked.is_set()
+    assert "error" not in found
+    assert set(User.objects.values_list("username", flat=True)) == {"Holder", "Second"}
+
+
+def test_a_writer_whose_turn_does_not_come_in_time_finds_the_database_locked(
+    turn_free: None,
+) -> None:
+    def write() -> None:
+        connection.ensure_connection()
+        connection.settings_dict["OPTIONS"] = {**connection.settings_dict["OPTIONS"],
+                                               "timeout": 0.3}
+        with transaction.atomic():
+            User.objects.create(username="Too late")
+
+    with Holder():
+        thread, found = in_thread(write)
+        thread.join(10)
+    assert isinstance(found.get("error"), OperationalError)
+    assert _locked(found["error"])  # answered 503, "nothing was saved"
+    assert not User.objects.filter(username="Too late").exists()
+
+
+def test_the_turn_ends_with_the_transaction_however_it_ends(turn_free: None) -> None:
+    with transaction.atomic():
+        User.objects.create(username="Kept")
+    assert base._turn.acquire(blocking=False)
+    base._turn.release()
+
+    with pytest.raises(ValueError), transaction.atomic():
+        User.objects.create(username="Undone")
+        raise ValueError
+    assert base._turn.acquire(blocking=False)
+    base._turn.release()
+
+    with transaction.atomic():
+        User.objects.create(username="Rolled back")
+        transaction.set_rollback(True)
+    assert list(User.objects.values_list("username", flat=True)) == ["Kept"]
+
+
+def test_a_deferred_transaction_takes_no_turn(turn_free: None) -> None:
+    with Holder():
+        connection.ensure_connection()
+        mode = connection.transaction_mode
+        connection.transaction_mode = None
+        try:
+            with transaction.atomic():  # begins without the write lock: reads go on
+                assert User.objects.filter(username="Holder").count() == 0  # not committed
+        finally:
+            connection.transaction_mode = mode
