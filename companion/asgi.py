@@ -8,6 +8,10 @@ app signed for the match) first waits here, in the event loop, for the match's n
 change (:mod:`companion.waiting`): a waiting phone costs a coroutine, not a thread nor a
 database connection; then Django answers it (200 with the sheet, or 304) like any poll.
 
+Two lines in the event loop keep threads free for every page: woken sheet polls take at
+most :data:`POLL_THREADS` of the threads (the first of a kind, whose answer the others
+wait for, goes first: :class:`Lane`), changes at most :data:`WRITE_THREADS`.
+
 Why not Django's ASGI handler with an async view: Django's own middleware (sessions,
 authentication, messages, CSRF, django-axes, WhiteNoise) is sync. Under ASGI each of
 them is called through ``sync_to_async`` in a thread asgiref keeps for the whole request:
@@ -19,8 +23,10 @@ machine made every page several times slower than one hop into a pool thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
+from collections import deque
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
@@ -41,7 +47,63 @@ POLL_THREADS = int(os.environ.get("KARTENRUNDE_POLL_THREADS", str(max(1, THREADS
 watches the match at the same moment (hundreds on a busy evening); they queue in the
 event loop for these threads, and the others stay free for every other page (a rules
 lookup is not queued behind a wave of polls)."""
-_poll_lanes: dict[Any, asyncio.Semaphore] = {}
+
+
+class Lane:
+    """The :data:`POLL_THREADS` places for polls in Django, and the polls waiting for one:
+    a poll that leads its kind (the other phones of its kind wait for its answer,
+    :class:`companion.trusted_polls.Through`) goes first, the others in the order they
+    came. On a busy evening hundreds of woken polls wait here; a leader at the end of the
+    line kept its followers waiting until they gave up and queued for Django themselves,
+    and the line grew faster than it moved."""
+
+    def __init__(self, places: int) -> None:
+        self.free = places
+        self.first: deque[asyncio.Future[None]] = deque()
+        self.others: deque[asyncio.Future[None]] = deque()
+
+    def waiting(self) -> int:
+        return len(self.first) + len(self.others)
+
+    async def acquire(self, *, first: bool = False) -> None:
+        if self.free > 0 and not self.waiting():
+            self.free -= 1
+            return
+        place: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line = self.first if first else self.others
+        line.append(place)
+        try:
+            await place
+        except asyncio.CancelledError:
+            if place.done() and not place.cancelled():
+                self.release()  # given a place just as it was cancelled: pass it on
+            else:
+                with contextlib.suppress(ValueError):
+                    line.remove(place)
+            raise
+
+    def release(self) -> None:
+        for line in (self.first, self.others):
+            while line:
+                place = line.popleft()
+                if not place.done():
+                    place.set_result(None)
+                    return
+        self.free += 1
+
+
+_poll_lanes: dict[Any, Lane] = {}
+
+WRITE_THREADS = int(os.environ.get("KARTENRUNDE_WRITE_THREADS", str(max(1, THREADS // 2))))
+"""Of :data:`THREADS`, how many may work on changes (a POST, …) at once. The database
+writes one change at a time (on SQLite, companion/sqlite/base.py); when more changes come
+than it writes, the others wait here, in the event loop, not in a thread: the other
+threads stay free for pages and polls (at 50 saves a second, every thread of a process
+waited for the write lock and a rules lookup took 6 s)."""
+READS_ONLY = frozenset({"rules_check", "deal_preview", "set_language"})
+"""Views that answer a POST without writing (a move checked, a deal previewed, the
+language kept in a cookie): they do not wait behind changes."""
+_write_lanes: dict[Any, Lane] = {}
 
 POLLED = frozenset({"match_sheet", "match_live"})
 """The views whose polls may be held (companion/views/sheet.py, live.py)."""
@@ -100,13 +162,32 @@ def without_wait(scope: Scope) -> Scope:
                                  if name.lower() != b"kr-wait"]}
 
 
-def _poll_lane() -> asyncio.Semaphore:
+def _lane(lanes: dict[Any, Lane], places: int) -> Lane:
     loop = asyncio.get_running_loop()
-    lane = _poll_lanes.get(loop)
+    lane = lanes.get(loop)
     if lane is None:
-        _poll_lanes.clear()  # one event loop per process; a new one (tests) starts afresh
-        lane = _poll_lanes[loop] = asyncio.Semaphore(POLL_THREADS)
+        lanes.clear()  # one event loop per process; a new one (tests) starts afresh
+        lane = lanes[loop] = Lane(places)
     return lane
+
+
+def _poll_lane() -> Lane:
+    return _lane(_poll_lanes, POLL_THREADS)
+
+
+def _write_lane() -> Lane:
+    return _lane(_write_lanes, WRITE_THREADS)
+
+
+def changes(scope: Scope) -> bool:
+    """A request that may write: any but GET, HEAD and OPTIONS, except the views that
+    only read (:data:`READS_ONLY`)."""
+    if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        return False
+    try:
+        return resolve(scope["path"]).url_name not in READS_ONLY
+    except Resolver404:
+        return False  # answered 404 at once
 
 
 async def _through_django(kind: str, scope: Scope, receive: Any, send: Any) -> None:
@@ -129,7 +210,10 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
     load_report.start(waiting.waiting_count, _pool_queue)
     match_id = polled_match(scope)
     if match_id is None:
-        if scope["type"] == "http":
+        if changes(scope):
+            await _in_lane(_write_lane(), "write_lane", "change", without_wait(scope),
+                           receive, send)
+        elif scope["type"] == "http":
             await _through_django("page", without_wait(scope), receive, send)
         else:
             await django_application(without_wait(scope), receive, send)
@@ -161,15 +245,21 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
         await send(message)
 
     try:
-        load_report.now["lane"] += 1
-        lane = _poll_lane()
-        try:
-            await lane.acquire()
-        finally:
-            load_report.now["lane"] -= 1
-        try:
-            await _through_django("poll", through.scope(without_wait(scope)), receive, learn)
-        finally:
-            lane.release()
+        await _in_lane(_poll_lane(), "lane", "poll", through.scope(without_wait(scope)),
+                       receive, learn, first=through.leads is not None)
     finally:
         through.done()
+
+
+async def _in_lane(lane: Lane, waits: str, kind: str, scope: Scope, receive: Any, send: Any,
+                   *, first: bool = False) -> None:
+    """Django's answer, once the request has a place in ``lane``."""
+    load_report.now[waits] += 1
+    try:
+        await lane.acquire(first=first)
+    finally:
+        load_report.now[waits] -= 1
+    try:
+        await _through_django(kind, scope, receive, send)
+    finally:
+        lane.release()

@@ -26,8 +26,8 @@ EVERY = float(os.environ.get("KARTENRUNDE_LOAD_REPORT", "0") or 0)
 counts: Counter[str] = Counter()
 """What happened since the last line (asgi.py and trusted_polls.py count)."""
 now: Counter[str] = Counter()
-"""Requests where they are now: ``lane`` (a woken poll queued for a poll thread),
-``django`` (in a thread, or queued for one)."""
+"""Requests where they are now: ``lane`` (a poll queued for a poll thread), ``write_lane``
+(a change queued for a thread), ``django`` (in a thread, or queued for one)."""
 _spent: Counter[str] = Counter()
 _task: asyncio.Task[None] | None = None
 
@@ -52,9 +52,9 @@ def start(held: Callable[[], int], queued: Callable[[], int]) -> None:
 
 def line(held: int, queued: int, elapsed: float) -> str:
     """The report's text for the counts since the last one over ``elapsed`` seconds."""
-    parts = [f"held={held}", f"lane={now['lane']}", f"django={now['django']}",
-             f"pool_queue={queued}"]
-    for what in ("poll", "page", "write_turn"):
+    parts = [f"held={held}", f"lane={now['lane']}", f"write_lane={now['write_lane']}",
+             f"django={now['django']}", f"pool_queue={queued}"]
+    for what in ("poll", "page", "change", "write_turn"):
         number = counts[what]
         mean = _spent[what] / number * 1000 if number else 0.0
         parts.append(f"{what}s={number / elapsed:.1f}/s ({mean:.0f} ms)")

@@ -330,3 +330,102 @@ def test_a_wave_of_polls_leaves_threads_for_every_other_page(
     answers = run_apart(scenario())
     assert busy["most"] == 2
     assert [answer[0] for answer in answers] == [200] * 8
+
+
+def test_the_poll_lane_lets_a_leader_go_first_and_loses_no_place() -> None:
+    """A poll whose answer other phones wait for (it leads its kind) goes ahead of the
+    polls waiting for a place in Django; the others keep their order, and a poll that
+    gives up while waiting takes no place with it."""
+    from companion.asgi import Lane
+
+    async def scenario() -> list[str]:
+        lane = Lane(1)
+        order: list[str] = []
+        await lane.acquire()  # the place is taken
+
+        async def poll(name: str, first: bool = False) -> None:
+            await lane.acquire(first=first)
+            order.append(name)
+            await asyncio.sleep(0)
+            lane.release()
+
+        waiting = [asyncio.create_task(poll("a")), asyncio.create_task(poll("b"))]
+        gone = asyncio.create_task(poll("gone"))
+        waiting.append(asyncio.create_task(poll("leader", first=True)))
+        await asyncio.sleep(0.01)
+        assert lane.waiting() == 4
+        gone.cancel()
+        await asyncio.sleep(0.01)
+        lane.release()
+        await asyncio.wait_for(asyncio.gather(*waiting), 5)
+        assert lane.free == 1 and lane.waiting() == 0
+        return order
+
+    assert asyncio.run(scenario()) == ["leader", "a", "b"]
+
+
+def test_a_rush_of_changes_leaves_threads_for_every_other_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """More changes than the database writes wait in the event loop: at most WRITE_THREADS
+    of them are in Django at once, and a page, a poll or a move check (a POST that only
+    reads) goes on meanwhile."""
+    from companion import asgi
+
+    monkeypatch.setattr(asgi, "WRITE_THREADS", 2)
+    monkeypatch.setattr(asgi, "_write_lanes", {})
+    writing = {"now": 0, "most": 0}
+    let_go = asyncio.Event()
+    answered: list[str] = []
+
+    async def django(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["method"] == "POST" and "/deals/" in scope["path"]:
+            writing["now"] += 1
+            writing["most"] = max(writing["most"], writing["now"])
+            await let_go.wait()  # as if waiting for the write lock in a thread
+            writing["now"] -= 1
+        answered.append(f"{scope['method']} {scope['path']}")
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    monkeypatch.setattr(asgi, "django_application", django)
+
+    async def call(method: str, path: str) -> None:
+        scope = {"type": "http", "method": method, "path": path, "headers": [],
+                 "query_string": b""}
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            return None
+
+        await asgi.application(scope, receive, send)
+
+    async def scenario() -> None:
+        saves = [asyncio.create_task(call("POST", f"/g/1/matches/{n}/deals/new/"))
+                 for n in range(1, 6)]
+
+        async def queued() -> None:
+            while asgi._write_lane().waiting() < 3:
+                await asyncio.sleep(0.01)
+
+        try:
+            await asyncio.wait_for(queued(), 5)  # two in Django, three waiting
+        except TimeoutError:
+            let_go.set()
+            await asyncio.gather(*saves)
+            raise AssertionError(f"{writing['most']} changes in Django at once") from None
+        await asyncio.wait_for(asyncio.gather(
+            call("GET", "/rules/"),
+            call("POST", "/rules/sechs-nimmt/check/"),
+            call("POST", "/i18n/setlang/"),
+        ), 5)
+        assert answered == ["GET /rules/", "POST /rules/sechs-nimmt/check/",
+                            "POST /i18n/setlang/"]
+        let_go.set()
+        await asyncio.wait_for(asyncio.gather(*saves), 5)
+
+    run_apart(scenario())
+    assert writing["most"] == 2
+    assert len(answered) == 8

@@ -332,3 +332,55 @@ def test_an_answer_that_sets_a_cookie_is_not_learnt_from() -> None:
 
     assert run_apart(learnt()) == (1, 1)
     assert run_apart(learnt((b"set-cookie", b"csrftoken=abc; Path=/"))) == (0, 0)
+
+
+def test_a_leader_goes_ahead_of_the_polls_waiting_for_django(
+    anna_client: Client, ben: User, running: Match, players: list[Player],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The woken poll the others of its kind wait for does not queue behind polls that
+    nobody waits for: with Django's one place for polls taken, it gets the next."""
+    monkeypatch.setattr(asgi, "POLL_THREADS", 1)
+    monkeypatch.setattr(asgi, "_poll_lanes", {})
+    inner = asgi.django_application
+    order: list[str] = []
+    blocker_in = asyncio.Event()
+    let_go = asyncio.Event()
+
+    async def marked(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        names = dict(scope["headers"])
+        mark = names.get(b"kr-test", b"").decode()
+        order.append(mark or ("woken" if b"if-none-match" in names else "first look"))
+        if mark == "blocker":
+            blocker_in.set()
+            await let_go.wait()
+        await inner(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", marked)
+    phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
+
+    async def scenario() -> list[Answer]:
+        shown = [await sheet(phone, running) for phone in phones]
+        polls = [asyncio.create_task(sheet(phone, running, if_none_match=headers["etag"],
+                                           kr_wait="1"))
+                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
+        while waiting.waiting_count() < len(polls):
+            await asyncio.sleep(0.01)
+        # Django's place for polls is taken, and two polls nobody waits for queue for it.
+        blocker = asyncio.create_task(sheet(anna_client, running, kr_test="blocker"))
+        await asyncio.wait_for(blocker_in.wait(), 5)
+        queued = [asyncio.create_task(sheet(anna_client, running, kr_test=f"queued {n}"))
+                  for n in (1, 2)]
+        while asgi._poll_lane().waiting() < 2:
+            await asyncio.sleep(0.01)
+        await in_thread(lambda: record(running.pk, players))
+        while asgi._poll_lane().waiting() < 3:  # the leader of ben's phones joins the line
+            await asyncio.sleep(0.01)
+        let_go.set()
+        await asyncio.wait_for(asyncio.gather(blocker, *queued), 10)
+        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+    answers = run_apart(scenario())
+    assert [status for status, *_ in answers] == [200, 200, 200]
+    assert order == ["first look"] * 3 + ["blocker", "woken", "queued 1", "queued 2"]
+    assert trusted_polls.answered_count() == 2
