@@ -229,8 +229,13 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
             # phones' waits ending every 15 s cost half a core in Django, for a 304 each).
             await _not_modified(send, held[1])
             return
-        if outcome == "changed" and await trusted_polls.answer(scope, send, match_id, held[0]):
-            return  # Django checked this phone a moment ago: its kind's answer, kept
+        if outcome == "changed":
+            answered = await trusted_polls.answer(scope, send, match_id, held[0])
+            if answered == "answered":
+                return  # Django checked this phone a moment ago: its kind's answer, kept
+            if answered == "late":
+                await _not_modified(send, held[1])  # Django is busy: ask again
+                return
     since = waiting.tick()
     through = trusted_polls.Through(scope, match_id)
 

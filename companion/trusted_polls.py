@@ -47,7 +47,7 @@ import time
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 
@@ -72,7 +72,9 @@ MAX_KEPT_BYTES = 16 * 1024 * 1024
 """Answers kept per process, in bytes of their bodies (a compressed sheet is 5–15 kB)."""
 FOLLOW_WAIT = 10.0
 """Seconds a woken poll waits for the answer another poll of its kind is getting from
-Django before it asks Django itself."""
+Django; then it is answered 304 and the phone asks again (to find that answer, or wait for
+it once more): it does not queue for Django itself, where it would only make the line the
+other poll waits in longer."""
 SLOT = "kartenrunde.shared_answer"
 """The scope's key where the view tells the event loop what it checked (:func:`tell`)."""
 EPOCH_FILE = "access-epoch"
@@ -295,35 +297,41 @@ async def _send(send: Any, kept: Kept) -> None:
     await send({"type": "http.response.body", "body": kept.body})
 
 
-async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) -> bool:
-    """A woken poll (it showed revision ``shown``): answered here if Django checked this
+Answered = Literal["answered", "late", "django"]
+
+
+async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) -> Answered:
+    """A woken poll (it showed revision ``shown``): ``answered`` here if Django checked this
     phone a moment ago and the answer of its kind at the current revision is kept, or is
-    being got from Django by another poll of its kind (waited for). False: go to Django."""
+    being got from Django by another poll of its kind (waited for); ``late`` if that poll
+    got no answer within :data:`FOLLOW_WAIT` (Django is busy: this poll asking it too
+    would only make the line longer; the caller answers 304 and the phone asks again, to
+    find the answer or wait for it once more); ``django``: go to Django."""
     ident = identity(scope)
     group = _group_of(_state.checked.get(ident), match_id)
     if group is None:
         load_report.counts["untrusted"] += 1
-        return False
+        return "django"
     kept = _servable(group, shown) or _from_other_process(group, shown)
     if kept is None:
         pending = _state.pending.get(group)
         if pending is None:
-            return False
+            return "django"
         try:
             await asyncio.wait_for(asyncio.shield(pending), FOLLOW_WAIT)
         except TimeoutError:
-            load_report.counts["follow_gave_up"] += 1
-            return False
+            load_report.counts["follow_late"] += 1
+            return "late"
         if _group_of(_state.checked.get(ident), match_id) is None:
-            return False
+            return "django"
         kept = _servable(group, shown)
         if kept is None:
-            return False
+            return "django"
         load_report.counts["followed"] += 1
     _state.checked.move_to_end(ident)
     load_report.counts["trusted"] += 1
     await _send(send, kept)
-    return True
+    return "answered"
 
 
 class Through:

@@ -384,3 +384,45 @@ def test_a_leader_goes_ahead_of_the_polls_waiting_for_django(
     assert [status for status, *_ in answers] == [200, 200, 200]
     assert order == ["first look"] * 3 + ["blocker", "woken", "queued 1", "queued 2"]
     assert trusted_polls.answered_count() == 2
+
+
+def test_a_follower_whose_leader_is_late_is_told_to_ask_again_not_sent_to_django(
+    anna_client: Client, ben: User, running: Match, players: list[Player],
+    monkeypatch: pytest.MonkeyPatch, nothing_trusted_yet: list[str],
+) -> None:
+    """When Django is so busy that the first poll of a kind gets no answer within
+    FOLLOW_WAIT, the others of its kind are answered 304 (the phone asks again at once)
+    instead of queueing for Django behind it."""
+    monkeypatch.setattr(trusted_polls, "FOLLOW_WAIT", 0.3)
+    counted = asgi.django_application
+    let_go = asyncio.Event()
+
+    async def busy(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if b"if-none-match" in dict(scope["headers"]):
+            await let_go.wait()  # the woken poll that leads its kind: Django is busy
+        await counted(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", busy)
+    phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
+
+    async def scenario() -> list[Answer]:
+        shown = [await sheet(phone, running) for phone in phones]
+        polls = [asyncio.create_task(sheet(phone, running, if_none_match=headers["etag"],
+                                           kr_wait="1"))
+                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
+        while waiting.waiting_count() < len(polls):
+            await asyncio.sleep(0.01)
+        await in_thread(lambda: record(running.pk, players))
+        for _ in range(500):
+            if sum(poll.done() for poll in polls) >= 2:
+                break
+            await asyncio.sleep(0.01)
+        # The followers are answered; the leader still waits for Django.
+        assert sum(poll.done() for poll in polls) == 2
+        let_go.set()
+        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+    answers = run_apart(scenario())
+    assert sorted(status for status, *_ in answers) == [200, 304, 304]
+    # Three pages shown, then only the leader's woken poll reached Django.
+    assert len(nothing_trusted_yet) == 4
