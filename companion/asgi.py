@@ -8,9 +8,11 @@ app signed for the match) first waits here, in the event loop, for the match's n
 change (:mod:`companion.waiting`): a waiting phone costs a coroutine, not a thread nor a
 database connection; then Django answers it (200 with the sheet, or 304) like any poll.
 
-Two lines in the event loop keep threads free for every page: woken sheet polls take at
-most :data:`POLL_THREADS` of the threads (the first of a kind, whose answer the others
-wait for, goes first: :class:`Lane`), changes at most :data:`WRITE_THREADS`.
+Lines in the event loop give each kind of request its share of the threads: woken sheet
+polls take at most :data:`POLL_THREADS` of them (the first of a kind, whose answer the
+others wait for, goes first: :class:`Lane`), changes at most :data:`WRITE_THREADS`, other
+pages at most :data:`PAGE_THREADS`; a rush of one kind waits in the loop, not in front of
+the others.
 
 Why not Django's ASGI handler with an async view: Django's own middleware (sessions,
 authentication, messages, CSRF, django-axes, WhiteNoise) is sync. Under ASGI each of
@@ -105,6 +107,14 @@ READS_ONLY = frozenset({"rules_check", "deal_preview", "set_language"})
 language kept in a cookie): they do not wait behind changes."""
 _write_lanes: dict[Any, Lane] = {}
 
+PAGE_THREADS = int(os.environ.get("KARTENRUNDE_PAGE_THREADS", str(max(1, THREADS // 2))))
+"""Of :data:`THREADS`, how many may work on the other requests (pages) at once: when a
+hundred phones open their sheets at once (a restart, the start of an evening), the pages
+wait here, and the changes and polls of the games under way still find threads (at 2,000
+phones a process had 60 pages queued for its threads, and a save waited 15 s behind
+them)."""
+_page_lanes: dict[Any, Lane] = {}
+
 POLLED = frozenset({"match_sheet", "match_live"})
 """The views whose polls may be held (companion/views/sheet.py, live.py)."""
 
@@ -179,6 +189,10 @@ def _write_lane() -> Lane:
     return _lane(_write_lanes, WRITE_THREADS)
 
 
+def _page_lane() -> Lane:
+    return _lane(_page_lanes, PAGE_THREADS)
+
+
 def changes(scope: Scope) -> bool:
     """A request that may write: any but GET, HEAD and OPTIONS, except the views that
     only read (:data:`READS_ONLY`)."""
@@ -214,7 +228,8 @@ async def application(scope: Scope, receive: Any, send: Any) -> None:
             await _in_lane(_write_lane(), "write_lane", "change", without_wait(scope),
                            receive, send)
         elif scope["type"] == "http":
-            await _through_django("page", without_wait(scope), receive, send)
+            await _in_lane(_page_lane(), "page_lane", "page", without_wait(scope), receive,
+                           send)
         else:
             await django_application(without_wait(scope), receive, send)
         return

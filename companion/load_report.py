@@ -27,7 +27,8 @@ counts: Counter[str] = Counter()
 """What happened since the last line (asgi.py and trusted_polls.py count)."""
 now: Counter[str] = Counter()
 """Requests where they are now: ``lane`` (a poll queued for a poll thread), ``write_lane``
-(a change queued for a thread), ``django`` (in a thread, or queued for one)."""
+(a change queued for a thread), ``page_lane`` (another page), ``django`` (in a thread, or
+queued for one)."""
 _spent: Counter[str] = Counter()
 _task: asyncio.Task[None] | None = None
 
@@ -53,7 +54,8 @@ def start(held: Callable[[], int], queued: Callable[[], int]) -> None:
 def line(held: int, queued: int, elapsed: float) -> str:
     """The report's text for the counts since the last one over ``elapsed`` seconds."""
     parts = [f"held={held}", f"lane={now['lane']}", f"write_lane={now['write_lane']}",
-             f"django={now['django']}", f"pool_queue={queued}"]
+             f"page_lane={now['page_lane']}", f"django={now['django']}",
+             f"pool_queue={queued}"]
     for what in ("poll", "page", "change", "write_turn"):
         number = counts[what]
         mean = _spent[what] / number * 1000 if number else 0.0

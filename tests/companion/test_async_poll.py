@@ -431,3 +431,58 @@ def test_a_rush_of_changes_leaves_threads_for_every_other_page(
     run_apart(scenario())
     assert writing["most"] == 2
     assert len(answered) == 8
+
+
+def test_a_rush_of_pages_leaves_threads_for_the_games_under_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hundred phones opening their pages at once take at most PAGE_THREADS of Django's
+    threads; a save goes on meanwhile."""
+    from companion import asgi
+
+    monkeypatch.setattr(asgi, "PAGE_THREADS", 2)
+    monkeypatch.setattr(asgi, "_page_lanes", {})
+    opening = {"now": 0, "most": 0}
+    let_go = asyncio.Event()
+    answered: list[str] = []
+
+    async def django(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["method"] == "GET":
+            opening["now"] += 1
+            opening["most"] = max(opening["most"], opening["now"])
+            await let_go.wait()  # as if rendering a long sheet in a thread
+            opening["now"] -= 1
+        answered.append(f"{scope['method']} {scope['path']}")
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    monkeypatch.setattr(asgi, "django_application", django)
+
+    async def call(method: str, path: str) -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            return None
+
+        await asgi.application({"type": "http", "method": method, "path": path,
+                                "headers": [], "query_string": b""}, receive, send)
+
+    async def scenario() -> None:
+        pages = [asyncio.create_task(call("GET", f"/g/{n}/")) for n in range(1, 6)]
+
+        async def queued() -> None:
+            while asgi._page_lane().waiting() < 3:
+                await asyncio.sleep(0.01)
+
+        try:
+            await asyncio.wait_for(queued(), 5)  # two in Django, three waiting
+            await asyncio.wait_for(call("POST", "/g/1/matches/1/deals/new/"), 5)
+        finally:
+            let_go.set()
+            await asyncio.gather(*pages)
+
+    run_apart(scenario())
+    assert opening["most"] == 2
+    assert answered[0] == "POST /g/1/matches/1/deals/new/"
+    assert len(answered) == 6

@@ -27,7 +27,7 @@ def test_the_line_gives_rates_and_mean_times_per_kind() -> None:
 
     line = load_report.line(held=120, queued=3, elapsed=2.0)
 
-    assert "held=120 lane=7 write_lane=0 django=0 pool_queue=3" in line
+    assert "held=120 lane=7 write_lane=0 page_lane=0 django=0 pool_queue=3" in line
     assert "polls=1.0/s (200 ms)" in line
     assert "pages=0.5/s (50 ms)" in line
     assert "write_turns=0.0/s (0 ms)" in line
