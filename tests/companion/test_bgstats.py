@@ -389,8 +389,13 @@ def test_the_export_is_written_a_batch_of_matches_at_a_time_as_one_json_text(
 
 
 @pytest.mark.django_db
-def test_the_export_has_the_shape_of_a_bg_stats_export(content: bytes, group: Group) -> None:
+def test_the_export_has_the_shape_of_a_bg_stats_export(
+    content: bytes, group: Group, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     bgstats_import(group=group, plan=bgstats_plan(content, group=group))
+    # Both exports below are stamped with the same moment (the date is to the second).
+    moment = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: moment)
 
     document = bgstats_export(group)
 
