@@ -365,72 +365,83 @@ def test_the_poll_lane_lets_a_leader_go_first_and_loses_no_place() -> None:
     assert asyncio.run(scenario()) == ["leader", "a", "b"]
 
 
+class HeldDjango:
+    """Django as the lines in front of it see it: a request that ``held`` picks stays in
+    Django until :attr:`go` is set (as if in a thread: waiting for the write lock, rendering
+    a long sheet); every request is answered 204 and named in :attr:`answered`, in order.
+    :attr:`most`: how many were held in Django at once."""
+
+    def __init__(self, held: Callable[[dict[str, Any]], bool]) -> None:
+        self.held = held
+        self.go = asyncio.Event()
+        self.now = 0
+        self.most = 0
+        self.answered: list[str] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if self.held(scope):
+            self.now += 1
+            self.most = max(self.most, self.now)
+            await self.go.wait()
+            self.now -= 1
+        self.answered.append(f"{scope['method']} {scope['path']}")
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def bare(method: str, path: str) -> None:
+    """A request without headers or body through the ASGI application."""
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        return None
+
+    await application({"type": "http", "method": method, "path": path, "headers": [],
+                       "query_string": b""}, receive, send)
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    """Wait until ``condition()`` holds; an AssertionError naming ``what`` after ``timeout``."""
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    try:
+        await asyncio.wait_for(poll(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"not within {timeout:g} s: {what}") from None
+
+
 def test_a_rush_of_changes_leaves_threads_for_every_other_page(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """More changes than the database writes wait in the event loop: at most WRITE_THREADS
     of them are in Django at once, and a page, a poll or a move check (a POST that only
     reads) goes on meanwhile."""
-    from companion import asgi
-
     monkeypatch.setattr(asgi, "WRITE_THREADS", 2)
     monkeypatch.setattr(asgi, "_write_lanes", {})
-    writing = {"now": 0, "most": 0}
-    let_go = asyncio.Event()
-    answered: list[str] = []
-
-    async def django(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["method"] == "POST" and "/deals/" in scope["path"]:
-            writing["now"] += 1
-            writing["most"] = max(writing["most"], writing["now"])
-            await let_go.wait()  # as if waiting for the write lock in a thread
-            writing["now"] -= 1
-        answered.append(f"{scope['method']} {scope['path']}")
-        await send({"type": "http.response.start", "status": 204, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
+    django = HeldDjango(lambda scope: scope["method"] == "POST" and "/deals/" in scope["path"])
     monkeypatch.setattr(asgi, "django_application", django)
-
-    async def call(method: str, path: str) -> None:
-        scope = {"type": "http", "method": method, "path": path, "headers": [],
-                 "query_string": b""}
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            return None
-
-        await asgi.application(scope, receive, send)
-
     check = reverse("rules_check", args=[next(iter(GAMES))])
 
     async def scenario() -> None:
-        saves = [asyncio.create_task(call("POST", f"/g/1/matches/{n}/deals/new/"))
+        saves = [asyncio.create_task(bare("POST", f"/g/1/matches/{n}/deals/new/"))
                  for n in range(1, 6)]
-
-        async def queued() -> None:
-            while asgi._write_lane().waiting() < 3:
-                await asyncio.sleep(0.01)
-
         try:
-            await asyncio.wait_for(queued(), 5)  # two in Django, three waiting
-        except TimeoutError:
-            let_go.set()
-            await asyncio.gather(*saves)
-            raise AssertionError(f"{writing['most']} changes in Django at once") from None
-        await asyncio.wait_for(asyncio.gather(
-            call("GET", "/rules/"),
-            call("POST", check),
-            call("POST", "/i18n/setlang/"),
-        ), 5)
-        assert answered == ["GET /rules/", f"POST {check}", "POST /i18n/setlang/"]
-        let_go.set()
-        await asyncio.wait_for(asyncio.gather(*saves), 5)
+            await until(lambda: asgi._write_lane().waiting() >= 3,
+                        "two changes in Django, three waiting in their line")
+            await asyncio.wait_for(asyncio.gather(
+                bare("GET", "/rules/"), bare("POST", check), bare("POST", "/i18n/setlang/"),
+            ), 5)
+            assert django.answered == ["GET /rules/", f"POST {check}", "POST /i18n/setlang/"]
+        finally:
+            django.go.set()
+            await asyncio.wait_for(asyncio.gather(*saves), 5)
 
     run_apart(scenario())
-    assert writing["most"] == 2
-    assert len(answered) == 8
+    assert django.most == 2
+    assert len(django.answered) == 8
 
 
 def test_a_rush_of_pages_leaves_threads_for_the_games_under_way(
@@ -438,51 +449,22 @@ def test_a_rush_of_pages_leaves_threads_for_the_games_under_way(
 ) -> None:
     """A hundred phones opening their pages at once take at most PAGE_THREADS of Django's
     threads; a save goes on meanwhile."""
-    from companion import asgi
-
     monkeypatch.setattr(asgi, "PAGE_THREADS", 2)
     monkeypatch.setattr(asgi, "_page_lanes", {})
-    opening = {"now": 0, "most": 0}
-    let_go = asyncio.Event()
-    answered: list[str] = []
-
-    async def django(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["method"] == "GET":
-            opening["now"] += 1
-            opening["most"] = max(opening["most"], opening["now"])
-            await let_go.wait()  # as if rendering a long sheet in a thread
-            opening["now"] -= 1
-        answered.append(f"{scope['method']} {scope['path']}")
-        await send({"type": "http.response.start", "status": 204, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
+    django = HeldDjango(lambda scope: scope["method"] == "GET")
     monkeypatch.setattr(asgi, "django_application", django)
 
-    async def call(method: str, path: str) -> None:
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            return None
-
-        await asgi.application({"type": "http", "method": method, "path": path,
-                                "headers": [], "query_string": b""}, receive, send)
-
     async def scenario() -> None:
-        pages = [asyncio.create_task(call("GET", f"/g/{n}/")) for n in range(1, 6)]
-
-        async def queued() -> None:
-            while asgi._page_lane().waiting() < 3:
-                await asyncio.sleep(0.01)
-
+        pages = [asyncio.create_task(bare("GET", f"/g/{n}/")) for n in range(1, 6)]
         try:
-            await asyncio.wait_for(queued(), 5)  # two in Django, three waiting
-            await asyncio.wait_for(call("POST", "/g/1/matches/1/deals/new/"), 5)
+            await until(lambda: asgi._page_lane().waiting() >= 3,
+                        "two pages in Django, three waiting in their line")
+            await asyncio.wait_for(bare("POST", "/g/1/matches/1/deals/new/"), 5)
         finally:
-            let_go.set()
-            await asyncio.gather(*pages)
+            django.go.set()
+            await asyncio.wait_for(asyncio.gather(*pages), 5)
 
     run_apart(scenario())
-    assert opening["most"] == 2
-    assert answered[0] == "POST /g/1/matches/1/deals/new/"
-    assert len(answered) == 6
+    assert django.most == 2
+    assert django.answered[0] == "POST /g/1/matches/1/deals/new/"
+    assert len(django.answered) == 6
