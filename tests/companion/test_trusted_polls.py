@@ -86,15 +86,22 @@ async def watch(phones: list[Client], match: Match, then: Callable[[], Any], *,
     await asyncio.sleep(pause)
     if meanwhile is not None:
         meanwhile()
-    polls = []
+    polls = await hold_polls(phones, match, shown)
+    await in_thread(then)
+    return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+
+async def hold_polls(phones: list[Client], match: Match, shown: list[Answer],
+                     ) -> list[asyncio.Task[Answer]]:
+    """Each phone's poll of the sheet it was ``shown``, held until the match changes:
+    started one after the other, so a change wakes them in this order."""
+    polls: list[asyncio.Task[Answer]] = []
     for phone, (_, headers, _, _) in zip(phones, shown, strict=True):
-        # One after the other: a change wakes them in this order.
         polls.append(asyncio.create_task(sheet(phone, match, if_none_match=headers["etag"],
                                                kr_wait="1")))
         while waiting.waiting_count() < len(polls):
             await asyncio.sleep(0.01)
-    await in_thread(then)
-    return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+    return polls
 
 
 def test_of_a_kind_only_the_first_woken_poll_asks_django(
@@ -361,11 +368,7 @@ def test_a_leader_goes_ahead_of_the_polls_waiting_for_django(
 
     async def scenario() -> list[Answer]:
         shown = [await sheet(phone, running) for phone in phones]
-        polls = [asyncio.create_task(sheet(phone, running, if_none_match=headers["etag"],
-                                           kr_wait="1"))
-                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
-        while waiting.waiting_count() < len(polls):
-            await asyncio.sleep(0.01)
+        polls = await hold_polls(phones, running, shown)
         # Django's place for polls is taken, and two polls nobody waits for queue for it.
         blocker = asyncio.create_task(sheet(anna_client, running, kr_test="blocker"))
         await asyncio.wait_for(blocker_in.wait(), 5)
@@ -407,11 +410,7 @@ def test_a_follower_whose_leader_is_late_is_told_to_ask_again_not_sent_to_django
 
     async def scenario() -> list[Answer]:
         shown = [await sheet(phone, running) for phone in phones]
-        polls = [asyncio.create_task(sheet(phone, running, if_none_match=headers["etag"],
-                                           kr_wait="1"))
-                 for phone, (_, headers, _, _) in zip(phones, shown, strict=True)]
-        while waiting.waiting_count() < len(polls):
-            await asyncio.sleep(0.01)
+        polls = await hold_polls(phones, running, shown)
         await in_thread(lambda: record(running.pk, players))
         for _ in range(500):
             if sum(poll.done() for poll in polls) >= 2:
