@@ -52,12 +52,13 @@ lookup is not queued behind a wave of polls)."""
 
 
 class Lane:
-    """The :data:`POLL_THREADS` places for polls in Django, and the polls waiting for one:
-    a poll that leads its kind (the other phones of its kind wait for its answer,
-    :class:`companion.trusted_polls.Through`) goes first, the others in the order they
-    came. On a busy evening hundreds of woken polls wait here; a leader at the end of the
-    line kept its followers waiting until they gave up and queued for Django themselves,
-    and the line grew faster than it moved."""
+    """A kind of request's places in Django (:data:`POLL_THREADS`, :data:`WRITE_THREADS`,
+    :data:`PAGE_THREADS`), and the requests waiting for one, in the order they came; one
+    that asks to go ``first`` goes ahead. For polls that is the poll that leads its kind
+    (the other phones of its kind wait for its answer,
+    :class:`companion.trusted_polls.Through`): on a busy evening hundreds of woken polls
+    wait here, and a leader at the end of the line kept its followers waiting until they
+    gave up and queued for Django themselves."""
 
     def __init__(self, places: int) -> None:
         self.free = places

@@ -67,7 +67,6 @@ def line(held: int, queued: int, elapsed: float) -> str:
 
 async def _report(held: Callable[[], int], queued: Callable[[], int]) -> None:
     last = time.monotonic()
-    lag = 0.0
     while True:
         before = time.monotonic()
         await asyncio.sleep(EVERY)
