@@ -56,7 +56,7 @@ def line(held: int, queued: int, elapsed: float) -> str:
     parts = [f"held={held}", f"lane={now['lane']}", f"write_lane={now['write_lane']}",
              f"page_lane={now['page_lane']}", f"django={now['django']}",
              f"pool_queue={queued}"]
-    for what in ("poll", "page", "change", "write_turn"):
+    for what in ("poll", "page", "change", "write_turn", "write_held"):
         number = counts[what]
         mean = _spent[what] / number * 1000 if number else 0.0
         parts.append(f"{what}s={number / elapsed:.1f}/s ({mean:.0f} ms)")

@@ -41,6 +41,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._has_turn = False
+        self._begun = 0.0
+        """When this connection's transaction got SQLite's write lock (its ``BEGIN``)."""
 
     def _writes_at_begin(self) -> bool:
         return self.transaction_mode in ("IMMEDIATE", "EXCLUSIVE")
@@ -59,6 +61,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self._has_turn:
             self._has_turn = False
             _turn.release()
+            if self._begun:
+                load_report.spent("write_held", time.monotonic() - self._begun)
+                self._begun = 0.0
 
     def _start_transaction_under_autocommit(self) -> None:
         self._take_turn()
@@ -67,6 +72,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         except BaseException:
             self._end_turn()
             raise
+        self._begun = time.monotonic()
 
     def _commit(self) -> None:
         try:

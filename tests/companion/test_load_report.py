@@ -30,7 +30,7 @@ def test_the_line_gives_rates_and_mean_times_per_kind() -> None:
     assert "held=120 lane=7 write_lane=0 page_lane=0 django=0 pool_queue=3" in line
     assert "polls=1.0/s (200 ms)" in line
     assert "pages=0.5/s (50 ms)" in line
-    assert "write_turns=0.0/s (0 ms)" in line
+    assert "write_turns=0.0/s (0 ms) write_helds=0.0/s (0 ms)" in line
     assert "trusted=3.0/s" in line
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import OperationalError, connection, transaction
 
+from companion import load_report
 from companion.middleware import _locked
 from companion.sqlite import base
 
@@ -152,3 +154,31 @@ def test_a_deferred_transaction_takes_no_turn(turn_free: None) -> None:
                 assert User.objects.filter(username="Holder").count() == 0  # not committed
         finally:
             connection.transaction_mode = mode
+
+
+
+def test_the_load_report_counts_how_long_a_transaction_held_the_lock(
+    turn_free: None, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``write_held``: from the ``BEGIN`` that got SQLite's write lock to the transaction's
+    end, however it ends; not the wait in ``BEGIN`` before it (another process's writer)."""
+    clock = SimpleNamespace(now=100.0)
+    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic=lambda: clock.now))
+
+    def slow_begin(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if sql.startswith("BEGIN"):
+            clock.now += 5  # SQLite's busy handler, waiting for the other process
+        return execute(sql, params, many, context)
+
+    load_report.counts.clear()
+    load_report._spent.clear()
+    with connection.execute_wrapper(slow_begin):
+        with transaction.atomic():
+            User.objects.create(username="Kept")
+            clock.now += 0.25
+        with pytest.raises(ValueError), transaction.atomic():
+            clock.now += 0.5
+            raise ValueError
+    assert load_report.counts["write_held"] == 2
+    assert load_report._spent["write_held"] == pytest.approx(0.75)
+    assert load_report._spent["write_turn"] == 0  # no other writer in this process
