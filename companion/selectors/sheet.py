@@ -201,6 +201,30 @@ def redo_target(
     return undone.order_by("id").first()
 
 
+TARGETS_READ = 8
+"""The newest deal changes :func:`undo_redo_targets` reads at once."""
+
+
+def undo_redo_targets(match: Match) -> tuple[MatchChange | None, MatchChange | None]:
+    """:func:`undo_target` and :func:`redo_target` as the sheet shows them (their id, kind
+    and deal number; the rest is read when used), in one query: both are among the newest
+    deal changes unless more than :data:`TARGETS_READ` undone ones pile up at the end."""
+    newest = list(
+        match.changes.filter(kind__in=MatchChange.DEAL_KINDS)
+        .only("id", "match_id", "kind", "deal_number", "undone_at")
+        .order_by("-id")[:TARGETS_READ]
+    )
+    redo = None
+    for change in newest:
+        if change.undone_at is None:
+            return change, redo
+        redo = change  # undone after the undo target: the oldest of them is redone first
+    if len(newest) < TARGETS_READ:
+        return None, redo  # every deal change of the match is undone
+    undo = undo_target(match)
+    return undo, redo_target(match, undo, known=True)
+
+
 def seats_of(match: Match) -> list[Seat]:
     """The match's seats in seat order, each with its player."""
     return list(match.seats.select_related("player").order_by("number"))
@@ -247,8 +271,7 @@ def sheet_for(match: Match) -> Sheet:
         scores_so_far.append(scores)
     last_change = redo_change = None
     if match.status == Match.Status.OPEN:
-        last_change = undo_target(match)
-        redo_change = redo_target(match, last_change, known=True)
+        last_change, redo_change = undo_redo_targets(match)
     return _sheet(match, seats, rows, scores_so_far, _colour_rows(match), last_change,
                   redo_change)
 

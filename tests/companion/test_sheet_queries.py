@@ -20,10 +20,11 @@ from companion.services import sheet as sheet_services
 from scoring import GAMES
 from scoring.common import rules_for
 
-SHEET_QUERIES = {"running": 7, "complete": 7, "finished": 5}
+SHEET_QUERIES = {"running": 6, "complete": 6, "finished": 5}
 """The sheet's own queries (the app's tables; the session and the user come on top): the
 match with the membership check, seats with players, deals, their scores, the roster's
-colours, and for a running match the changes undo and redo would take."""
+colours, and for a running match the newest deal changes (what undo and redo would take,
+one query: selectors/sheet.py ``undo_redo_targets``)."""
 
 
 def a_match(group: Group, players: list[Player], game: str, deals: int, state: str) -> Match:
