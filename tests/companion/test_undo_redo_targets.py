@@ -7,6 +7,7 @@ import random
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from companion.models import Group, Match, Player
 from companion.selectors import sheet as sheet_reads
@@ -111,7 +112,8 @@ def test_one_query_when_the_targets_are_among_the_newest(
     for _ in range(3):
         table.record()
     deal_services.match_undo(match=match, user=anna)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(1), translation.override("de"):
         undo, redo = sheet_reads.undo_redo_targets(match)
+        # What the sheet shows of them is read with them (no query more).
         assert (undo.kind, undo.deal_number, undo.get_kind_display()) == ("record", 2, "erfasst")
         assert redo.deal_number == 3
