@@ -116,9 +116,6 @@ TEMPLATES = [
     },
 ]
 
-# Django's form renderer, with its plain <input> written without the template engine.
-FORM_RENDERER = "companion.forms.renderer.FormRenderer"
-
 WSGI_APPLICATION = "companion.wsgi.application"
 ASGI_APPLICATION = "companion.asgi.application"
 
