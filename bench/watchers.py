@@ -208,7 +208,8 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
     # The cookies a phone's browser has after the sheet's page: its session and the CSRF
     # token the page set (without it every answer would set one).
     csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
-    sent = {**HEADERS, "HX-Request": "true", "HX-Target": "sheet",
+    # It takes a save's step of the sheet instead of the whole sheet (KR-Steps), as the page does.
+    sent = {**HEADERS, "HX-Request": "true", "HX-Target": "sheet", "KR-Steps": "1",
             "Cookie": f"sessionid={session}; csrftoken={csrf}"}
     etag = None
     while time.monotonic() < run.end:

@@ -86,6 +86,11 @@ def guest_kind(*, writes: bool, night_pass: bool) -> str:
     return f"g{'w' if writes else 'r'}{'n' if night_pass else 'm'}"
 
 
+def kind_reads_only(kind: str) -> bool:
+    """A kind of viewer (:meth:`Viewer.kind`) that only follows (:attr:`Viewer.read_only`)."""
+    return kind.startswith("gr")
+
+
 class TablePassEnded(Exception):
     """The session's pass for this match or night was revoked or has expired."""
 

@@ -73,18 +73,20 @@ def _shared_key(key: Hashable) -> str:
 
 
 @contextlib.contextmanager
-def _server_lock(alias: str, name: str) -> Iterator[None]:
-    """Across the server's processes: one render of the text ``name`` at a time (its lock
-    file in the folder of the cache ``alias``); after :data:`WAIT` seconds, go on without it."""
+def _server_lock(alias: str, name: str, file: str | None = None) -> Iterator[None]:
+    """Across the server's processes (and its threads: each takes it on a file of its own):
+    one render of the text ``name`` at a time (its lock file in the folder of the cache
+    ``alias``, or the lock file ``file`` there); after :data:`WAIT` seconds, go on without
+    it."""
     folder = getattr(caches[alias], "_dir", None)
     if not folder:
         yield
         return
     try:
         os.makedirs(folder, exist_ok=True)
-        number = int(name[-8:], 16) % LOCKS
-        fd = os.open(os.path.join(folder, f"render-{number:03d}.lock"),
-                     os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        if file is None:
+            file = f"render-{int(name[-8:], 16) % LOCKS:03d}.lock"
+        fd = os.open(os.path.join(folder, file), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     except OSError:
         yield
         return
@@ -103,6 +105,15 @@ def _server_lock(alias: str, name: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing it lets go of the lock
+
+
+WRITING_LOCKS = 4096
+"""Lock files of the saves that put a text (:meth:`SharedRenders.writing`): a match's is
+one of these (by its id), so a poll rarely waits for another match's save."""
+
+
+def _writing_file(match_id: int) -> str:
+    return f"writing-{match_id % WRITING_LOCKS:04d}.lock"
 
 
 class SharedRenders:
@@ -133,6 +144,56 @@ class SharedRenders:
         """The fresh text kept for ``key``, if there is one."""
         with self._lock:
             return self._kept(key)
+
+    def put(self, key: Hashable, text: str) -> None:
+        """Keep ``text`` for ``key``, here and for the server's other processes: rendered by
+        a request that had to render it anyway (a save's step of the sheet, views/deals.py)."""
+        self._keep(key, text)
+        if self.shared is None:
+            return
+        try:
+            caches[self.shared].set(_shared_key(key), text, self.ttl)
+        except OSError as error:
+            self._not_shared(error)
+
+    def find(self, key: Hashable, *, writing: int | None = None) -> str | None:
+        """The fresh text kept for ``key`` here or by another process of the server, or
+        None: never rendered here (what only a save can render, :meth:`put`). With
+        ``writing``, a match that a save may be writing the text for (:meth:`writing`):
+        the text is looked for again once that save is done, at most :data:`WAIT` s."""
+        kept = self.kept(key)
+        if kept is not None or self.shared is None:
+            return kept
+        try:
+            shared = caches[self.shared]
+            text = _read(shared, _shared_key(key))
+            if text is None and writing is not None:
+                with _server_lock(self.shared, "", _writing_file(writing)):
+                    pass
+                text = self.kept(key) or _read(shared, _shared_key(key))
+        except OSError:
+            return None
+        if text is not None:
+            self._keep(key, text)
+        return text
+
+    @contextlib.contextmanager
+    def writing(self, match_id: int) -> Iterator[None]:
+        """A save of ``match_id`` that puts a text (:meth:`put`) once its change is stored:
+        a request that was told of the change meanwhile (it is announced when it commits,
+        before the text is put) and looks for the text (:meth:`find` with ``writing``)
+        waits for it, in this process or another."""
+        if self.shared is None:
+            yield
+            return
+        try:
+            alias = self.shared
+            caches[alias]  # a file cache makes its folder here
+        except OSError:
+            yield
+            return
+        with _server_lock(alias, "", _writing_file(match_id)):
+            yield
 
     def text(self, key: Hashable, render: Callable[[], str]) -> str:
         """The kept text for ``key``, rendered by ``render`` if no fresh one is kept; one

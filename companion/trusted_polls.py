@@ -100,6 +100,9 @@ class Kept:
     headers: list[tuple[bytes, bytes]]
     body: bytes
     until: float
+    base: int | None = None
+    """The revision a phone must show to take this answer: a step of the sheet from there
+    (companion/views/sheet.py, :func:`step_answer`); None: the whole sheet, for any."""
 
 
 class _State:
@@ -191,10 +194,11 @@ def compressed(scope: dict[str, Any]) -> bool:
 
 
 def tell(request: HttpRequest, *, match_id: int, revision: int, kind: str, language: str,
-         mode: str | None, until: Any = None) -> None:
+         mode: str | None, until: Any = None, base: int | None = None) -> None:
     """(The sheet's view.) This answer is the shared text of ``match_id`` at ``revision``
-    for ``kind``, ``language`` and ``mode``, and the viewer's access was checked (a table
-    pass's ends at ``until``, a datetime). Only under the ASGI server (companion/asgi.py)."""
+    for ``kind``, ``language`` and ``mode`` (a step from ``base`` if given: only for a phone
+    that shows that revision), and the viewer's access was checked (a table pass's ends
+    at ``until``, a datetime). Only under the ASGI server (companion/asgi.py)."""
     slot = request.META.get("asgi.scope", {}).get(SLOT)
     if slot is None:
         return
@@ -205,7 +209,7 @@ def tell(request: HttpRequest, *, match_id: int, revision: int, kind: str, langu
     if session_ends is not None:
         ends = min(ends, session_ends)
     slot.update(match=match_id, revision=revision, kind=kind, language=language,
-                mode=mode or "", ends=ends)
+                mode=mode or "", ends=ends, base=base)
 
 
 def _session_ends(request: HttpRequest) -> float | None:
@@ -238,6 +242,8 @@ def _servable(group: Group, shown: int) -> Kept | None:
     current = waiting.known_revision(group[0])
     if current is None or kept.revision != current or kept.revision == shown:
         return None
+    if kept.base is not None and kept.base != shown:
+        return None  # a step from another version than the phone's
     _state.kept.move_to_end(group)
     return kept
 
@@ -261,10 +267,12 @@ def _from_other_process(group: Group, shown: int) -> Kept | None:
         found = caches["renders"].get(_shared_name(group, current))
     except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError, zlib.error):
         return None
-    if not (isinstance(found, tuple) and len(found) == 3 and isinstance(found[2], bytes)):
+    if not (isinstance(found, tuple) and len(found) == 4 and isinstance(found[2], bytes)):
         return None
-    status, headers, body = found
-    kept = Kept(current, status, headers, body, time.monotonic() + KEPT_TTL)
+    status, headers, body, base = found
+    if base is not None and base != shown:
+        return None  # a step from another version than the phone's
+    kept = Kept(current, status, headers, body, time.monotonic() + KEPT_TTL, base)
     _keep(group, kept)
     return kept
 
@@ -275,7 +283,7 @@ def _share(group: Group, kept: Kept) -> None:
 
     with contextlib.suppress(OSError):  # a full disk: each process asks Django itself
         caches["renders"].set(_shared_name(group, kept.revision),
-                              (kept.status, kept.headers, kept.body), KEPT_TTL)
+                              (kept.status, kept.headers, kept.body, kept.base), KEPT_TTL)
 
 
 def _keep(group: Group, kept: Kept) -> None:
@@ -380,7 +388,7 @@ class Through:
                         self.compressed)
         now = time.monotonic()
         kept = Kept(slot["revision"], self.status, self.headers, b"".join(self.body),
-                    now + KEPT_TTL)
+                    now + KEPT_TTL, slot.get("base"))
         _keep(group, kept)
         if len(kept.body) <= MAX_KEPT_BYTES:
             asyncio.get_running_loop().run_in_executor(None, _share, group, kept)

@@ -7,6 +7,7 @@ Thin: check membership (``companion.access``), parse the deal form, call a servi
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.contrib import messages
@@ -31,7 +32,7 @@ from companion.charts import progression_chart_parts
 from companion.forms.sheet import DealForm, named
 from companion.games.messages import message_for
 from companion.idempotency import new_key
-from companion.models import Deal, Match
+from companion.models import Deal, Match, Seat
 from companion.parsing import MAX_POSITIVE, number_from
 from companion.selectors.live import LIVE_GAMES, live_cards
 from companion.selectors.sheet import (
@@ -43,10 +44,12 @@ from companion.selectors.sheet import (
 )
 from companion.services import deals as services
 from companion.services.matches import can_delete
+from companion.shared_renders import sheets
 from companion.views.sheet import (
     PAGE,
     back_to_sheet,
     error_text,
+    keep_step,
     new_deal_form,
     preferred_mode,
     remember_mode,
@@ -81,6 +84,15 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
         return _kept(request, match, form, number)
     if _ask_before_empty(match, form):
         return render_sheet(request, sheet_for(match), form=form, status=422)
+    # A save with htmx puts its step of the sheet for the phones that watch the match once it
+    # is stored: their polls, told of the change when it commits, wait for it (views/sheet.py).
+    with sheets.writing(match.pk) if request.htmx else contextlib.nullcontext():
+        return _append(request, match, seats, form, number)
+
+
+def _append(request: HttpRequest, match: Match, seats: list[Seat], form: DealForm,
+            number: int) -> HttpResponse:
+    """Record ``form`` as deal ``number`` and answer (:func:`deal_new`)."""
     try:
         recorded = services.deal_append(
             match=match, number=number, entries=form.entries, user=acting(request),
@@ -153,6 +165,9 @@ def _saved(
     request itself swaps nothing. The new ETag and next deal number travel in the
     ``kr:sheet`` event, which puts them on ``#sheet`` (static/js/sync.js).
 
+    All but the notice and the form is the deal's step of the sheet, rendered once for
+    this phone and every phone that watches the match (:func:`keep_step`).
+
     A page whose form came fresh from the server in the same entry mode says so
     (``KR-Fresh-Form: <mode>``): the next form would be that fresh form again, so it is
     left out and the ``kr:form`` event brings its number, key and heading; sync.js puts
@@ -174,6 +189,8 @@ def _saved(
         # The chart's plot anew; its legend (and the markers it defines) stays on the page.
         "chart_plot": progression_chart_parts(sheet.progression, plot_attrs=_PLOT_SWAP)[0],
     }
+    # What every phone watching the match gets too (their polls: views/sheet.py).
+    context["step"] = keep_step(request, sheet, context)
     response = reswap(render(request, f"{PAGE}#saved", context), "none")
     response["ETag"] = etag
     trigger_client_event(response, "kr:sheet", {"etag": etag, "next": sheet.next_number})

@@ -9,7 +9,11 @@
    A fresh deal form (data-fresh: its entry mode) is kept as it came; a save sends that mode
    (KR-Fresh-Form), and when the next form would be the same fresh form the answer leaves it
    out and names the new number, key and heading (kr:form): the kept copy takes the form's
-   place with them, as a reload would show it. */
+   place with them, as a reload would show it.
+   The sheet's poll takes steps (KR-Steps): when another phone saved the next deal, the answer
+   may be that save's step of the sheet (KR-Step), the same changed parts out of band, without a
+   form: a form in use stays as it is (marked when its number was taken), else the kept fresh
+   form comes back with the next number (kr:form with "step"), or the sheet is asked for anew. */
 (function () {
   "use strict";
   var K = window.Kartenrunde = window.Kartenrunde || {};
@@ -61,10 +65,18 @@
     var next = event.detail;
     var old = document.getElementById("deal-form");
     if (!old || !next) { return; }
+    var shown = old.querySelector("form");
+    if (next.step) {  // another phone's save: a form in use here stays, else the fresh one in its mode
+      if (shown && inUse(shown)) { return; }
+      var mode = shown && shown.querySelector("[name=mode]");
+      next = { mode: mode ? mode.value : (fresh && fresh.mode), number: next.number, key: "", heading: next.heading };
+    }
     if (!fresh || fresh.mode !== next.mode) {  // not expected: then the sheet as the server has it
       var form = old.querySelector("form");
       if (form) { delete form.dataset.dirty; }
       if (old.contains(document.activeElement)) { document.activeElement.blur(); }
+      var sheet = document.getElementById("sheet");
+      if (sheet) { delete sheet.dataset.etag; }  // the whole sheet, not "not modified"
       K.refreshSheet();
       return;
     }
@@ -115,6 +127,7 @@
       return;
     }
     if (cfg.elt.id !== "sheet-poll") { return; }
+    cfg.headers["KR-Steps"] = "1";
     var sheet = document.getElementById("sheet");
     if (sheet && sheet.dataset.etag) { cfg.headers["If-None-Match"] = sheet.dataset.etag; }
     var form = dealForm();
@@ -138,6 +151,11 @@
     }
     var form = dealForm();
     if (!form || !inUse(form)) { return; }
+    var step = event.detail.xhr && event.detail.xhr.getResponseHeader("KR-Step");
+    if (step) {  // the form stays, unless the match takes no further deal
+      if (step === "end" && form.dataset.dirty === "1" && isNewDeal(form) && K.queue) { K.queue.keep(form); }
+      return;
+    }
     var html = event.detail.serverResponse;
     if (html.indexOf('id="deal-form"') >= 0) {
       event.detail.serverResponse = html.replace('id="deal-form"', 'id="deal-form" data-hx-preserve="true"');
@@ -188,6 +206,27 @@
   });
   window.addEventListener("beforeunload", function () {
     held.forEach(function (xhr) { xhr.onabort = null; });
+  });
+
+  /* A form sent without htmx (deleting the match, a rematch) leaves the page, but a held poll
+     may be answered before it is gone: 410 when this very phone deleted the match, which the
+     browser logs as a failed load. So it is cut off quietly at once. Should the page stay after
+     all (the answer was a download, or it failed), the poll starts afresh a moment later. */
+  document.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) { return; }  // htmx's own (and the offline queue's) sends
+    var waiting = held.filter(function (xhr) { return xhr.readyState !== 4; });
+    if (!waiting.length) { return; }
+    waiting.forEach(function (xhr) { xhr.onabort = null; xhr.abort(); });
+    held = [];
+    setTimeout(function () {
+      var poll = document.querySelector("#sheet-poll, #board-poll");
+      if (!poll) { return; }
+      var again = poll.cloneNode(true);  // htmx still counts the cut-off request: a new element
+      again.classList.remove("htmx-request");
+      poll.replaceWith(again);
+      htmx.process(again);
+      pollNext(again, 0);
+    }, 5000);
   });
 
   function isPoll(elt) { return !!elt && /^(sheet|board)-poll$/.test(elt.id); }

@@ -425,3 +425,44 @@ def test_a_follower_whose_leader_is_late_is_told_to_ask_again_not_sent_to_django
     assert sorted(status for status, *_ in answers) == [200, 304, 304]
     # Three pages shown, then only the leader's woken poll reached Django.
     assert len(nothing_trusted_yet) == 4
+
+
+def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_before(
+    anna_client: Client, ben: User, running: Match, nothing_trusted_yet: list[str],
+) -> None:
+    """A save's step of the sheet (companion/views/sheet.py, ``step_answer``) fits only a page
+    that shows the version just before it: kept in the loop for the others of its kind, it
+    is not sent to a phone that shows an older one (that one gets the whole sheet)."""
+    from django.urls import reverse
+
+    phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
+
+    def save() -> None:
+        response = anna_client.post(reverse("deal_new", args=[running.group_id, running.pk]), {
+            "mode": "counts", "number": running.deals.count() + 1, "s0-hand": "5"},
+            HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de")
+        assert response.status_code == 200
+
+    async def scenario() -> tuple[list[Answer], Answer]:
+        older = await sheet(phones[2], running, kr_steps="1")
+        await in_thread(save)
+        shown = [await sheet(phone, running, kr_steps="1") for phone in phones]
+        polls: list[asyncio.Task[Answer]] = []
+        for phone, (_, headers, _, _) in zip(phones[:2], shown, strict=False):
+            polls.append(asyncio.create_task(sheet(phone, running, kr_steps="1", kr_wait="1",
+                                                   if_none_match=headers["etag"])))
+            while waiting.waiting_count() < len(polls):
+                await asyncio.sleep(0.01)
+        await in_thread(save)
+        woken = list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+        # The third phone still shows the sheet from before the first save.
+        return woken, await sheet(phones[2], running, kr_steps="1", kr_wait="1",
+                                  if_none_match=older[1]["etag"])
+
+    woken, behind = run_apart(scenario())
+    assert [status for status, *_ in woken] == [200, 200]
+    assert all(headers.get("kr-step") == "end" for _, headers, *_ in woken)  # deal 2 of 2
+    assert woken[0][2] == woken[1][2] and b'id="sheet"' not in woken[0][2]
+    assert trusted_polls.answered_count() == 1  # the second woken poll, from the loop
+    assert behind[0] == 200 and "kr-step" not in behind[1]
+    assert b'id="sheet"' in behind[2]
