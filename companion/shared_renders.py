@@ -73,21 +73,21 @@ def _shared_key(key: Hashable) -> str:
 
 
 @contextlib.contextmanager
-def _server_lock(alias: str, name: str, file: str | None = None) -> Iterator[None]:
-    """Across the server's processes (and its threads: each takes it on a file of its own):
-    one render of the text ``name`` at a time (its lock file in the folder of the cache
-    ``alias``, or the lock file ``file`` there); after :data:`WAIT` seconds, go on without
-    it."""
-    folder = getattr(caches[alias], "_dir", None)
-    if not folder:
-        yield
-        return
+def _server_lock(alias: str, file: str) -> Iterator[None]:
+    """Across the server's processes (and its threads: each opens the file anew): the lock
+    file ``file`` in the folder of the cache ``alias`` (:func:`_render_file`,
+    :func:`_writing_file`), held by one at a time; after :data:`WAIT` seconds, or where the
+    folder cannot be written, go on without it."""
+    fd = None
     try:
-        os.makedirs(folder, exist_ok=True)
-        if file is None:
-            file = f"render-{int(name[-8:], 16) % LOCKS:03d}.lock"
-        fd = os.open(os.path.join(folder, file), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        folder = getattr(caches[alias], "_dir", None)  # a file cache makes its folder here
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+            fd = os.open(os.path.join(folder, file), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                         0o600)
     except OSError:
+        pass
+    if fd is None:
         yield
         return
     try:
@@ -105,6 +105,11 @@ def _server_lock(alias: str, name: str, file: str | None = None) -> Iterator[Non
         yield
     finally:
         os.close(fd)  # closing it lets go of the lock
+
+
+def _render_file(name: str) -> str:
+    """The lock file of the render of the text ``name``: one of :data:`LOCKS`."""
+    return f"render-{int(name[-8:], 16) % LOCKS:03d}.lock"
 
 
 WRITING_LOCKS = 4096
@@ -168,7 +173,7 @@ class SharedRenders:
             shared = caches[self.shared]
             text = _read(shared, _shared_key(key))
             if text is None and writing is not None:
-                with _server_lock(self.shared, "", _writing_file(writing)):
+                with _server_lock(self.shared, _writing_file(writing)):
                     pass
                 text = self.kept(key) or _read(shared, _shared_key(key))
         except OSError:
@@ -186,13 +191,7 @@ class SharedRenders:
         if self.shared is None:
             yield
             return
-        try:
-            alias = self.shared
-            caches[alias]  # a file cache makes its folder here
-        except OSError:
-            yield
-            return
-        with _server_lock(alias, "", _writing_file(match_id)):
+        with _server_lock(self.shared, _writing_file(match_id)):
             yield
 
     def text(self, key: Hashable, render: Callable[[], str]) -> str:
@@ -235,7 +234,7 @@ class SharedRenders:
         text = _read(shared, name)
         if text is not None:
             return text
-        with _server_lock(self.shared, name):
+        with _server_lock(self.shared, _render_file(name)):
             text = _read(shared, name)  # rendered by another process while this one waited
             if text is not None:
                 return text

@@ -49,6 +49,7 @@ from companion.views.sheet import (
     PAGE,
     back_to_sheet,
     error_text,
+    form_event,
     keep_step,
     new_deal_form,
     preferred_mode,
@@ -195,11 +196,9 @@ def _saved(
     response["ETag"] = etag
     trigger_client_event(response, "kr:sheet", {"etag": etag, "next": sheet.next_number})
     if fresh_on_page and form is not None:
-        trigger_client_event(response, "kr:form", {
-            "mode": form.mode_key, "number": sheet.next_number,
-            "key": form.initial["client_key"],
-            "heading": _("Deal %(number)s") % {"number": sheet.next_number},
-        }, after="swap")
+        trigger_client_event(response, "kr:form", form_event(
+            sheet.next_number, mode=form.mode_key, key=form.initial["client_key"]),
+            after="swap")
     patch_cache_control(response, private=True, no_store=True)
     return response
 

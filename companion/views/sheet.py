@@ -464,6 +464,12 @@ def _empty_notice() -> str:
     return render_to_string(f"{PAGE}#notice", {"oob": True, "notice": ""})
 
 
+def form_event(number: int, **detail: Any) -> dict[str, Any]:
+    """The ``kr:form`` event's detail: the next deal's number and its form's heading, with
+    ``detail`` (static/js/sync.js puts the page's kept fresh form back with them)."""
+    return {"number": number, "heading": _("Deal %(number)s") % {"number": number}, **detail}
+
+
 def step_answer(request: HttpRequest, match_id: int, polled: Polled) -> HttpResponse | None:
     """A woken poll's answer when the match moved on by one new deal from the version the
     phone shows, and the page takes steps (``KR-Steps``, static/js/sync.js): that deal's
@@ -485,10 +491,8 @@ def step_answer(request: HttpRequest, match_id: int, polled: Polled) -> HttpResp
     trigger_client_event(response, "kr:sheet", {"etag": etag, "next": int(next_number)},
                          after="swap")
     if next_form == "1":
-        trigger_client_event(response, "kr:form", {
-            "step": True, "number": int(next_number),
-            "heading": _("Deal %(number)s") % {"number": int(next_number)},
-        }, after="swap")
+        trigger_client_event(response, "kr:form", form_event(int(next_number), step=True),
+                             after="swap")
     trusted_polls.tell(request, match_id=match_id, revision=polled.revision, kind=polled.kind,
                        language=get_language(), mode=_entry_mode(request, polled.game),
                        until=polled.until, base=shown)

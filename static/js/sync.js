@@ -72,8 +72,7 @@
       next = { mode: mode ? mode.value : (fresh && fresh.mode), number: next.number, key: "", heading: next.heading };
     }
     if (!fresh || fresh.mode !== next.mode) {  // not expected: then the sheet as the server has it
-      var form = old.querySelector("form");
-      if (form) { delete form.dataset.dirty; }
+      if (shown) { delete shown.dataset.dirty; }
       if (old.contains(document.activeElement)) { document.activeElement.blur(); }
       var sheet = document.getElementById("sheet");
       if (sheet) { delete sheet.dataset.etag; }  // the whole sheet, not "not modified"

@@ -39,6 +39,15 @@ def running(group: Any, players: list[Player], anna: User) -> Match:
     return match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
 
 
+@pytest.fixture
+def phone(ben: User) -> Client:
+    """Ben's phone: a member who may not delete the match (another kind of viewer than
+    Anna, who saves)."""
+    client = Client()
+    client.force_login(ben)
+    return client
+
+
 def sheet_url(match: Match) -> str:
     return reverse("match_sheet", args=[match.group_id, match.pk])
 
@@ -65,10 +74,8 @@ def poll(phone: Client, match: Match, etag: str, **headers: Any) -> Any:
 
 
 def test_a_watching_phone_gets_the_saves_step_not_the_sheet(
-    anna_client: Client, ben: User, running: Match
+    anna_client: Client, phone: Client, running: Match
 ) -> None:
-    phone = Client()
-    phone.force_login(ben)
     etag = shown_etag(phone, running)
     saved = save(anna_client, running)
     renders = sheets.renders
@@ -95,12 +102,9 @@ def test_a_watching_phone_gets_the_saves_step_not_the_sheet(
 
 
 def test_nothing_of_the_saving_phone_is_in_a_step(
-    anna_client: Client, ben: User, running: Match
+    anna_client: Client, phone: Client, running: Match
 ) -> None:
-    phone = Client()
-    phone.force_login(ben)
     assert anna_client.get(sheet_url(running)).status_code == 200  # her page: her CSRF cookie
-    etag = shown_etag(phone, running)
     save(anna_client, running)
     deal_services.match_undo(match=running, user=running.group.owner)  # undo offered: a form
     etag = shown_etag(phone, running)
@@ -117,10 +121,8 @@ def test_nothing_of_the_saving_phone_is_in_a_step(
 
 
 def test_a_phone_more_than_one_change_behind_gets_the_whole_sheet(
-    anna_client: Client, ben: User, running: Match
+    anna_client: Client, phone: Client, running: Match
 ) -> None:
-    phone = Client()
-    phone.force_login(ben)
     etag = shown_etag(phone, running)
     save(anna_client, running)
     save(anna_client, running, hand="2")
@@ -130,10 +132,8 @@ def test_a_phone_more_than_one_change_behind_gets_the_whole_sheet(
 
 
 def test_a_page_that_takes_no_steps_and_another_language_get_the_whole_sheet(
-    anna_client: Client, ben: User, running: Match
+    anna_client: Client, phone: Client, running: Match
 ) -> None:
-    phone = Client()
-    phone.force_login(ben)
     etag = shown_etag(phone, running)
     save(anna_client, running)  # in German (the default)
     plain = phone.get(sheet_url(running), **POLL, HTTP_IF_NONE_MATCH=etag)
@@ -157,10 +157,8 @@ def test_a_following_guest_gets_the_whole_sheet(
 
 
 def test_after_a_correction_the_whole_sheet_answers(
-    anna_client: Client, ben: User, running: Match
+    anna_client: Client, phone: Client, running: Match
 ) -> None:
-    phone = Client()
-    phone.force_login(ben)
     save(anna_client, running)
     etag = shown_etag(phone, running)
     deal_services.match_undo(match=running, user=running.group.owner)

@@ -66,16 +66,24 @@ def shown(page: Page) -> dict[str, str]:
     return texts
 
 
+def started(table: tuple[Group, list[Player], User], game: str) -> Any:
+    """Anna's match of ``game``, with the earlier deal :data:`GAMES` names for it."""
+    group, players, anna = table
+    match = match_services.match_start(group=group, game=game, players=players, user=anna)
+    earlier = GAMES[game][2]
+    if earlier is not None:
+        deal_services.deal_record(match=match, number=1, entries={
+            player.pk: entry for player, entry in zip(players, earlier, strict=True)})
+    return match
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_after_an_htmx_save_the_sheet_shows_what_a_reload_shows(
     live_server: Any, page: Page, annas_table: tuple[Group, list[Player], User], game: str
 ) -> None:
-    group, players, anna = annas_table
-    field, value, earlier = GAMES[game]
-    match = match_services.match_start(group=group, game=game, players=players, user=anna)
-    if earlier is not None:
-        deal_services.deal_record(match=match, number=1, entries={
-            player.pk: entry for player, entry in zip(players, earlier, strict=True)})
+    group, _players, _anna = annas_table
+    field, value, _earlier = GAMES[game]
+    match = started(annas_table, game)
     number = match.deals.count() + 1
     page.goto(f"{live_server.url}/g/{group.pk}/matches/{match.pk}/")
     etag = page.locator("#sheet").get_attribute("data-etag")

@@ -11,11 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from companion.models import Group, Membership, Player
+from companion.models import Group, Match, Membership, Player
 from companion.services import deals as deal_services
 from companion.services import matches as match_services
 from tests.e2e.scenes import enter, log_in
-from tests.e2e.test_sheet_save import DRAWN, GAMES, shown
+from tests.e2e.test_sheet_save import DRAWN, GAMES, shown, started
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,6 +29,16 @@ def bens_phone(browser: Browser, base_url: str, group: Group) -> tuple[BrowserCo
                                   extra_http_headers={"Accept-Language": "en"})
     phone = context.new_page()
     log_in(phone, base_url, ben)
+    return context, phone
+
+
+def watched(live_server: Any, page: Page, browser: Browser, match: Match,
+            ) -> tuple[BrowserContext, Page]:
+    """``match``'s sheet open on Anna's phone (``page``) and on Ben's, whose poll is held."""
+    url = f"{live_server.url}/g/{match.group_id}/matches/{match.pk}/"
+    page.goto(url)
+    context, phone = bens_phone(browser, live_server.url, match.group)
+    watching(phone, url)
     return context, phone
 
 
@@ -50,17 +60,10 @@ def test_a_watching_phone_shows_what_a_reload_shows_after_another_phones_save(
     live_server: Any, page: Page, browser: Browser,
     annas_table: tuple[Group, list[Player], User], game: str,
 ) -> None:
-    group, players, anna = annas_table
-    field, value, earlier = GAMES[game]
-    match = match_services.match_start(group=group, game=game, players=players, user=anna)
-    if earlier is not None:
-        deal_services.deal_record(match=match, number=1, entries={
-            player.pk: entry for player, entry in zip(players, earlier, strict=True)})
+    field, value, _earlier = GAMES[game]
+    match = started(annas_table, game)
     number = match.deals.count() + 1
-    url = f"{live_server.url}/g/{group.pk}/matches/{match.pk}/"
-    page.goto(url)
-    context, phone = bens_phone(browser, live_server.url, group)
-    watching(phone, url)
+    context, phone = watched(live_server, page, browser, match)
     form = page.locator("#deal-form form")
     enter(form, field, value)
     if game == "elf-nimmt":  # Ben went out; Cem still holds a card
@@ -91,10 +94,7 @@ def test_a_form_in_use_on_the_watching_phone_stays_and_is_marked_as_taken(
 ) -> None:
     group, players, anna = annas_table
     match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
-    url = f"{live_server.url}/g/{group.pk}/matches/{match.pk}/"
-    page.goto(url)
-    context, phone = bens_phone(browser, live_server.url, group)
-    watching(phone, url)
+    context, phone = watched(live_server, page, browser, match)
     phone.locator('#deal-form input[name="s1-hand"]').fill("4")  # Ben types deal 1 too
     page.locator('#deal-form input[name="s0-hand"]').fill("5")
     answer = step_of(phone, lambda: page.get_by_role("button", name="Save deal").click())
@@ -117,10 +117,7 @@ def test_a_fresh_form_comes_back_with_the_next_number_and_a_key_of_its_own_until
 ) -> None:
     group, players, anna = annas_table
     match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
-    url = f"{live_server.url}/g/{group.pk}/matches/{match.pk}/"
-    page.goto(url)
-    context, phone = bens_phone(browser, live_server.url, group)
-    watching(phone, url)
+    context, phone = watched(live_server, page, browser, match)
     page.locator('#deal-form input[name="s0-hand"]').fill("5")
     answer = step_of(phone, lambda: page.get_by_role("button", name="Save deal").click())
     assert answer.headers["kr-step"] == "next"
