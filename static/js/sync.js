@@ -10,9 +10,9 @@
    (KR-Fresh-Form), and when the next form would be the same fresh form the answer leaves it
    out and names the new number, key and heading (kr:form): the kept copy takes the form's
    place with them, as a reload would show it.
-   The sheet's poll takes steps (KR-Steps): when another phone saved the next deal, the answer
-   may be that save's step of the sheet (KR-Step), the same changed parts out of band, without a
-   form: a form in use stays as it is (marked when its number was taken), else the kept fresh
+   The sheet's poll takes steps (KR-Steps): when other phones saved the next deals, the answer
+   may be those saves' steps of the sheet, one after the other (KR-Step), the same changed parts
+   out of band, without a form: a form in use stays as it is (marked when its number was taken), else the kept fresh
    form comes back with the next number (kr:form with "step"), or the sheet is asked for anew. */
 (function () {
   "use strict";

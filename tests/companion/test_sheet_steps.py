@@ -1,7 +1,7 @@
 """A new deal's step of the sheet (issue 31): the save renders the parts it changes once,
 for every phone that may write and watches the match; a watching phone's poll that shows
-the version just before gets that step instead of the whole sheet (no render of its own).
-Any other poll gets the whole sheet: one that is more than one change behind, one of a
+a version a few new deals before gets those steps instead of the whole sheet (no render of
+its own). Any other poll gets the whole sheet: one that is too many deals behind, one of a
 page that does not take steps, one in another language, a read-only guest's, and any after
 a change that is not a new deal. Nothing of the saving phone is in a step."""
 
@@ -25,6 +25,7 @@ from companion.services import deals as deal_services
 from companion.services import matches as match_services
 from companion.services import passes as pass_services
 from companion.shared_renders import SharedRenders, sheets
+from companion.views import sheet as sheet_views
 from tests.companion.test_table_passes import guest_with
 
 pytestmark = pytest.mark.django_db
@@ -120,15 +121,40 @@ def test_nothing_of_the_saving_phone_is_in_a_step(
     assert "key-of-the-saving-phone" not in body
 
 
-def test_a_phone_more_than_one_change_behind_gets_the_whole_sheet(
+def test_a_phone_two_deals_behind_gets_both_steps_in_order(
     anna_client: Client, phone: Client, running: Match
 ) -> None:
     etag = shown_etag(phone, running)
     save(anna_client, running)
     save(anna_client, running, hand="2")
+    renders = sheets.renders
     answer = poll(phone, running, etag)
-    assert "KR-Step" not in answer
-    assert 'id="sheet"' in answer.content.decode()
+    assert answer["KR-Step"] == "end"  # X nimmt! of three players has two deals
+    body = answer.content.decode()
+    assert 'id="sheet"' not in body
+    assert 'id="deal-1"' in body and body.index('id="deal-1"') < body.index('id="deal-2"')
+    # Step after step: the second step's standings (the current ones) come last.
+    assert body.index('id="deal-1"') < body.rindex('id="standings"') < body.index('id="deal-2"')
+    assert sheets.renders == renders
+    running.refresh_from_db()
+    assert answer["ETag"].startswith(f'"{running.revision}.')
+    assert '"next": 3' in answer["HX-Trigger-After-Swap"]
+
+
+def test_a_phone_behind_a_deal_and_a_correction_or_too_many_deals_gets_the_whole_sheet(
+    monkeypatch: pytest.MonkeyPatch, anna_client: Client, phone: Client, running: Match
+) -> None:
+    etag = shown_etag(phone, running)
+    save(anna_client, running)
+    deal_services.match_undo(match=running, user=running.group.owner)
+    answer = poll(phone, running, etag)
+    assert "KR-Step" not in answer and 'id="sheet"' in answer.content.decode()
+    monkeypatch.setattr(sheet_views, "STEPS_AT_MOST", 1)
+    etag = shown_etag(phone, running)
+    for hand in ("1", "2"):
+        save(anna_client, running, hand=hand)
+    answer = poll(phone, running, etag)
+    assert "KR-Step" not in answer and 'id="sheet"' in answer.content.decode()
 
 
 def test_a_page_that_takes_no_steps_and_another_language_get_the_whole_sheet(

@@ -432,7 +432,7 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
 ) -> None:
     """A save's step of the sheet (companion/views/sheet.py, ``step_answer``) fits only a page
     that shows the version just before it: kept in the loop for the others of its kind, it
-    is not sent to a phone that shows an older one (that one gets the whole sheet)."""
+    is not sent to a phone that shows an older one (that one gets its steps from Django)."""
     from django.urls import reverse
 
     phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
@@ -464,5 +464,8 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
     assert all(headers.get("kr-step") == "end" for _, headers, *_ in woken)  # deal 2 of 2
     assert woken[0][2] == woken[1][2] and b'id="sheet"' not in woken[0][2]
     assert trusted_polls.answered_count() == 1  # the second woken poll, from the loop
-    assert behind[0] == 200 and "kr-step" not in behind[1]
-    assert b'id="sheet"' in behind[2]
+    # It gets both deals' steps from Django, not the loop's step of the second deal alone.
+    assert behind[0] == 200 and behind[1].get("kr-step") == "end"
+    assert behind[2] != woken[0][2] and b'id="deal-1"' not in woken[0][2]
+    assert b'id="deal-1"' in behind[2] and b'id="deal-2"' in behind[2]
+    assert trusted_polls.answered_count() == 1

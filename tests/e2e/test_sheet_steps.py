@@ -88,6 +88,36 @@ def test_a_watching_phone_shows_what_a_reload_shows_after_another_phones_save(
     context.close()
 
 
+def test_a_phone_that_missed_two_deals_gets_both_steps_and_shows_what_a_reload_shows(
+    live_server: Any, page: Page, browser: Browser,
+    annas_table: tuple[Group, list[Player], User],
+) -> None:
+    """Ben's phone is offline while Anna saves both deals of the match: back online, its
+    poll gets the two steps, the last one ending the match."""
+    group, players, anna = annas_table
+    match = match_services.match_start(group=group, game="x-nimmt", players=players, user=anna)
+    context, phone = watched(live_server, page, browser, match)
+    context.set_offline(True)
+    for number, hand in ((1, "5"), (2, "3")):
+        page.locator('#deal-form input[name="s0-hand"]').fill(hand)
+        page.get_by_role("button", name="Save deal").click()
+        expect(page.locator(f"#deal-{number}")).to_be_visible()
+    with phone.expect_response(lambda r: r.request.method == "GET" and r.status == 200
+                               and "/matches/" in r.url, timeout=15000) as answer:
+        context.set_offline(False)
+    assert answer.value.headers["kr-step"] == "end"
+    expect(phone.locator("#deal-2")).to_be_visible()
+    expect(phone.get_by_role("button", name="All deals recorded: finish the match")).to_be_visible()
+    phone.wait_for_timeout(300)  # settled
+    after_steps = shown(phone)
+    drawn = phone.locator("#sheet .progression figure").evaluate(DRAWN)
+    phone.reload()
+    expect(phone.locator("#deal-2")).to_be_visible()
+    assert shown(phone) == after_steps
+    assert phone.locator("#sheet .progression figure").evaluate(DRAWN) == drawn
+    context.close()
+
+
 def test_a_form_in_use_on_the_watching_phone_stays_and_is_marked_as_taken(
     live_server: Any, page: Page, browser: Browser,
     annas_table: tuple[Group, list[Player], User],
