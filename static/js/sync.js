@@ -12,8 +12,9 @@
    place with them, as a reload would show it.
    The sheet's poll takes steps (KR-Steps): when other phones saved the next deals, the answer
    may be those saves' steps of the sheet, one after the other (KR-Step), the same changed parts
-   out of band, without a form: a form in use stays as it is (marked when its number was taken), else the kept fresh
-   form comes back with the next number (kr:form with "step"), or the sheet is asked for anew. */
+   out of band, without a form: a form in use stays as it is (marked when its number was
+   taken), else the kept fresh form comes back with the next number (kr:form with "step"), or
+   the sheet is asked for anew. */
 (function () {
   "use strict";
   var K = window.Kartenrunde = window.Kartenrunde || {};

@@ -47,12 +47,24 @@ def watching(phone: Page, url: str) -> None:
     phone.wait_for_timeout(2500)  # its poll is held by now
 
 
-def step_of(phone: Page, save: Any) -> Any:
-    """The answer of the watching phone's poll that the save ``save()`` wakes."""
+def step_of(phone: Page, save: Any, timeout: float = 5000) -> Any:
+    """The answer of the watching phone's poll that ``save()`` wakes (or lets through)."""
     with phone.expect_response(lambda r: r.request.method == "GET" and r.status == 200
-                               and "/matches/" in r.url, timeout=5000) as answer:
+                               and "/matches/" in r.url, timeout=timeout) as answer:
         save()
     return answer.value
+
+
+def shows_what_a_reload_shows(phone: Page, number: int) -> None:
+    """The watching phone, once settled, shows what it shows after a reload, whose last
+    deal is ``number``: the parts a save changes, the form's fields and the chart."""
+    phone.wait_for_timeout(300)  # settled
+    before = shown(phone)
+    drawn = phone.locator("#sheet .progression figure").evaluate(DRAWN)
+    phone.reload()
+    expect(phone.locator(f"#deal-{number}")).to_be_visible()
+    assert shown(phone) == before
+    assert phone.locator("#sheet .progression figure").evaluate(DRAWN) == drawn
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -78,13 +90,7 @@ def test_a_watching_phone_shows_what_a_reload_shows_after_another_phones_save(
     assert phone.locator("#sheet").get_attribute("data-etag").startswith(f'"{match.revision}.')
     if answer.headers["kr-step"] == "next":
         expect(phone.locator("#deal-form h2")).to_have_text(f"Deal {number + 1}")
-    phone.wait_for_timeout(300)  # settled
-    after_step = shown(phone)
-    drawn = phone.locator("#sheet .progression figure").evaluate(DRAWN)
-    phone.reload()
-    expect(phone.locator(f"#deal-{number}")).to_be_visible()
-    assert shown(phone) == after_step
-    assert phone.locator("#sheet .progression figure").evaluate(DRAWN) == drawn
+    shows_what_a_reload_shows(phone, number)
     context.close()
 
 
@@ -102,19 +108,11 @@ def test_a_phone_that_missed_two_deals_gets_both_steps_and_shows_what_a_reload_s
         page.locator('#deal-form input[name="s0-hand"]').fill(hand)
         page.get_by_role("button", name="Save deal").click()
         expect(page.locator(f"#deal-{number}")).to_be_visible()
-    with phone.expect_response(lambda r: r.request.method == "GET" and r.status == 200
-                               and "/matches/" in r.url, timeout=15000) as answer:
-        context.set_offline(False)
-    assert answer.value.headers["kr-step"] == "end"
+    answer = step_of(phone, lambda: context.set_offline(False), timeout=15000)
+    assert answer.headers["kr-step"] == "end"
     expect(phone.locator("#deal-2")).to_be_visible()
     expect(phone.get_by_role("button", name="All deals recorded: finish the match")).to_be_visible()
-    phone.wait_for_timeout(300)  # settled
-    after_steps = shown(phone)
-    drawn = phone.locator("#sheet .progression figure").evaluate(DRAWN)
-    phone.reload()
-    expect(phone.locator("#deal-2")).to_be_visible()
-    assert shown(phone) == after_steps
-    assert phone.locator("#sheet .progression figure").evaluate(DRAWN) == drawn
+    shows_what_a_reload_shows(phone, 2)
     context.close()
 
 
