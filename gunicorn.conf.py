@@ -10,6 +10,9 @@ changed from the environment.
 """
 
 import os
+import socket
+import sys
+from typing import Any
 
 wsgi_app = "companion.asgi:application"
 bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"]
@@ -21,6 +24,13 @@ worker_class = "companion.server.Worker"
 # made in the other process within a quarter second on SQLite (companion/waiting.py reads
 # the waited-for matches' revisions), at once on PostgreSQL (LISTEN/NOTIFY).
 workers = int(os.environ.get("WEB_CONCURRENCY", str(min(2, os.cpu_count() or 1))))
+# Each process listens on a socket of its own (SO_REUSEPORT; gunicorn then binds in the
+# workers, not in the master), and the kernel spreads new connections evenly over them. On
+# one shared socket the process that was idle at that moment took each new connection and
+# kept it (a phone's connection stays open all evening): at 1,000 phones one process got
+# every writer's connection and queued 160 saves while the other had none to do
+# (bench/results/watchers-reuse-port.txt).
+reuse_port = True
 timeout = 30
 # Held polls are answered at once when a worker stops (companion/server.py); this is for
 # the pages still being made.
@@ -41,3 +51,23 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 # No runtime control socket: nothing uses it, and several servers on one machine
 # would share its default path.
 control_socket_disable = True
+
+
+def on_starting(server: Any) -> None:
+    """Refuse a port that is taken. With ``reuse_port`` a second server of the same user on
+    the same port would not fail to bind: it would silently get half of the connections
+    (an old `make run` still running, say). A plain bind (SO_REUSEADDR only, as a server
+    binds after a restart) fails wherever anything listens on that port."""
+    for address in server.cfg.address:
+        if not isinstance(address, tuple):
+            continue  # a Unix socket: gunicorn itself refuses one that is in use
+        host, port = address[0] or "0.0.0.0", address[1]
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+            except OSError as error:
+                server.log.error("Cannot listen at %s:%s: %s. Is another server running "
+                                 "there?", host, port, error.strerror)
+                sys.exit(1)

@@ -30,8 +30,17 @@ from companion import waiting
 
 
 class Server(UvicornServer):
+    listeners: list[Any] = []
+    """gunicorn's listening sockets of this worker, closed when it stops (below)."""
+
     async def shutdown(self, sockets: Any = None) -> None:
         waiting.stop()
+        # This process's own listening socket (gunicorn's reuse_port) leaves the kernel's
+        # group once its last copy is closed: uvicorn closes its copies below, these are the
+        # others. New connections then go to the other processes at once, instead of
+        # waiting in this socket's queue until the process ends and being reset then.
+        for listener in self.listeners:
+            listener.close()
         await super().shutdown(sockets=sockets)
 
 
@@ -81,6 +90,7 @@ class Worker(UvicornWorker):
     async def _serve(self) -> None:
         self.config.app = self.wsgi
         self.server = Server(config=self.config)
+        self.server.listeners = list(self.sockets)
         # uvicorn's event loop gets copies of gunicorn's listening sockets: it closes its
         # own when it stops, and gunicorn's stay for gunicorn to close (closing the same
         # socket twice logged "Error while closing socket [Errno 9]").

@@ -555,3 +555,111 @@ def test_make_runs_server_shows_a_save_on_every_waiting_phone_at_once(
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(make.pid, signal.SIGKILL)  # what this test started
+
+
+def _gunicorn(run_folder: Path, port: int, workers: int = 2) -> subprocess.Popen[str]:
+    """The server as the hosted profile starts it (gunicorn with this folder's
+    gunicorn.conf.py), ``workers`` processes on the run folder's database."""
+    import sys
+
+    return subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py",
+         "--bind", f"127.0.0.1:{port}"],
+        cwd=project.BASE_DIR, env={**_run_environment(run_folder), "WEB_CONCURRENCY": str(workers),
+                                   "DJANGO_SECRET_KEY": "x" * 50},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )
+
+
+def _established(port: int) -> set[str]:
+    """The socket inodes of the server's side of the connections to ``port``."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    found.add(fields[9])
+    return found
+
+
+def _sockets_of(pid: int) -> set[str]:
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                found.add(target[len("socket:["):-1])
+    return found
+
+
+@pytest.mark.slow  # starts gunicorn
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc")
+def test_the_servers_processes_take_an_even_share_of_the_phones_connections(
+    run_folder: Path,
+) -> None:
+    """Issue 31: a phone keeps its connection all evening, so the process that accepts it
+    does that phone's work all evening. 100 new connections to a server of two processes
+    end up about half in each, also when one process is busy while they connect (each
+    process listens on a socket of its own and the kernel spreads the connections by their
+    addresses); on one shared socket the process idle at that moment took them, and at
+    1,000 phones one process did every save while the other had none."""
+    port = _free_port()
+    server = _gunicorn(run_folder, port)
+    phones: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 or not _listening(port):
+            assert server.poll() is None, server.stdout.read() if server.stdout else ""
+            assert time.monotonic() < deadline, "the server did not start within 60 s"
+            time.sleep(0.2)
+            workers = [int(p) for p in
+                       Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()]
+        time.sleep(1)  # both processes listen
+        # One process is busy while the phones connect (here: stopped): it still gets its
+        # share, as a busy process on one shared socket did not.
+        os.kill(workers[0], signal.SIGSTOP)
+        try:
+            for _ in range(100):
+                phones.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+            time.sleep(0.5)
+        finally:
+            os.kill(workers[0], signal.SIGCONT)
+        deadline = time.monotonic() + 10
+        while True:
+            ours = _established(port)
+            shares = [len(_sockets_of(pid) & ours) for pid in workers]
+            if sum(shares) >= 100 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+
+        assert sum(shares) == 100, shares
+        assert min(shares) >= 25, shares
+    finally:
+        for phone in phones:
+            phone.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+
+@pytest.mark.slow  # starts gunicorn
+def test_a_server_refuses_a_port_another_server_listens_on(run_folder: Path) -> None:
+    """Each process binds its port with SO_REUSEPORT, which lets a second server of the same
+    user bind it too: it would silently take half of the phones. It stops at once with a
+    line saying why."""
+    port = _free_port()
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # as the other server's
+        other.bind(("127.0.0.1", port))
+        other.listen()
+        server = _gunicorn(run_folder, port)
+        try:
+            output, _ = server.communicate(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
+
+    assert server.returncode != 0
+    assert f"Cannot listen at 127.0.0.1:{port}: Address already in use" in output, output
