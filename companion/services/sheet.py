@@ -104,11 +104,19 @@ def log_change(
         client_key=client_key or None,
     )
 
-def touch(*, match: Match) -> None:
+def touch(*, match: Match, revision: int | None = None) -> bool:
     """Move the match's ``revision`` on: phones polling the sheet see a new ETag, and the
-    polls waiting for a change answer once the change is committed."""
-    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)
+    polls waiting for a change answer once the change is committed.
+
+    With ``revision``, only if the match is still at it (nothing changed since it was
+    read): False, and nothing written, if another change came first."""
+    rows = Match.objects.filter(pk=match.pk)
+    if revision is not None:
+        rows = rows.filter(revision=revision)
+    if not rows.update(revision=F("revision") + 1):
+        return False
     announce(match.pk)
+    return True
 
 def refresh_seats(*, match: Match) -> list[Seat]:
     """Recompute every seat's total, place and winner flag from the recorded deals.
@@ -134,6 +142,13 @@ def refresh_seats(*, match: Match) -> list[Seat]:
 
 def place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) -> None:
     """Store ``totals`` (per player name) with the engine's places on the seats."""
+    set_places(match, seats, totals)
+    store_places(seats)
+
+
+def set_places(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) -> None:
+    """Put ``totals`` (per player name) and the engine's places on the seats, unsaved
+    (:func:`store_places` writes them)."""
     places = {
         name: place
         for place, name, _total in rank(totals, lower_is_better=GAMES[match.game].lower_is_better)
@@ -143,13 +158,12 @@ def place_seats(match: Match, seats: Sequence[Seat], totals: Mapping[str, int]) 
         seat.total = totals[seat.player.name]
         seat.place = places[seat.player.name]
         seat.is_winner = finished and seat.place == 1
-    _store_places(seats)
 
 
 PLACED = ("total", "place", "is_winner")
 
 
-def _store_places(seats: Sequence[Seat]) -> None:
+def store_places(seats: Sequence[Seat]) -> None:
     """One UPDATE per seat, sent as one statement with a row of values each (the DB-API's
     ``executemany``): every save ends here, and ``bulk_update``'s ``CASE WHEN`` for each
     field and seat cost more to build than the rest of the save's writes."""
