@@ -247,18 +247,17 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 20000},
     },
     # The sheets polls get, rendered once for all the server's processes
-    # (companion/shared_renders.py): files in a folder of their own per database (not in
-    # the machine's shared /tmp: the files are read back as pickles, and only the app's
-    # own user may write there). Few files: each text is written for the other processes,
-    # which take it within a second, and every write lists the whole folder (Django's
-    # file cache counts its files to cull a third of them when full), 3.7 ms of CPU at
-    # 2,000 files, 1 ms at 300. At the 25 changes a second (two texts each) a
-    # text stays at least 4 s.
+    # (companion/shared_renders.py), and the steps and answers they share: files in a
+    # folder of their own per database (not in the machine's shared /tmp: the files are
+    # read back as pickles, and only the app's own user may write there). Django's file
+    # cache, but a text stays its 30 s, and the folder is listed once a second, not at
+    # every write (companion/shared_cache.py). At 1,000 phones saving every 5 s about
+    # 6,000 texts are kept; MAX_ENTRIES bounds a burst.
     "renders": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "companion.shared_cache.SharedFileCache",
         "LOCATION": os.environ.get("KARTENRUNDE_RENDERS_DIR") or _renders_folder(),
         "TIMEOUT": 30,
-        "OPTIONS": {"MAX_ENTRIES": 300},
+        "OPTIONS": {"MAX_ENTRIES": 10000},
     },
 }
 
