@@ -17,12 +17,17 @@ import contextlib
 import os
 import threading
 import time
-from typing import Any
 
 from django.core.cache.backends.filebased import FileBasedCache
 
 CULL_EVERY = 1.0
 """Seconds between two culls of one process."""
+
+_culled: dict[str, float] = {}
+"""Per folder, when this process last culled it. Kept here, not on the cache: Django makes
+a cache object per thread and request context (``caches[...]``), and each new one would
+cull at its first write (a profile at 1,000 phones: a third of the server's CPU)."""
+_culling = threading.Lock()
 
 
 class SharedFileCache(FileBasedCache):
@@ -30,17 +35,13 @@ class SharedFileCache(FileBasedCache):
     older than the cache's ``TIMEOUT``, then, while more than ``MAX_ENTRIES`` are left,
     the oldest."""
 
-    def __init__(self, dir: str, params: dict[str, Any]) -> None:
-        super().__init__(dir, params)
-        self._culled = float("-inf")
-        self._culling = threading.Lock()
-
     def _cull(self) -> None:
         now = time.monotonic()
-        if now < self._culled + CULL_EVERY or not self._culling.acquire(blocking=False):
+        if now < _culled.get(self._dir, float("-inf")) + CULL_EVERY \
+                or not _culling.acquire(blocking=False):
             return
         try:
-            self._culled = now
+            _culled[self._dir] = now
             found: list[tuple[float, str]] = []
             with os.scandir(self._dir) as entries:
                 for entry in entries:
@@ -58,4 +59,4 @@ class SharedFileCache(FileBasedCache):
         except FileNotFoundError:
             pass  # the folder is gone (a test's, a cleared one): set makes it again
         finally:
-            self._culling.release()
+            _culling.release()
