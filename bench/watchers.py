@@ -3,7 +3,7 @@ sheets, one writer per match saving every 5 s.
 
 The app is served as `make run` serves it (bench/served.py: ``manage.py serve``, one
 process, SQLite), or as the hosted profile does (``--database-url postgres://…``,
-``--workers 2``). Each phone is a plain HTTP client (httpx, asyncio) doing what
+``--workers 2``). Each phone is a plain HTTP client (bench/http1.py, asyncio) doing what
 static/js/sync.js does: it asks for the sheet with ``HX-Request``, then polls with the
 ETag it shows (``If-None-Match``) and ``KR-Wait``, at once after a held or new answer, 2 s
 after a quick 304. Each match has a writer (its owner, logged in) that every 5 s
@@ -50,7 +50,6 @@ import contextlib
 import os
 import secrets
 import shutil
-import ssl
 import string
 import sys
 import time
@@ -58,6 +57,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+import http1
 import served
 
 PORT = 8297
@@ -181,11 +181,9 @@ async def get(client: Any, run: Run, url: str, **kwargs: Any) -> Any:
     """A GET as a browser sends it: when the server closed the kept-alive connection just
     as it was reused (its keep-alive time ran out), the browser sends it again on a new
     connection; so does this phone (counted as "resent", not as an error)."""
-    import httpx
-
     try:
         return await client.get(url, **kwargs)
-    except (httpx.RemoteProtocolError, httpx.ReadError):
+    except (http1.RemoteProtocolError, http1.ReadError):
         run.resent += 1
         return await client.get(url, **kwargs)
 
@@ -201,8 +199,6 @@ HEADERS = {"Accept-Language": "de", "Accept-Encoding": "gzip"}
 
 
 async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> None:
-    import httpx
-
     seen = run.seen[sheet][index]
     # As htmx sends the poll of #sheet-poll (hx-target="#sheet").
     # The cookies a phone's browser has after the sheet's page: its session and the CSRF
@@ -219,7 +215,7 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
             headers.update({"If-None-Match": etag, "KR-Wait": "1"})
         try:
             answer = await get(client, run, sheet, headers=headers)
-        except httpx.HTTPError as error:
+        except http1.HTTPError as error:
             run.error(type(error).__name__)
             await asyncio.sleep(2)
             continue
@@ -247,8 +243,6 @@ async def writer(client: Any, run: Run, sheet: str, session: str, delay: float,
     redirect, not followed). ``new``: the next deal, saved as the page's deal form saves it
     (htmx, ``KR-Fresh-Form``: answered with the changed parts of the sheet), with the
     entries of deal 1."""
-    import httpx
-
     csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
     jar = {**HEADERS, "Cookie": f"sessionid={session}; csrftoken={csrf}"}
     edit = f"{sheet}deals/2/"
@@ -287,14 +281,12 @@ async def writer(client: Any, run: Run, sheet: str, session: str, delay: float,
             else:
                 run.saves[sheet].append(tapped)
                 run.answered.append(time.monotonic() - tapped)
-        except httpx.HTTPError as error:
+        except http1.HTTPError as error:
             run.error(f"save {type(error).__name__}")
         await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
 
 async def rules(client: Any, run: Run) -> None:
-    import httpx
-
     while time.monotonic() < run.end:
         started = time.perf_counter()
         try:
@@ -303,7 +295,7 @@ async def rules(client: Any, run: Run) -> None:
                 run.rules.append(time.perf_counter() - started)
             else:
                 run.error(f"/rules/ HTTP {answer.status_code}")
-        except httpx.HTTPError as error:
+        except http1.HTTPError as error:
             run.error(f"/rules/ {type(error).__name__}")
         await asyncio.sleep(0.5)
 
@@ -343,18 +335,12 @@ def db_connections(database_url: str | None, database: str) -> int | None:
 async def measure(matches: list[dict[str, Any]], count: int, seconds: float, master: int,
                   database_url: str | None, database: str, save: str,
                   warmup: float = 0.0) -> dict[str, Any]:
-    import httpx
-
     run = Run(seconds)
     used = matches[: (count + 3) // 4]
-    # A client per phone, as each phone is a browser of its own: one shared pool of a
-    # thousand connections made httpx itself the bottleneck (it scans its pool per request).
-    shared_tls = ssl.create_default_context()
+    # A client per phone, as each phone is a browser of its own (its own connection).
     async with contextlib.AsyncExitStack() as stack:
         def client() -> Any:
-            return httpx.AsyncClient(
-                base_url=f"http://127.0.0.1:{PORT}", timeout=TIMEOUT, verify=shared_tls,
-                limits=httpx.Limits(max_connections=2, max_keepalive_connections=2))
+            return http1.Client("127.0.0.1", PORT, TIMEOUT)
 
         clients = [await stack.enter_async_context(client())
                    for _ in range(count + len(used) + 1)]
