@@ -23,6 +23,12 @@ which of the shared texts this phone may have. The server's event loop keeps
 A woken poll of a phone Django checked is answered from there when the answer kept for
 its kind shows the match's current revision (as this process knows it). The first of a
 kind goes through Django as before and the others wait for its answer (:func:`answer`).
+The first of a kind in one process is also the first for the server's other processes: it
+leaves a mark in the shared folder while it asks Django (:func:`_mark`), and a woken poll
+of its kind in another process waits for the answer it shares instead of asking Django
+too (:func:`_relay`). A table's phones are spread over the processes, so each change went
+through Django once per process; at 1,000 phones those polls were as much of a process's
+CPU as the saves, and while their line grew the processes never caught up.
 So Django sees each phone at most every :data:`TRUST` seconds instead of at every change,
 and a woken poll costs microseconds in the loop instead of milliseconds in a thread.
 
@@ -277,13 +283,70 @@ def _from_other_process(group: Group, shown: int) -> Kept | None:
     return kept
 
 
-def _share(group: Group, kept: Kept) -> None:
-    """(In a thread.) The answer for the server's other processes."""
+def _share(group: Group, kept: Kept, mark: str | None = None) -> None:
+    """(In a thread.) The answer for the server's other processes; then the mark of the
+    poll that got it goes (:func:`_mark`)."""
     from django.core.cache import caches
 
     with contextlib.suppress(OSError):  # a full disk: each process asks Django itself
         caches["renders"].set(_shared_name(group, kept.revision),
                               (kept.status, kept.headers, kept.body, kept.base), KEPT_TTL)
+    if mark is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(mark)
+
+
+RELAY_EVERY = 0.02
+"""Seconds between two looks for the answer another process is getting (:func:`_relay`)."""
+
+
+def _mark_path(group: Group) -> str | None:
+    """The mark of a poll that asks Django for ``group``'s answer for the server's
+    processes (beside the access epoch), or None when nothing is shared."""
+    path = _epoch_path()
+    if path is None:
+        return None
+    name = hashlib.sha256(repr(group).encode()).hexdigest()[:32]
+    return os.path.join(os.path.dirname(path), f"leading-{name}")
+
+
+def _mark(group: Group) -> str | None:
+    """(The first poll of its kind in this process, on its way to Django.) Tell the other
+    processes; the mark's path, to take it away once the answer is shared (or not)."""
+    path = _mark_path(group)
+    if path is None:
+        return None
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600))
+    except OSError:
+        return None
+    return path
+
+
+def _led_elsewhere(group: Group) -> bool:
+    """A poll of another process is asking Django for this kind's answer (a mark younger
+    than :data:`FOLLOW_WAIT`: an older one was left by a process that ended)."""
+    path = _mark_path(group)
+    if path is None:
+        return False
+    try:
+        return time.time() - os.stat(path).st_mtime < FOLLOW_WAIT
+    except OSError:
+        return False
+
+
+async def _relay(group: Group, shown: int) -> Kept | None:
+    """(The first woken poll of its kind in this process, while another process's asks
+    Django.) That answer once it is shared, kept here for this process's others too; None
+    when the other poll ended without sharing one for the match's current revision (a
+    poll for an older one), or when its mark grew older than :data:`FOLLOW_WAIT`."""
+    deadline = time.monotonic() + FOLLOW_WAIT
+    while time.monotonic() < deadline:
+        await asyncio.sleep(RELAY_EVERY)
+        kept = _from_other_process(group, shown)
+        if kept is not None or not _led_elsewhere(group):
+            return kept
+    return None
 
 
 def _keep(group: Group, kept: Kept) -> None:
@@ -315,6 +378,8 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
     got no answer within :data:`FOLLOW_WAIT` (Django is busy: this poll asking it too
     would only make the line longer; the caller answers 304 and the phone asks again, to
     find the answer or wait for it once more); ``django``: go to Django."""
+    from companion import waiting
+
     ident = identity(scope)
     group = _group_of(_state.checked.get(ident), match_id)
     if group is None:
@@ -324,7 +389,25 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
     if kept is None:
         pending = _state.pending.get(group)
         if pending is None:
-            return "django"
+            # The match's revision as this process knows it (on SQLite read by the
+            # recheck that woke this poll; none when an announcement woke it).
+            if waiting.known_revision(match_id) is None or not _led_elsewhere(group):
+                return "django"
+            # Another process asks Django: this one waits for its answer, and its own
+            # polls of this kind wait for this one.
+            relaying = _state.pending[group] = asyncio.get_running_loop().create_future()
+            try:
+                kept = await _relay(group, shown)
+            finally:
+                _state.pending.pop(group, None)
+                relaying.set_result(None)
+            if kept is None:
+                return "django"  # none shared, or the other poll's mark grew old
+            load_report.counts["relayed"] += 1
+            _state.checked.move_to_end(ident)
+            load_report.counts["trusted"] += 1
+            await _send(send, kept)
+            return "answered"
         try:
             await asyncio.wait_for(asyncio.shield(pending), FOLLOW_WAIT)
         except TimeoutError:
@@ -360,11 +443,14 @@ class Through:
         # only a guess of what Django will answer, each follower's own trust is checked).
         checked = _state.checked.get(self.ident)
         self.leads: Group | None = None
+        self.mark: str | None = None
         if checked is not None and checked.group[0] == match_id \
                 and checked.group not in _state.pending:
-            # The first of its kind since the change: the others wait for this answer.
+            # The first of its kind since the change: the others wait for this answer, in
+            # this process and (told by the mark) in the others.
             self.leads = checked.group
             _state.pending[checked.group] = asyncio.get_running_loop().create_future()
+            self.mark = _mark(checked.group)
 
     def scope(self, scope: dict[str, Any]) -> dict[str, Any]:
         return {**scope, SLOT: self.slot}
@@ -391,7 +477,8 @@ class Through:
                     now + KEPT_TTL, slot.get("base"))
         _keep(group, kept)
         if len(kept.body) <= MAX_KEPT_BYTES:
-            asyncio.get_running_loop().run_in_executor(None, _share, group, kept)
+            asyncio.get_running_loop().run_in_executor(None, _share, group, kept, self.mark)
+            self.mark = None  # taken away once the answer is shared
         remaining = slot["ends"] - time.time()
         if remaining > 0:
             _state.checked.pop(self.ident, None)
@@ -400,6 +487,9 @@ class Through:
                 _state.checked.popitem(last=False)
 
     def done(self) -> None:
+        if self.mark is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.mark)
         if self.leads is not None:
             pending = _state.pending.pop(self.leads, None)
             if pending is not None and not pending.done():

@@ -7,6 +7,7 @@ expired table pass, a restored backup."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -469,3 +470,52 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
     assert behind[2] != woken[0][2] and b'id="deal-1"' not in woken[0][2]
     assert b'id="deal-1"' in behind[2] and b'id="deal-2"' in behind[2]
     assert trusted_polls.answered_count() == 1
+
+
+@pytest.mark.parametrize("other", ["shares its answer", "shares none", "takes too long"])
+def test_a_poll_another_process_asks_django_for_waits_for_its_answer(
+    ben: User, running: Match, players: list[Player], monkeypatch: pytest.MonkeyPatch,
+    nothing_trusted_yet: list[str], other: str,
+) -> None:
+    """The first woken poll of a kind in one process leaves a mark in the shared folder
+    while it asks Django; a poll of its kind woken in another process waits for the answer
+    it shares instead of asking Django too. When the other poll shares none (its mark
+    goes), or its mark is older than FOLLOW_WAIT (a process that ended, or a Django that
+    busy), this one asks Django itself."""
+    monkeypatch.setattr(trusted_polls, "FOLLOW_WAIT", 0.5)
+    # As in the server's other process: the change is not announced here (nor through
+    # PostgreSQL's notification); the recheck of the waited-for matches finds it.
+    monkeypatch.setattr(waiting, "RECHECK", 0.05)
+    monkeypatch.setattr(waiting, "RECHECK_SQLITE", 0.05)
+    monkeypatch.setattr(waiting, "changed", lambda *args, **kwargs: None)
+    phone = logged_in(ben)
+
+    def recorded_elsewhere() -> None:
+        record(running.pk, players)
+
+    async def scenario() -> Answer:
+        shown = await sheet(phone, running)  # Django checks the phone
+        (checked,) = trusted_polls._state.checked.values()
+        (poll,) = await hold_polls([phone], running, [shown])
+        mark = trusted_polls._mark(checked.group)  # the other process's first poll
+        assert mark is not None
+        await in_thread(recorded_elsewhere)
+        await asyncio.sleep(0.3)
+        assert not poll.done()  # woken, waiting for the other process, not in Django
+        if other == "shares its answer":
+            current = waiting.known_revision(running.pk)
+            assert current is not None
+            kept = trusted_polls.Kept(current, 200, [(b"etag", b'"from-the-other"')],
+                                      b"<div>the other process's answer</div>", 0.0)
+            await in_thread(lambda: trusted_polls._share(checked.group, kept, mark))
+        elif other == "shares none":
+            os.unlink(mark)
+        return await asyncio.wait_for(poll, 10)
+
+    status, _, body, _ = run_apart(scenario())
+    if other == "shares its answer":
+        assert (status, body) == (200, b"<div>the other process's answer</div>")
+        assert len(nothing_trusted_yet) == 1  # only the page
+    else:
+        assert status == 200 and b'id="deal-1"' in body
+        assert len(nothing_trusted_yet) == 2  # the page, then the poll asked Django itself
