@@ -482,7 +482,6 @@ def test_a_poll_another_process_asks_django_for_waits_for_its_answer(
     it shares instead of asking Django too. When the other poll shares none (its mark
     goes), or its mark is older than FOLLOW_WAIT (a process that ended, or a Django that
     busy), this one asks Django itself."""
-    monkeypatch.setattr(trusted_polls, "FOLLOW_WAIT", 0.5)
     # As in the server's other process: the change is not announced here (nor through
     # PostgreSQL's notification); the recheck of the waited-for matches finds it.
     monkeypatch.setattr(waiting, "RECHECK", 0.05)
@@ -510,6 +509,9 @@ def test_a_poll_another_process_asks_django_for_waits_for_its_answer(
             await in_thread(lambda: trusted_polls._share(checked.group, kept, mark))
         elif other == "shares none":
             os.unlink(mark)
+        else:  # its mark grows older than FOLLOW_WAIT
+            then = time.time() - trusted_polls.FOLLOW_WAIT - 1
+            os.utime(mark, (then, then))
         return await asyncio.wait_for(poll, 10)
 
     status, _, body, _ = run_apart(scenario())
