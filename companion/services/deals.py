@@ -17,7 +17,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connections, router, transaction
-from django.db.models import Count, Exists, OuterRef, Subquery, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -151,24 +150,8 @@ def deal_record(
         match=match, number=number, entries=entries, user=user, client_key=client_key
     ).deal
 
-def _appending(match: Match, client_key: str | None, *, lock: bool = False) -> Match:
-    """The match as a new deal needs it: with how many deals it has (``recorded``) and
-    whether ``client_key`` was sent before (``sent``); ``lock``: its row locked for the
-    rest of the transaction."""
-    rows = Match.objects.select_for_update() if lock else Match.objects.all()
-    return rows.annotate(
-        recorded=Subquery(
-            Deal.objects.filter(match=OuterRef("pk")).order_by()
-            .values("match").annotate(count=Count("pk")).values("count")
-        ),
-        sent=Exists(MatchChange.objects.filter(
-            match=OuterRef("pk"), client_key=client_key or "",
-        )) if client_key else Value(False),
-    ).get(pk=match.pk)
-
 def _counted(match: Match, client_key: str | None) -> tuple[int, bool]:
-    """How many deals ``match`` has, and whether ``client_key`` was sent before: what
-    :func:`_appending` adds to the match, for a match the caller has just read. One
+    """How many deals ``match`` has, and whether ``client_key`` was sent before. One
     statement written here: building the ORM's subquery and ``EXISTS`` took longer than
     the save's writes (py-spy at 1,000 phones: 7 % of the server's CPU)."""
     connection = connections[router.db_for_read(Deal)]
@@ -230,20 +213,20 @@ def deal_append(
     the process's other requests: every step in it made every other save wait longer
     (issue 31, ``write_helds`` in the load report).
     """
-    if seats is not None:
-        seen, seats = match, list(seats)
-        recorded, sent = _counted(match, client_key)
-    else:
-        seen = _appending(match, client_key)
-        seats, recorded, sent = match_seats(seen), seen.recorded or 0, seen.sent
+    if seats is None:
+        match = Match.objects.get(pk=match.pk)
+        seats = match_seats(match)
+    seen, seats = match, list(seats)
+    recorded, sent = _counted(seen, client_key)
     data, scores = _work_out(seen, seats, number, entries, client_key,
                              recorded=recorded, sent=sent)
     with transaction.atomic():
         if not touch(match=seen, revision=seen.revision):
-            seen = _appending(match, client_key, lock=True)
+            seen = Match.objects.select_for_update().get(pk=match.pk)
             seats = match_seats(seen)
+            recorded, sent = _counted(seen, client_key)
             data, scores = _work_out(seen, seats, number, entries, client_key,
-                                     recorded=seen.recorded or 0, sent=seen.sent)
+                                     recorded=recorded, sent=sent)
             touch(match=seen)
         now = timezone.now()
         deal = Deal.objects.create(match=seen, number=number, created_at=now, updated_at=now)
