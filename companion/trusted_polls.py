@@ -337,16 +337,22 @@ def _led_elsewhere(group: Group) -> bool:
 
 async def _relay(group: Group, shown: int) -> Kept | None:
     """(The first woken poll of its kind in this process, while another process's asks
-    Django.) That answer once it is shared, kept here for this process's others too; None
-    when the other poll ended without sharing one for the match's current revision (a
-    poll for an older one), or when its mark grew older than :data:`FOLLOW_WAIT`."""
-    deadline = time.monotonic() + FOLLOW_WAIT
-    while time.monotonic() < deadline:
-        await asyncio.sleep(RELAY_EVERY)
-        kept = _from_other_process(group, shown)
-        if kept is not None or not _led_elsewhere(group):
-            return kept
-    return None
+    Django.) That answer once it is shared, kept here for this process's others too, who
+    wait for this poll as for a leader; None when the other poll ended without sharing one
+    for the match's current revision (a poll for an older one), or when its mark grew
+    older than :data:`FOLLOW_WAIT`."""
+    relaying = _state.pending[group] = asyncio.get_running_loop().create_future()
+    try:
+        deadline = time.monotonic() + FOLLOW_WAIT
+        while time.monotonic() < deadline:
+            await asyncio.sleep(RELAY_EVERY)
+            kept = _from_other_process(group, shown)
+            if kept is not None or not _led_elsewhere(group):
+                return kept
+        return None
+    finally:
+        _state.pending.pop(group, None)
+        relaying.set_result(None)
 
 
 def _keep(group: Group, kept: Kept) -> None:
@@ -393,32 +399,22 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
             # recheck that woke this poll; none when an announcement woke it).
             if waiting.known_revision(match_id) is None or not _led_elsewhere(group):
                 return "django"
-            # Another process asks Django: this one waits for its answer, and its own
-            # polls of this kind wait for this one.
-            relaying = _state.pending[group] = asyncio.get_running_loop().create_future()
-            try:
-                kept = await _relay(group, shown)
-            finally:
-                _state.pending.pop(group, None)
-                relaying.set_result(None)
+            kept = await _relay(group, shown)
             if kept is None:
                 return "django"  # none shared, or the other poll's mark grew old
             load_report.counts["relayed"] += 1
-            _state.checked.move_to_end(ident)
-            load_report.counts["trusted"] += 1
-            await _send(send, kept)
-            return "answered"
-        try:
-            await asyncio.wait_for(asyncio.shield(pending), FOLLOW_WAIT)
-        except TimeoutError:
-            load_report.counts["follow_late"] += 1
-            return "late"
-        if _group_of(_state.checked.get(ident), match_id) is None:
-            return "django"
-        kept = _servable(group, shown)
-        if kept is None:
-            return "django"
-        load_report.counts["followed"] += 1
+        else:
+            try:
+                await asyncio.wait_for(asyncio.shield(pending), FOLLOW_WAIT)
+            except TimeoutError:
+                load_report.counts["follow_late"] += 1
+                return "late"
+            if _group_of(_state.checked.get(ident), match_id) is None:
+                return "django"
+            kept = _servable(group, shown)
+            if kept is None:
+                return "django"
+            load_report.counts["followed"] += 1
     _state.checked.move_to_end(ident)
     load_report.counts["trusted"] += 1
     await _send(send, kept)
