@@ -59,22 +59,25 @@ def _count(match_id: int) -> int:
     return _announced.get(match_id, 0)
 
 
-def announce_here(match_id: int) -> None:
-    """Wake this process's polls waiting for ``match_id``."""
+def announce_here(match_id: int, revision: int | None = None) -> None:
+    """Wake this process's polls waiting for ``match_id`` (changed to ``revision``, if
+    known)."""
     with _condition:
         _announced[match_id] = _count(match_id) + 1
         _condition.notify_all()
-    waiting.changed(match_id)  # the polls held in the event loop (ASGI server)
+    waiting.changed(match_id, revision)  # the polls held in the event loop (ASGI server)
 
 
-def announce(match_id: int) -> None:
-    """Announce a change of ``match_id`` once the current transaction commits (at once
-    outside one): to this process, and on PostgreSQL to every process."""
+def announce(match_id: int, revision: int | None = None) -> None:
+    """Announce a change of ``match_id`` (to ``revision``, if the change knows it) once the
+    current transaction commits (at once outside one): to this process, and on PostgreSQL
+    to every process."""
     def publish() -> None:
-        announce_here(match_id)
+        announce_here(match_id, revision)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, waiting.notice(match_id)])
+                cursor.execute("SELECT pg_notify(%s, %s)",
+                               [CHANNEL, waiting.notice(match_id, revision)])
 
     transaction.on_commit(publish)
 
@@ -145,9 +148,9 @@ def _listen(params: dict[str, object]) -> None:
             with psycopg.connect(**params, autocommit=True) as listening:  # type: ignore[arg-type]
                 listening.execute(f"LISTEN {CHANNEL}")
                 for notification in listening.notifies():
-                    match_id = waiting.changed_elsewhere(notification.payload)
-                    if match_id is not None:
-                        announce_here(match_id)
+                    change = waiting.changed_elsewhere(notification.payload)
+                    if change is not None:
+                        announce_here(*change)
         except Exception:  # the database went away: listen again in a moment
             log.warning("Listening for match changes failed; trying again.", exc_info=True)
             time.sleep(1)

@@ -194,6 +194,30 @@ class SharedRenders:
         with _server_lock(self.shared, _writing_file(match_id)):
             yield
 
+    def being_written(self, match_id: int) -> bool:
+        """A save of ``match_id`` may be putting a text now (:meth:`writing`: its lock is
+        held, in this process or another; maybe by another match's save, whose lock
+        file it shares), without waiting for it; False where nothing is shared."""
+        if self.shared is None:
+            return False
+        try:
+            folder = getattr(caches[self.shared], "_dir", None)
+            if not folder:
+                return False
+            fd = os.open(os.path.join(folder, _writing_file(match_id)),
+                         os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False  # never written (no save took its lock yet)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(fd)  # closing it lets go of a lock taken here
+        return False
+
     def text(self, key: Hashable, render: Callable[[], str]) -> str:
         """The kept text for ``key``, rendered by ``render`` if no fresh one is kept; one
         render at a time per key."""

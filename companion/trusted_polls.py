@@ -76,6 +76,10 @@ MAX_CHECKED = 20_000
 """Phones remembered per process (the most recently checked)."""
 MAX_KEPT_BYTES = 16 * 1024 * 1024
 """Answers kept per process, in bytes of their bodies (a compressed sheet is 5–15 kB)."""
+MAX_STEP_KINDS = 20_000
+"""Kinds whose step answer's headers are remembered per process (:func:`_stepped`)."""
+STEP_EVERY = 0.005
+"""Seconds between two looks for the step a save is putting (:func:`_stepped`)."""
 FOLLOW_WAIT = 10.0
 """Seconds a woken poll waits for the answer another poll of its kind is getting from
 Django; then it is answered 304 and the phone asks again (to find that answer, or wait for
@@ -117,6 +121,9 @@ class _State:
         self.kept: OrderedDict[Group, Kept] = OrderedDict()
         self.kept_bytes = 0
         self.pending: dict[Group, asyncio.Future[None]] = {}
+        self.step_headers: OrderedDict[Group, list[tuple[bytes, bytes]]] = OrderedDict()
+        """A step answer's headers per kind, as Django's middleware left them: what the
+        answers made here (:func:`_stepped`) take, but those of their own revision."""
         self.answered = 0
         """Woken polls answered here (tests and benches read it)."""
 
@@ -239,12 +246,14 @@ def _group_of(checked: Checked | None, match_id: int) -> Group | None:
     return checked.group
 
 
-def _servable(group: Group, shown: int) -> Kept | None:
+def _servable(group: Group, shown: int, steps: bool = True) -> Kept | None:
     from companion import waiting
 
     kept = _state.kept.get(group)
     if kept is None or kept.until <= time.monotonic():
         return None
+    if kept.base is not None and not steps:
+        return None  # a page that takes no steps (static/js/sync.js)
     current = waiting.known_revision(group[0])
     if current is None or kept.revision != current or kept.revision == shown:
         return None
@@ -258,7 +267,89 @@ def _shared_name(group: Group, revision: int) -> str:
     return "answer:" + hashlib.sha256(repr((group, revision)).encode()).hexdigest()
 
 
-def _from_other_process(group: Group, shown: int) -> Kept | None:
+def takes_steps(scope: dict[str, Any]) -> bool:
+    """The page takes a new deal's steps of the sheet (``KR-Steps``, static/js/sync.js)."""
+    return any(name.lower() == b"kr-steps" and value for name, value in scope.get("headers", []))
+
+
+async def _stepped(group: Group, shown: int) -> Kept | None:
+    """(The first woken poll of its kind in this process.) The answer Django would give:
+    the steps of the sheet (companion/views/sheet.py, :func:`~companion.views.sheet.stepped`)
+    from the phone's revision ``shown`` to the match's current one, made here from the
+    steps the saves put and the headers of an answer of this kind Django gave before
+    (:attr:`_State.step_headers`), but those that name the revision. None when the match
+    did not move on by new deals only, or further than a phone takes steps, or when no
+    answer of this kind was a step yet: Django answers.
+
+    A save announces its change when it commits, before it puts its step: while it holds
+    its lock (:meth:`~companion.shared_renders.SharedRenders.being_written`) the step is
+    looked for again every :data:`STEP_EVERY` seconds. The other phones of the kind in
+    this process wait for this one, as for a leader."""
+    from django.utils import translation
+    from django.utils.text import compress_string
+
+    from companion import waiting
+    from companion.shared_renders import sheets
+    from companion.views import sheet as sheet_views
+
+    headers = _state.step_headers.get(group)
+    current = waiting.known_revision(group[0])
+    if headers is None or current is None \
+            or not shown < current <= shown + sheet_views.STEPS_AT_MOST:
+        return None
+    match_id, language, kind, _mode, _compressed = group
+    making = _state.pending[group] = asyncio.get_running_loop().create_future()
+    try:
+        steps = []
+        deadline = time.monotonic() + FOLLOW_WAIT
+        for revision in range(shown + 1, current + 1):
+            key = sheet_views.step_key(match_id, revision, language)
+            while (step := sheets.find(key)) is None:
+                if revision != current or time.monotonic() >= deadline \
+                        or not sheets.being_written(match_id):
+                    step = sheets.find(key)  # put just before its save let go
+                    break
+                await asyncio.sleep(STEP_EVERY)
+            if step is None:
+                return None  # no new deal (a correction, an undo): Django answers
+            steps.append(step)
+        if waiting.known_revision(match_id) != current:
+            return None  # changed again meanwhile
+        with translation.override(language):
+            made = sheet_views.stepped(match_id, current, kind, steps)
+        body = made.content
+        own = {name.lower(): value for name, value in made.items()}
+        weak = gzip = False
+        for name, value in headers:
+            low = name.lower()
+            if low == b"content-encoding" and value.lower() == b"gzip":
+                gzip = True
+            elif low == b"etag" and value.startswith(b"W/"):
+                weak = True
+        if gzip:  # as Django's GZipMiddleware does it (its random bytes against BREACH)
+            from django.middleware.gzip import GZipMiddleware
+
+            compressed = compress_string(body, max_random_bytes=GZipMiddleware.max_random_bytes)
+            if len(compressed) >= len(body):
+                return None  # Django would send it as it is: let it
+            body = compressed
+        if weak:
+            own["etag"] = "W/" + own["etag"]
+        own["content-length"] = str(len(body))
+        answer_headers = [(name, own.pop(name.decode("latin-1").lower()).encode("latin-1"))
+                          if name.decode("latin-1").lower() in own else (name, value)
+                          for name, value in headers]
+        answer_headers += [(name.encode("latin-1"), value.encode("latin-1"))
+                           for name, value in own.items()]
+        kept = Kept(current, 200, answer_headers, body, time.monotonic() + KEPT_TTL, shown)
+        _keep(group, kept)
+        return kept
+    finally:
+        _state.pending.pop(group, None)
+        making.set_result(None)
+
+
+def _from_other_process(group: Group, shown: int, steps: bool = True) -> Kept | None:
     """The answer another process of the server got from Django for ``group`` at the
     match's current revision (as this process knows it), kept here from now on. A small
     file read in the event loop (a sheet's answer is 5–15 kB compressed)."""
@@ -276,8 +367,8 @@ def _from_other_process(group: Group, shown: int) -> Kept | None:
     if not (isinstance(found, tuple) and len(found) == 4 and isinstance(found[2], bytes)):
         return None
     status, headers, body, base = found
-    if base is not None and base != shown:
-        return None  # a step from another version than the phone's
+    if base is not None and (base != shown or not steps):
+        return None  # a step from another version than the phone's, or for a page taking them
     kept = Kept(current, status, headers, body, time.monotonic() + KEPT_TTL, base)
     _keep(group, kept)
     return kept
@@ -335,7 +426,7 @@ def _led_elsewhere(group: Group) -> bool:
         return False
 
 
-async def _relay(group: Group, shown: int) -> Kept | None:
+async def _relay(group: Group, shown: int, steps: bool) -> Kept | None:
     """(The first woken poll of its kind in this process, while another process's asks
     Django.) That answer once it is shared, kept here for this process's others too, who
     wait for this poll as for a leader; None when the other poll ended without sharing one
@@ -346,7 +437,7 @@ async def _relay(group: Group, shown: int) -> Kept | None:
         deadline = time.monotonic() + FOLLOW_WAIT
         while time.monotonic() < deadline:
             await asyncio.sleep(RELAY_EVERY)
-            kept = _from_other_process(group, shown)
+            kept = _from_other_process(group, shown, steps)
             if kept is not None or not _led_elsewhere(group):
                 return kept
         return None
@@ -356,6 +447,11 @@ async def _relay(group: Group, shown: int) -> Kept | None:
 
 
 def _keep(group: Group, kept: Kept) -> None:
+    if kept.base is not None and kept.status == 200:
+        _state.step_headers.pop(group, None)
+        _state.step_headers[group] = kept.headers
+        while len(_state.step_headers) > MAX_STEP_KINDS:
+            _state.step_headers.popitem(last=False)
     old = _state.kept.pop(group, None)
     if old is not None:
         _state.kept_bytes -= len(old.body)
@@ -391,7 +487,12 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
     if group is None:
         load_report.counts["untrusted"] += 1
         return "django"
-    kept = _servable(group, shown) or _from_other_process(group, shown)
+    steps = takes_steps(scope)
+    kept = _servable(group, shown, steps) or _from_other_process(group, shown, steps)
+    if kept is None and steps and group not in _state.pending:
+        kept = await _stepped(group, shown)
+        if kept is not None:
+            load_report.counts["stepped"] += 1
     if kept is None:
         pending = _state.pending.get(group)
         if pending is None:
@@ -399,7 +500,7 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
             # recheck that woke this poll; none when an announcement woke it).
             if waiting.known_revision(match_id) is None or not _led_elsewhere(group):
                 return "django"
-            kept = await _relay(group, shown)
+            kept = await _relay(group, shown, steps)
             if kept is None:
                 return "django"  # none shared, or the other poll's mark grew old
             load_report.counts["relayed"] += 1
@@ -411,7 +512,7 @@ async def answer(scope: dict[str, Any], send: Any, match_id: int, shown: int) ->
                 return "late"
             if _group_of(_state.checked.get(ident), match_id) is None:
                 return "django"
-            kept = _servable(group, shown)
+            kept = _servable(group, shown, steps)
             if kept is None:
                 return "django"
             load_report.counts["followed"] += 1

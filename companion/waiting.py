@@ -42,8 +42,9 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 log = logging.getLogger(__name__)
 
 CHANNEL = "kartenrunde_match_changed"
-"""The PostgreSQL notification channel; the payload is ``<match id>:<process id>``
-(:func:`notice`, :func:`changed_elsewhere`)."""
+"""The PostgreSQL notification channel; the payload is ``<match id>:<process id>``, with
+``:<revision>`` when the change knows the revision it made (:func:`notice`,
+:func:`changed_elsewhere`)."""
 POLL_WAIT = 15.0
 """Seconds a held poll waits at most (below the phones' request timeout, static/js/net.js)."""
 RECHECK = 2.0
@@ -118,9 +119,19 @@ def _remember(match_id: int, revision: int, since: int) -> None:
 
 
 def _changed_here(match_id: int, revision: int | None) -> None:
-    """In the loop: the match changed (to ``revision`` if known): wake its waiters."""
+    """In the loop: the match changed (to ``revision`` if known, which this process then
+    knows as the current one: a woken poll may be answered without asking Django for it,
+    companion/trusted_polls.py): wake its waiters."""
+    if revision is not None:
+        known = _state.known.get(match_id)
+        if known is not None and known >= revision:
+            # Overtaken: a later change was announced first (two saves' threads), or a
+            # read found this one already and woke its waiters.
+            return
     _state.known.pop(match_id, None)
     _state.announced_at[match_id] = _now_tick()
+    if revision is not None:
+        _state.known[match_id] = revision
     if len(_state.announced_at) > KNOWN:
         # Forget the oldest announcements; a tick of 0 then reads as "never announced",
         # so remember nothing read before now.
@@ -228,19 +239,26 @@ def tick() -> int:
     return _now_tick()
 
 
-def notice(match_id: int) -> str:
-    """The payload of the notification of a change of ``match_id`` made in this process."""
-    return f"{match_id}:{os.getpid()}"
+def notice(match_id: int, revision: int | None = None) -> str:
+    """The payload of the notification of a change of ``match_id`` made in this process
+    (to ``revision``, if the change knows it)."""
+    payload = f"{match_id}:{os.getpid()}"
+    return payload if revision is None else f"{payload}:{revision}"
 
 
-def changed_elsewhere(payload: str) -> int | None:
-    """The match a notification's payload names, unless this process made the change: it
-    announced that to its own polls already, and a second announcement would make it
-    forget the revision its first answer taught it. None for an unreadable payload."""
-    match_id, _, pid = payload.partition(":")
-    if not match_id.isdigit() or (pid and not pid.isdigit()):
+def changed_elsewhere(payload: str) -> tuple[int, int | None] | None:
+    """The match a notification's payload names and the revision it names (None if none),
+    unless this process made the change: it announced that to its own polls already, and
+    a second announcement would make it forget the revision its first answer taught it.
+    None for an unreadable payload."""
+    match_id, _, rest = payload.partition(":")
+    pid, _, revision = rest.partition(":")
+    if not match_id.isdigit() or (pid and not pid.isdigit()) or \
+            (revision and not revision.isdigit()):
         return None
-    return None if pid and int(pid) == os.getpid() else int(match_id)
+    if pid and int(pid) == os.getpid():
+        return None
+    return int(match_id), int(revision) if revision else None
 
 
 def known_revision(match_id: int) -> int | None:
@@ -317,9 +335,9 @@ async def _listen() -> None:
                         _changed_here(match_id, None)
                 listened = True
                 async for note in conn.notifies():
-                    match_id = changed_elsewhere(note.payload)
-                    if match_id is not None:
-                        _changed_here(match_id, None)
+                    change = changed_elsewhere(note.payload)
+                    if change is not None:
+                        _changed_here(*change)
         except asyncio.CancelledError:
             raise
         except Exception:

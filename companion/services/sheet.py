@@ -115,7 +115,7 @@ def touch(*, match: Match, revision: int | None = None) -> bool:
         rows = rows.filter(revision=revision)
     if not rows.update(revision=F("revision") + 1):
         return False
-    announce(match.pk)
+    announce(match.pk, None if revision is None else revision + 1)
     return True
 
 def refresh_seats(*, match: Match) -> list[Seat]:

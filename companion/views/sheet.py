@@ -437,9 +437,10 @@ def shared_sheet(request: HttpRequest, match: Match) -> HttpResponse:
 # watching phones' woken polls take it instead of the whole sheet, which each change had
 # rendered again (issue 31: about a third of the server's CPU at 1,000 phones).
 
-def step_key(match_id: int, revision: int) -> tuple[Any, ...]:
-    """The step of the sheet to ``revision`` (a new deal), in the request's language."""
-    return ("step", match_id, revision, get_language())
+def step_key(match_id: int, revision: int, language: str | None = None) -> tuple[Any, ...]:
+    """The step of the sheet to ``revision`` (a new deal), in ``language`` (else the
+    request's)."""
+    return ("step", match_id, revision, language or get_language())
 
 
 STEP_HEAD = "{next_number} {next_form:d}\n"
@@ -490,7 +491,7 @@ def step_answer(request: HttpRequest, match_id: int, polled: Polled) -> HttpResp
     shown = waiting.verified(match_id, request.headers.get("If-None-Match", ""))
     if shown is None or not shown < polled.revision <= shown + STEPS_AT_MOST:
         return None
-    texts = []
+    steps = []
     for revision in range(shown + 1, polled.revision + 1):
         # Told of the change when it committed, maybe before its save put the step: wait
         # for it. A revision without a step was no new deal (a correction, an undo).
@@ -498,21 +499,33 @@ def step_answer(request: HttpRequest, match_id: int, polled: Polled) -> HttpResp
                            writing=match_id if revision == polled.revision else None)
         if kept is None:
             return None
+        steps.append(kept)
+    response = stepped(match_id, polled.revision, polled.kind, steps)
+    trusted_polls.tell(request, match_id=match_id, revision=polled.revision, kind=polled.kind,
+                       language=get_language(), mode=_entry_mode(request, polled.game),
+                       until=polled.until, base=shown)
+    return response
+
+
+def stepped(match_id: int, revision: int, kind: str, steps: list[str]) -> HttpResponse:
+    """The answer of kept ``steps`` (:func:`keep_step`, in order) to ``revision`` for a kind
+    of viewer, in the active language: the steps' parts, and the page's state after the
+    last one in its events. Django's answer (:func:`step_answer`) and the event loop's,
+    which makes it for the phones Django checked without asking Django
+    (companion/trusted_polls.py), are this one."""
+    texts = []
+    for kept in steps:
         head, _newline, text = kept.partition("\n")
         texts.append(text)
-    text = "".join(texts)
     next_number, _space, next_form = head.partition(" ")
-    etag = sheet_etag(match_id, polled.revision, polled.kind)
-    response = reswap(_shared_answer(text, etag), "none")
+    etag = sheet_etag(match_id, revision, kind)
+    response = reswap(_shared_answer("".join(texts), etag), "none")
     response["KR-Step"] = "next" if next_form == "1" else "end"
     trigger_client_event(response, "kr:sheet", {"etag": etag, "next": int(next_number)},
                          after="swap")
     if next_form == "1":
         trigger_client_event(response, "kr:form", form_event(int(next_number), step=True),
                              after="swap")
-    trusted_polls.tell(request, match_id=match_id, revision=polled.revision, kind=polled.kind,
-                       language=get_language(), mode=_entry_mode(request, polled.game),
-                       until=polled.until, base=shown)
     return response
 
 

@@ -6,6 +6,7 @@ while it waited is refused, not answered with the new sheet (issue 30.7)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -468,3 +469,33 @@ def test_a_rush_of_pages_leaves_threads_for_the_games_under_way(
     assert django.most == 2
     assert django.answered[0] == "POST /g/1/matches/1/deals/new/"
     assert len(django.answered) == 6
+
+
+def test_an_announced_revision_is_known_and_an_overtaken_announcement_wakes_nothing() -> None:
+    """A change that knows the revision it made announces it: the process knows it as the
+    match's current one (a woken poll's answer need not ask Django for it). Two saves'
+    threads may announce in the other order: the older one, coming last, changes nothing."""
+    loop = asyncio.new_event_loop()
+    try:
+        waiting._changed_here(7, 5)
+        assert waiting.known_revision(7) == 5
+        at_five: asyncio.Future[waiting.Outcome] = loop.create_future()
+        waiting._state.waiters[7] = {at_five: 5}
+        waiting._changed_here(7, 4)  # the save before, announced late
+        assert waiting.known_revision(7) == 5 and not at_five.done()
+        waiting._changed_here(7, 6)
+        assert at_five.result() == "changed" and waiting.known_revision(7) == 6
+        waiting._changed_here(7, None)  # a change that does not know its revision
+        assert waiting.known_revision(7) is None
+    finally:
+        loop.close()
+
+
+def test_a_notification_names_the_revision_its_change_made() -> None:
+    assert waiting.changed_elsewhere(waiting.notice(3, 9)) is None  # this process's own
+    other = os.getpid() + 1
+    assert waiting.changed_elsewhere(f"3:{other}:9") == (3, 9)
+    assert waiting.changed_elsewhere(f"3:{other}") == (3, None)
+    assert waiting.changed_elsewhere("3") == (3, None)
+    assert waiting.changed_elsewhere(f"3:{other}:nine") is None
+    assert waiting.changed_elsewhere("x:1:9") is None

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from companion import asgi, trusted_polls, waiting
 from companion.models import Group, Match, Membership, Player, TablePass
+from companion.services import deals as deal_services
 from companion.services import groups as group_services
 from companion.services import matches as match_services
 from companion.services import passes as pass_services
@@ -433,7 +434,7 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
 ) -> None:
     """A save's step of the sheet (companion/views/sheet.py, ``step_answer``) fits only a page
     that shows the version just before it: kept in the loop for the others of its kind, it
-    is not sent to a phone that shows an older one (that one gets its steps from Django)."""
+    is not sent to a phone that shows an older one (that one gets both deals' steps)."""
     from django.urls import reverse
 
     phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
@@ -464,12 +465,13 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
     assert [status for status, *_ in woken] == [200, 200]
     assert all(headers.get("kr-step") == "end" for _, headers, *_ in woken)  # deal 2 of 2
     assert woken[0][2] == woken[1][2] and b'id="sheet"' not in woken[0][2]
-    assert trusted_polls.answered_count() == 1  # the second woken poll, from the loop
-    # It gets both deals' steps from Django, not the loop's step of the second deal alone.
+    # The first woken poll asked Django; the second and the one behind were answered in the
+    # loop, the one behind with both deals' steps, not the second deal's alone.
+    assert len(nothing_trusted_yet) == 5
+    assert trusted_polls.answered_count() == 2
     assert behind[0] == 200 and behind[1].get("kr-step") == "end"
     assert behind[2] != woken[0][2] and b'id="deal-1"' not in woken[0][2]
     assert b'id="deal-1"' in behind[2] and b'id="deal-2"' in behind[2]
-    assert trusted_polls.answered_count() == 1
 
 
 @pytest.mark.parametrize("other", ["shares its answer", "shares none", "takes too long"])
@@ -521,3 +523,157 @@ def test_a_poll_another_process_asks_django_for_waits_for_its_answer(
     else:
         assert status == 200 and b'id="deal-1"' in body
         assert len(nothing_trusted_yet) == 2  # the page, then the poll asked Django itself
+
+
+STEPPING = {"kr_steps": "1", "accept_encoding": "gzip"}
+"""A page that takes steps, in a browser that takes gzip."""
+
+
+def save_from_form(client: Client, match: Match) -> None:
+    """The next deal, saved from the sheet's form with htmx (its step is put for the
+    watching phones)."""
+    from django.urls import reverse
+
+    response = client.post(reverse("deal_new", args=[match.group_id, match.pk]), {
+        "mode": "counts", "number": match.deals.count() + 1, "s0-hand": "5"},
+        HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 200
+
+
+async def woken_by(phones: list[Client], match: Match, shown: list[Answer],
+                   change: Callable[[], Any], **headers: str) -> list[Answer]:
+    """The phones' polls of what they were ``shown``, held until ``change`` (in another
+    thread) wakes them."""
+    polls: list[asyncio.Task[Answer]] = []
+    for phone, (_, seen, _, _) in zip(phones, shown, strict=True):
+        polls.append(asyncio.create_task(sheet(phone, match, kr_wait="1",
+                                               if_none_match=seen["etag"], **headers)))
+        while waiting.waiting_count() < len(polls):
+            await asyncio.sleep(0.01)
+    await in_thread(change)
+    return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+
+def test_a_new_deals_step_is_made_in_the_loop_as_django_makes_it(
+    anna_client: Client, ben: User, running: Match, nothing_trusted_yet: list[str],
+) -> None:
+    """Once Django answered a kind's poll with a step, the next new deal's step reaches
+    every phone of the kind without Django: made in the loop from the step the save put
+    and that answer's headers. It is what Django answers a phone it has not seen yet."""
+    import gzip
+
+    phones = [logged_in(ben) for _ in range(3)]
+    newcomer = logged_in(ben)
+
+    async def scenario() -> tuple[list[Answer], list[Answer], Answer]:
+        shown = [await sheet(phone, running, **STEPPING) for phone in phones]
+        first = await woken_by(phones, running, shown, lambda: save_from_form(anna_client,
+                                                                              running),
+                               **STEPPING)
+        reached = len(nothing_trusted_yet)
+        second = await woken_by(phones, running, first,
+                                lambda: save_from_form(anna_client, running), **STEPPING)
+        assert len(nothing_trusted_yet) == reached  # none of them asked Django
+        # A phone Django has not checked, showing the same version: Django's own answer.
+        return first, second, await sheet(newcomer, running, if_none_match=first[0][1]["etag"],
+                                          **STEPPING)
+
+    first, second, django = run_apart(scenario())
+    assert len(nothing_trusted_yet) == 3 + 1 + 1  # the pages, one woken poll, the newcomer
+    assert trusted_polls.answered_count() == 2 + 3
+    assert [status for status, *_ in first + second] == [200] * 6
+    assert django[0] == 200 and django[1]["kr-step"] == "end"
+    for _status, headers, body, _ in second:
+        assert {k: v for k, v in headers.items() if k != "content-length"} == \
+            {k: v for k, v in django[1].items() if k != "content-length"}
+        assert int(headers["content-length"]) == len(body)
+        assert gzip.decompress(body) == gzip.decompress(django[2])
+    text = gzip.decompress(second[0][2])
+    assert b'id="deal-2"' in text and b'id="deal-1"' not in text
+
+
+def test_a_change_that_is_no_new_deal_is_answered_by_django(
+    anna_client: Client, ben: User, running: Match, players: list[Player],
+    nothing_trusted_yet: list[str],
+) -> None:
+    """A change whose save put no step (here a deal that did not come from the form; the
+    same for a correction or an undo): nothing to make in the loop, the woken poll asks
+    Django at once for the whole sheet."""
+    import gzip
+
+    phone = logged_in(ben)
+
+    async def scenario() -> tuple[Answer, Answer]:
+        shown = await sheet(phone, running, **STEPPING)
+        (stepped,) = await woken_by([phone], running, [shown],
+                                    lambda: save_from_form(anna_client, running), **STEPPING)
+        assert stepped[1]["kr-step"] == "next"  # a step learnt from Django: the kind takes them
+        (whole,) = await woken_by([phone], running, [stepped], lambda: record_second(),
+                                  **STEPPING)
+        return stepped, whole
+
+    def record_second() -> None:
+        deal_services.deal_record(match=Match.objects.get(pk=running.pk), number=2,
+                                  entries={p.pk: {"hand": 2 if i else 0}
+                                           for i, p in enumerate(players)})
+
+    _stepped, whole = run_apart(scenario())
+    assert whole[0] == 200 and "kr-step" not in whole[1]
+    assert b'id="sheet"' in gzip.decompress(whole[2])
+    assert whole[3] < 1.0  # no wait for a step that never comes
+    assert len(nothing_trusted_yet) == 3  # the page and both woken polls
+
+
+def test_a_page_that_takes_no_steps_gets_no_step_from_the_loop(
+    anna_client: Client, ben: User, running: Match, nothing_trusted_yet: list[str],
+) -> None:
+    """Steps kept for a kind are sent only to a page that asks for them (``KR-Steps``)."""
+    stepping, plain = logged_in(ben), logged_in(ben)
+
+    async def scenario() -> list[Answer]:
+        shown = [await sheet(stepping, running, kr_steps="1"), await sheet(plain, running)]
+        polls = [asyncio.create_task(sheet(stepping, running, kr_wait="1", kr_steps="1",
+                                           if_none_match=shown[0][1]["etag"]))]
+        while waiting.waiting_count() < 1:
+            await asyncio.sleep(0.01)
+        polls.append(asyncio.create_task(sheet(plain, running, kr_wait="1",
+                                               if_none_match=shown[1][1]["etag"])))
+        while waiting.waiting_count() < 2:
+            await asyncio.sleep(0.01)
+        await in_thread(lambda: save_from_form(anna_client, running))
+        return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
+
+    stepped, whole = run_apart(scenario())
+    assert stepped[1]["kr-step"] == "next" and b'id="sheet"' not in stepped[2]
+    assert "kr-step" not in whole[1] and b'id="sheet"' in whole[2]
+
+
+def test_a_poll_woken_before_the_save_put_its_step_waits_for_it_in_the_loop(
+    anna_client: Client, ben: User, running: Match, nothing_trusted_yet: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A save announces its change when it commits and puts its step after that, holding
+    its lock meanwhile: a woken poll looks for the step again until the save lets go,
+    and does not ask Django for it."""
+    from companion.shared_renders import sheets
+
+    phone = logged_in(ben)
+    put = sheets.put
+
+    def slow_put(key: Any, text: str) -> None:
+        time.sleep(0.3)  # a busy server: the poll is woken well before the step is there
+        put(key, text)
+
+    async def scenario() -> tuple[Answer, Answer]:
+        shown = await sheet(phone, running, **STEPPING)
+        (first,) = await woken_by([phone], running, [shown],
+                                  lambda: save_from_form(anna_client, running), **STEPPING)
+        monkeypatch.setattr(sheets, "put", slow_put)
+        (second,) = await woken_by([phone], running, [first],
+                                   lambda: save_from_form(anna_client, running), **STEPPING)
+        return first, second
+
+    first, second = run_apart(scenario())
+    assert first[1]["kr-step"] == "next" and second[1]["kr-step"] == "end"
+    assert len(nothing_trusted_yet) == 2  # the page and the first woken poll
+    assert trusted_polls.answered_count() == 1
