@@ -60,8 +60,8 @@ def line(held: int, queued: int, elapsed: float) -> str:
         number = counts[what]
         mean = _spent[what] / number * 1000 if number else 0.0
         parts.append(f"{what}s={number / elapsed:.1f}/s ({mean:.0f} ms)")
-    for what in ("changed", "timeout", "trusted", "followed", "relayed", "follow_late",
-                 "untrusted"):
+    for what in ("changed", "timeout", "trusted", "followed", "relayed", "stepped",
+                 "follow_late", "untrusted"):
         parts.append(f"{what}={counts[what] / elapsed:.1f}/s")
     return " ".join(parts)
 

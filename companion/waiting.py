@@ -205,7 +205,10 @@ async def hold(match_id: int, revision: int, timeout: float | None = None) -> Ou
     _state.count += 1
     try:
         current = _state.known.get(match_id)
-        if current is None:
+        if current is None or current < revision:
+            # Unknown, or this process is behind the phone (another process answered it
+            # the change this one has not read yet): read it. Gone on to Django as
+            # "changed", the poll would take a thread to be told it is up to date.
             since = _now_tick()
             found = await sync_to_async(_read_revisions, thread_sensitive=False)([match_id])
             current = found.get(match_id)

@@ -499,3 +499,51 @@ def test_a_notification_names_the_revision_its_change_made() -> None:
     assert waiting.changed_elsewhere("3") == (3, None)
     assert waiting.changed_elsewhere(f"3:{other}:nine") is None
     assert waiting.changed_elsewhere("x:1:9") is None
+
+
+def test_a_poll_that_shows_a_change_its_process_has_not_read_yet_waits(
+    anna_client: Client, running: Match, players: list[Player],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With several server processes a phone may show a version its poll's process has not
+    read yet (another process answered it): the poll reads the revision and waits for the
+    next change, instead of going to Django as changed only to be told it is up to date."""
+    calls: list[str] = []
+    django = asgi.django_application
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        calls.append(scope["path"])
+        await django(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", counted)
+
+    def record_next() -> None:
+        deal_services.deal_record(match=Match.objects.get(pk=running.pk),
+                                  number=Match.objects.get(pk=running.pk).deals.count() + 1,
+                                  entries={p.pk: {"hand": 1 if i else 0}
+                                           for i, p in enumerate(players)})
+
+    async def woken(etag: str) -> tuple[int, Answer]:
+        poll = asyncio.create_task(get(sheet_url(running), anna_client, if_none_match=etag,
+                                       kr_wait="1"))
+        for _ in range(200):
+            if waiting.waiting_count() or poll.done():
+                break
+            await asyncio.sleep(0.01)
+        held = waiting.waiting_count()
+        await in_thread(record_next)
+        return held, await asyncio.wait_for(poll, 10)
+
+    async def scenario() -> tuple[int, Answer]:
+        _, headers, _, _ = await get(sheet_url(running), anna_client)
+        held, (status, headers, _, _) = await woken(headers["etag"])
+        assert (held, status) == (1, 200)
+        shown = waiting.verified(running.pk, headers["etag"])
+        assert shown is not None and waiting.known_revision(running.pk) == shown
+        waiting._state.known[running.pk] = shown - 1  # as if another process had answered it
+        return await woken(headers["etag"])
+
+    held, (status, _, body, _) = run_apart(scenario())
+    assert held == 1
+    assert status == 200 and b'id="deal-2"' in body
+    assert len(calls) == 3  # the page and the two woken polls
