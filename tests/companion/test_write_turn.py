@@ -182,3 +182,53 @@ def test_the_load_report_counts_how_long_a_transaction_held_the_lock(
     assert load_report.counts["write_held"] == 2
     assert load_report._spent["write_held"] == pytest.approx(0.75)
     assert load_report._spent["write_turn"] == 0  # no other writer in this process
+
+
+def test_a_writer_waits_for_another_process_s_turn_in_the_lock_file(turn_free: None) -> None:
+    """The server's processes take turns through a lock file beside the database: a writer
+    whose turn another process holds waits there (tried every half millisecond), not in
+    SQLite's busy handler (sleeping up to 100 ms a time while the other process hands the
+    lock on to its own next writer); it goes on the moment the other lets go, and finds
+    the database locked when that does not happen within the timeout."""
+    import subprocess
+    import sys
+
+    connection.ensure_connection()
+    name = str(connection.settings_dict["NAME"])
+    if base._lock_file(name) is None:
+        pytest.skip("an in-memory test database has no lock file")
+    other = subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, os, sys\n"
+         f"fd = os.open({name + '-write.lock'!r}, os.O_RDWR | os.O_CREAT)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+         "print('held', flush=True)\n"
+         "sys.stdin.readline()\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline().strip() == "held"
+
+        def write(username: str, timeout: float) -> None:
+            connection.ensure_connection()
+            connection.settings_dict["OPTIONS"] = {**connection.settings_dict["OPTIONS"],
+                                                   "timeout": timeout}
+            with transaction.atomic():
+                User.objects.create(username=username)
+
+        thread, found = in_thread(lambda: write("Too late", 0.3))
+        thread.join(10)
+        assert isinstance(found.get("error"), OperationalError)
+        assert _locked(found["error"])
+
+        thread, found = in_thread(lambda: write("In turn", 20))
+        thread.join(0.5)
+        assert thread.is_alive()  # waiting for the other process
+        assert other.stdin is not None
+        other.stdin.write("\n")
+        other.stdin.flush()
+        thread.join(10)
+        assert "error" not in found
+    finally:
+        other.kill()
+        other.wait(10)
+    assert list(User.objects.values_list("username", flat=True)) == ["In turn"]
