@@ -215,6 +215,12 @@ async def hold(match_id: int, revision: int, timeout: float | None = None) -> Ou
             if current is None:
                 return "changed"  # deleted: Django answers 410
             _remember(match_id, current, since)
+            if _state.announced_at.get(match_id, 0) > since:
+                # A change was announced while it read: newer than what it read.
+                announced = _state.known.get(match_id)
+                if announced is None:
+                    return "changed"
+                current = announced
         if current != revision or _state.stopping:
             return "changed" if not _state.stopping else "stopping"
         future: asyncio.Future[Outcome] = loop.create_future()

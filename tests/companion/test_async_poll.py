@@ -547,3 +547,23 @@ def test_a_poll_that_shows_a_change_its_process_has_not_read_yet_waits(
     assert held == 1
     assert status == 200 and b'id="deal-2"' in body
     assert len(calls) == 3  # the page and the two woken polls
+
+
+@pytest.mark.parametrize("announced", [6, None])
+def test_a_change_announced_while_a_poll_reads_the_revision_is_not_missed(
+    monkeypatch: pytest.MonkeyPatch, announced: int | None,
+) -> None:
+    """A poll whose process does not know the match's revision reads it (in a thread); a
+    change announced meanwhile is newer than that read: the poll does not wait for a
+    change that already came (with the revision it made, or without one)."""
+    def stale_read(match_ids: list[int]) -> dict[int, int]:
+        waiting.changed(7, announced)  # another request's save, committed meanwhile
+        time.sleep(0.1)
+        return {7: 5}
+
+    monkeypatch.setattr(waiting, "_read_revisions", stale_read)
+
+    async def scenario() -> str:
+        return await waiting.hold(7, 5, timeout=3)
+
+    assert run_apart(scenario()) == "changed"
