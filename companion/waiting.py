@@ -126,7 +126,11 @@ def _changed_here(match_id: int, revision: int | None) -> None:
         known = _state.known.get(match_id)
         if known is not None and known >= revision:
             # Overtaken: a later change was announced first (two saves' threads), or a
-            # read found this one already and woke its waiters.
+            # read (the recheck, or a Django answer's ETag) found this one already. The
+            # polls still waiting at an older revision than that are behind.
+            for future, waited_at in list(_state.waiters.get(match_id, {}).items()):
+                if waited_at < known:
+                    _wake(future, "changed")
             return
     _state.known.pop(match_id, None)
     _state.announced_at[match_id] = _now_tick()

@@ -487,6 +487,15 @@ def test_an_announced_revision_is_known_and_an_overtaken_announcement_wakes_noth
         assert at_five.result() == "changed" and waiting.known_revision(7) == 6
         waiting._changed_here(7, None)  # a change that does not know its revision
         assert waiting.known_revision(7) is None
+        # A Django answer's ETag taught the process revision 8 before 8 was announced
+        # (learnt, not announced: nobody was woken): the announcement wakes who is behind.
+        behind: asyncio.Future[waiting.Outcome] = loop.create_future()
+        current: asyncio.Future[waiting.Outcome] = loop.create_future()
+        waiting._state.waiters[7] = {behind: 7, current: 8}
+        waiting.learned(7, 8, waiting.tick())
+        assert not behind.done()
+        waiting._changed_here(7, 8)
+        assert behind.result() == "changed" and not current.done()
     finally:
         loop.close()
 
