@@ -52,10 +52,11 @@ import secrets
 import time
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from companion import load_report
 
@@ -93,6 +94,33 @@ UNTRUSTED_HEADERS = frozenset({b"if-none-match", b"kr-wait"})
 
 Group = tuple[int, str, str, str, bool]
 """An answer's kind: match, language, kind of viewer, entry mode, compressed (gzip)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """What the sheet's view tells this module of a new deal's steps of the sheet
+    (companion/views/sheet.py registers it, :func:`steps_from`), so that the loop makes
+    their answer as the view does (:func:`_stepped`)."""
+
+    most: int
+    """New deals a phone may be behind and still get their steps."""
+    find: Callable[[int, int, str], str | None]
+    """(match, revision, language): the step a save put, or None (none yet, or no new
+    deal)."""
+    writing: Callable[[int], bool]
+    """(match): a save may be putting a step now (it holds its lock)."""
+    answer: Callable[[int, int, str, str, list[str]], HttpResponse]
+    """(match, revision, kind of viewer, language, the steps in order): the view's answer,
+    before the middleware."""
+
+
+_steps: Steps | None = None
+
+
+def steps_from(steps: Steps) -> None:
+    """(The sheet's view, once.) How steps are found and answered."""
+    global _steps
+    _steps = steps
 
 
 @dataclass(slots=True)
@@ -274,7 +302,7 @@ def takes_steps(scope: dict[str, Any]) -> bool:
 
 async def _stepped(group: Group, shown: int) -> Kept | None:
     """(The first woken poll of its kind in this process.) The answer Django would give:
-    the steps of the sheet (companion/views/sheet.py, :func:`~companion.views.sheet.stepped`)
+    the steps of the sheet (:class:`Steps`, as companion/views/sheet.py makes them)
     from the phone's revision ``shown`` to the match's current one, made here from the
     steps the saves put and the headers of an answer of this kind Django gave before
     (:attr:`_State.step_headers`), but those that name the revision. None when the match
@@ -282,20 +310,18 @@ async def _stepped(group: Group, shown: int) -> Kept | None:
     answer of this kind was a step yet: Django answers.
 
     A save announces its change when it commits, before it puts its step: while it holds
-    its lock (:meth:`~companion.shared_renders.SharedRenders.being_written`) the step is
+    its lock (:attr:`Steps.writing`) the step is
     looked for again every :data:`STEP_EVERY` seconds. The other phones of the kind in
     this process wait for this one, as for a leader."""
-    from django.utils import translation
     from django.utils.text import compress_string
 
     from companion import waiting
-    from companion.shared_renders import sheets
-    from companion.views import sheet as sheet_views
 
+    steps_of = _steps
     headers = _state.step_headers.get(group)
     current = waiting.known_revision(group[0])
-    if headers is None or current is None \
-            or not shown < current <= shown + sheet_views.STEPS_AT_MOST:
+    if steps_of is None or headers is None or current is None \
+            or not shown < current <= shown + steps_of.most:
         return None
     match_id, language, kind, _mode, _compressed = group
     making = _state.pending[group] = asyncio.get_running_loop().create_future()
@@ -303,11 +329,10 @@ async def _stepped(group: Group, shown: int) -> Kept | None:
         steps = []
         deadline = time.monotonic() + FOLLOW_WAIT
         for revision in range(shown + 1, current + 1):
-            key = sheet_views.step_key(match_id, revision, language)
-            while (step := sheets.find(key)) is None:
+            while (step := steps_of.find(match_id, revision, language)) is None:
                 if revision != current or time.monotonic() >= deadline \
-                        or not sheets.being_written(match_id):
-                    step = sheets.find(key)  # put just before its save let go
+                        or not steps_of.writing(match_id):
+                    step = steps_of.find(match_id, revision, language)  # put as it let go
                     break
                 await asyncio.sleep(STEP_EVERY)
             if step is None:
@@ -315,8 +340,7 @@ async def _stepped(group: Group, shown: int) -> Kept | None:
             steps.append(step)
         if waiting.known_revision(match_id) != current:
             return None  # changed again meanwhile
-        with translation.override(language):
-            made = sheet_views.stepped(match_id, current, kind, steps)
+        made = steps_of.answer(match_id, current, kind, language, steps)
         body = made.content
         own = {name.lower(): value for name, value in made.items()}
         weak = gzip = False

@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers, quote_etag
 from django.utils.http import parse_etags
 from django.utils.safestring import SafeString, mark_safe
@@ -527,6 +528,21 @@ def stepped(match_id: int, revision: int, kind: str, steps: list[str]) -> HttpRe
         trigger_client_event(response, "kr:form", form_event(int(next_number), step=True),
                              after="swap")
     return response
+
+
+def _stepped_in(match_id: int, revision: int, kind: str, language: str,
+                steps: list[str]) -> HttpResponse:
+    with translation.override(language):
+        return stepped(match_id, revision, kind, steps)
+
+
+trusted_polls.steps_from(trusted_polls.Steps(
+    most=STEPS_AT_MOST,
+    find=lambda match_id, revision, language: sheets.find(
+        step_key(match_id, revision, language)),
+    writing=sheets.being_written,
+    answer=_stepped_in,
+))
 
 
 def _saved_number(request: HttpRequest) -> int | None:
