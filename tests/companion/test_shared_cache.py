@@ -76,3 +76,32 @@ def test_the_folder_is_listed_once_a_second_not_at_every_write(
     cull_now(texts)
     texts.set("one more", 1)
     assert len(listed) == 2
+
+
+def test_the_folder_is_made_once_per_process_and_again_when_it_went(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Django's file cache makes its folder at every write and for every cache object (one
+    per thread and request): here once per process, and again only when a write finds it
+    gone."""
+    import shutil
+
+    from django.core.cache.backends import filebased
+
+    made: list[str] = []
+    makedirs = filebased.safe_makedirs
+
+    def counted(path: str, *args: object, **kwargs: object) -> None:
+        made.append(path)
+        makedirs(path, *args, **kwargs)
+
+    monkeypatch.setattr(filebased, "safe_makedirs", counted)
+    folder = tmp_path / "renders"
+    for number in range(50):
+        cache(folder).set(f"text{number}", number)
+    assert len(made) == 1
+    shutil.rmtree(folder)
+    texts = cache(folder)
+    texts.set("after", "still kept")
+    assert texts.get("after") == "still kept"
+    assert len(made) == 2
