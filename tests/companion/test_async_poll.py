@@ -118,10 +118,24 @@ def in_thread(action: Callable[[], object]) -> Awaitable[object]:
     return asyncio.to_thread(run)
 
 
-def record(match_id: int, players: list[Player]) -> None:
-    deal_services.deal_record(match=Match.objects.get(pk=match_id), number=1,
+def record(match_id: int, players: list[Player], number: int = 1) -> None:
+    deal_services.deal_record(match=Match.objects.get(pk=match_id), number=number,
                               entries={p.pk: {"hand": 1 if i else 0}
                                        for i, p in enumerate(players)})
+
+
+@pytest.fixture
+def django_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths of the requests that reached Django (not answered in the event loop)."""
+    calls: list[str] = []
+    django = asgi.django_application
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        calls.append(scope["path"])
+        await django(scope, receive, send)
+
+    monkeypatch.setattr(asgi, "django_application", counted)
+    return calls
 
 
 @pytest.fixture
@@ -180,7 +194,8 @@ def test_on_sqlite_a_change_in_another_process_wakes_a_held_poll_within_a_quarte
 
 
 def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait_without_django(
-    anna_client: Client, running: Match, monkeypatch: pytest.MonkeyPatch
+    anna_client: Client, running: Match, monkeypatch: pytest.MonkeyPatch,
+    django_calls: list[str],
 ) -> None:
     monkeypatch.setattr(waiting, "POLL_WAIT", 0.8)
 
@@ -191,20 +206,12 @@ def test_a_held_poll_of_an_unchanged_sheet_answers_304_after_the_wait_without_dj
         waiting.POLL_WAIT = 10.0  # (the fixture puts it back) a wait is not taken for at once
         return waited, await get(sheet_url(running), anna_client, if_none_match=etag)
 
-    calls = []
-    django = asgi.django_application
-
-    async def counted(scope: Any, receive: Any, send: Any) -> None:
-        calls.append(scope["path"])
-        await django(scope, receive, send)
-
-    monkeypatch.setattr(asgi, "django_application", counted)
     (status, _, body, took), (quick, _, _, quick_took) = run_apart(scenario())
     assert (status, body) == (304, b"")
     assert 0.7 < took < 8
     assert quick == 304 and quick_took < 5  # without KR-Wait: at once
     # The first load and the quick poll went to Django; the wait's 304 did not.
-    assert len(calls) == 2
+    assert len(django_calls) == 2
 
 
 def test_a_held_poll_is_answered_304_at_once_when_the_server_stops(
@@ -511,28 +518,12 @@ def test_a_notification_names_the_revision_its_change_made() -> None:
 
 
 def test_a_poll_that_shows_a_change_its_process_has_not_read_yet_waits(
-    anna_client: Client, running: Match, players: list[Player],
-    monkeypatch: pytest.MonkeyPatch,
+    anna_client: Client, running: Match, players: list[Player], django_calls: list[str],
 ) -> None:
     """With several server processes a phone may show a version its poll's process has not
     read yet (another process answered it): the poll reads the revision and waits for the
     next change, instead of going to Django as changed only to be told it is up to date."""
-    calls: list[str] = []
-    django = asgi.django_application
-
-    async def counted(scope: Any, receive: Any, send: Any) -> None:
-        calls.append(scope["path"])
-        await django(scope, receive, send)
-
-    monkeypatch.setattr(asgi, "django_application", counted)
-
-    def record_next() -> None:
-        deal_services.deal_record(match=Match.objects.get(pk=running.pk),
-                                  number=Match.objects.get(pk=running.pk).deals.count() + 1,
-                                  entries={p.pk: {"hand": 1 if i else 0}
-                                           for i, p in enumerate(players)})
-
-    async def woken(etag: str) -> tuple[int, Answer]:
+    async def woken(etag: str, number: int) -> tuple[int, Answer]:
         poll = asyncio.create_task(get(sheet_url(running), anna_client, if_none_match=etag,
                                        kr_wait="1"))
         for _ in range(200):
@@ -540,22 +531,22 @@ def test_a_poll_that_shows_a_change_its_process_has_not_read_yet_waits(
                 break
             await asyncio.sleep(0.01)
         held = waiting.waiting_count()
-        await in_thread(record_next)
+        await in_thread(lambda: record(running.pk, players, number))
         return held, await asyncio.wait_for(poll, 10)
 
     async def scenario() -> tuple[int, Answer]:
         _, headers, _, _ = await get(sheet_url(running), anna_client)
-        held, (status, headers, _, _) = await woken(headers["etag"])
+        held, (status, headers, _, _) = await woken(headers["etag"], 1)
         assert (held, status) == (1, 200)
         shown = waiting.verified(running.pk, headers["etag"])
         assert shown is not None and waiting.known_revision(running.pk) == shown
         waiting._state.known[running.pk] = shown - 1  # as if another process had answered it
-        return await woken(headers["etag"])
+        return await woken(headers["etag"], 2)
 
     held, (status, _, body, _) = run_apart(scenario())
     assert held == 1
     assert status == 200 and b'id="deal-2"' in body
-    assert len(calls) == 3  # the page and the two woken polls
+    assert len(django_calls) == 3  # the page and the two woken polls
 
 
 @pytest.mark.parametrize("announced", [6, None])

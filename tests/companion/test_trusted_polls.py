@@ -20,12 +20,12 @@ from django.utils import timezone
 
 from companion import asgi, trusted_polls, waiting
 from companion.models import Group, Match, Membership, Player, TablePass
-from companion.services import deals as deal_services
 from companion.services import groups as group_services
 from companion.services import matches as match_services
 from companion.services import passes as pass_services
 from tests.companion.test_async_poll import (
     Answer,
+    django_calls,  # noqa: F401  (a fixture: the requests that reached Django)
     get,
     in_thread,
     quiet_waiting,  # noqa: F401  (a fixture: only what a test does wakes a poll)
@@ -39,19 +39,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def nothing_trusted_yet(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def nothing_trusted_yet(monkeypatch: pytest.MonkeyPatch,
+                        django_calls: list[str]) -> list[str]:  # noqa: F811
     """Every test starts with nothing checked or kept; the list names the requests that
     reached Django."""
     monkeypatch.setattr(trusted_polls, "_state", trusted_polls._State())
-    reached: list[str] = []
-    django = asgi.django_application
-
-    async def counted(scope: Any, receive: Any, send: Any) -> None:
-        reached.append(scope["path"])
-        await django(scope, receive, send)
-
-    monkeypatch.setattr(asgi, "django_application", counted)
-    return reached
+    return django_calls
 
 
 @pytest.fixture
@@ -94,13 +87,13 @@ async def watch(phones: list[Client], match: Match, then: Callable[[], Any], *,
 
 
 async def hold_polls(phones: list[Client], match: Match, shown: list[Answer],
-                     ) -> list[asyncio.Task[Answer]]:
-    """Each phone's poll of the sheet it was ``shown``, held until the match changes:
-    started one after the other, so a change wakes them in this order."""
+                     **headers: str) -> list[asyncio.Task[Answer]]:
+    """Each phone's poll of the sheet it was ``shown`` (with ``headers``), held until the
+    match changes: started one after the other, so a change wakes them in this order."""
     polls: list[asyncio.Task[Answer]] = []
-    for phone, (_, headers, _, _) in zip(phones, shown, strict=True):
-        polls.append(asyncio.create_task(sheet(phone, match, if_none_match=headers["etag"],
-                                               kr_wait="1")))
+    for phone, (_, seen, _, _) in zip(phones, shown, strict=True):
+        polls.append(asyncio.create_task(sheet(phone, match, if_none_match=seen["etag"],
+                                               kr_wait="1", **headers)))
         while waiting.waiting_count() < len(polls):
             await asyncio.sleep(0.01)
     return polls
@@ -435,26 +428,16 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
     """A save's step of the sheet (companion/views/sheet.py, ``step_answer``) fits only a page
     that shows the version just before it: kept in the loop for the others of its kind, it
     is not sent to a phone that shows an older one (that one gets both deals' steps)."""
-    from django.urls import reverse
-
     phones = [logged_in(ben), logged_in(ben), logged_in(ben)]
 
     def save() -> None:
-        response = anna_client.post(reverse("deal_new", args=[running.group_id, running.pk]), {
-            "mode": "counts", "number": running.deals.count() + 1, "s0-hand": "5"},
-            HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de")
-        assert response.status_code == 200
+        save_from_form(anna_client, running)
 
     async def scenario() -> tuple[list[Answer], Answer]:
         older = await sheet(phones[2], running, kr_steps="1")
         await in_thread(save)
         shown = [await sheet(phone, running, kr_steps="1") for phone in phones]
-        polls: list[asyncio.Task[Answer]] = []
-        for phone, (_, headers, _, _) in zip(phones[:2], shown, strict=False):
-            polls.append(asyncio.create_task(sheet(phone, running, kr_steps="1", kr_wait="1",
-                                                   if_none_match=headers["etag"])))
-            while waiting.waiting_count() < len(polls):
-                await asyncio.sleep(0.01)
+        polls = await hold_polls(phones[:2], running, shown[:2], kr_steps="1")
         await in_thread(save)
         woken = list(await asyncio.wait_for(asyncio.gather(*polls), 10))
         # The third phone still shows the sheet from before the first save.
@@ -544,12 +527,7 @@ async def woken_by(phones: list[Client], match: Match, shown: list[Answer],
                    change: Callable[[], Any], **headers: str) -> list[Answer]:
     """The phones' polls of what they were ``shown``, held until ``change`` (in another
     thread) wakes them."""
-    polls: list[asyncio.Task[Answer]] = []
-    for phone, (_, seen, _, _) in zip(phones, shown, strict=True):
-        polls.append(asyncio.create_task(sheet(phone, match, kr_wait="1",
-                                               if_none_match=seen["etag"], **headers)))
-        while waiting.waiting_count() < len(polls):
-            await asyncio.sleep(0.01)
+    polls = await hold_polls(phones, match, shown, **headers)
     await in_thread(change)
     return list(await asyncio.wait_for(asyncio.gather(*polls), 10))
 
@@ -608,14 +586,9 @@ def test_a_change_that_is_no_new_deal_is_answered_by_django(
         (stepped,) = await woken_by([phone], running, [shown],
                                     lambda: save_from_form(anna_client, running), **STEPPING)
         assert stepped[1]["kr-step"] == "next"  # a step learnt from Django: the kind takes them
-        (whole,) = await woken_by([phone], running, [stepped], lambda: record_second(),
-                                  **STEPPING)
+        (whole,) = await woken_by([phone], running, [stepped],
+                                  lambda: record(running.pk, players, 2), **STEPPING)
         return stepped, whole
-
-    def record_second() -> None:
-        deal_services.deal_record(match=Match.objects.get(pk=running.pk), number=2,
-                                  entries={p.pk: {"hand": 2 if i else 0}
-                                           for i, p in enumerate(players)})
 
     _stepped, whole = run_apart(scenario())
     assert whole[0] == 200 and "kr-step" not in whole[1]
