@@ -52,7 +52,7 @@ import secrets
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -324,8 +324,7 @@ async def _stepped(group: Group, shown: int) -> Kept | None:
             or not shown < current <= shown + steps_of.most:
         return None
     match_id, language, kind, _mode, _compressed = group
-    making = _state.pending[group] = asyncio.get_running_loop().create_future()
-    try:
+    with _leading(group):
         steps = []
         deadline = time.monotonic() + FOLLOW_WAIT
         for revision in range(shown + 1, current + 1):
@@ -360,17 +359,15 @@ async def _stepped(group: Group, shown: int) -> Kept | None:
         if weak:
             own["etag"] = "W/" + own["etag"]
         own["content-length"] = str(len(body))
-        answer_headers = [(name, own.pop(name.decode("latin-1").lower()).encode("latin-1"))
-                          if name.decode("latin-1").lower() in own else (name, value)
-                          for name, value in headers]
+        answer_headers = []
+        for name, value in headers:  # in their order, this revision's where they differ
+            mine = own.pop(name.decode("latin-1").lower(), None)
+            answer_headers.append((name, value if mine is None else mine.encode("latin-1")))
         answer_headers += [(name.encode("latin-1"), value.encode("latin-1"))
                            for name, value in own.items()]
         kept = Kept(current, 200, answer_headers, body, time.monotonic() + KEPT_TTL, shown)
         _keep(group, kept)
         return kept
-    finally:
-        _state.pending.pop(group, None)
-        making.set_result(None)
 
 
 def _from_other_process(group: Group, shown: int, steps: bool = True) -> Kept | None:
@@ -456,8 +453,7 @@ async def _relay(group: Group, shown: int, steps: bool) -> Kept | None:
     wait for this poll as for a leader; None when the other poll ended without sharing one
     for the match's current revision (a poll for an older one), or when its mark grew
     older than :data:`FOLLOW_WAIT`."""
-    relaying = _state.pending[group] = asyncio.get_running_loop().create_future()
-    try:
+    with _leading(group):
         deadline = time.monotonic() + FOLLOW_WAIT
         while time.monotonic() < deadline:
             await asyncio.sleep(RELAY_EVERY)
@@ -465,9 +461,19 @@ async def _relay(group: Group, shown: int, steps: bool) -> Kept | None:
             if kept is not None or not _led_elsewhere(group):
                 return kept
         return None
+
+
+@contextlib.contextmanager
+def _leading(group: Group) -> Iterator[None]:
+    """(In the loop.) This poll gets its kind's answer without Django (:func:`_relay`,
+    :func:`_stepped`): the others of its kind in this process wait for it, as for a
+    poll that leads them through Django (:class:`Through`)."""
+    done = _state.pending[group] = asyncio.get_running_loop().create_future()
+    try:
+        yield
     finally:
         _state.pending.pop(group, None)
-        relaying.set_result(None)
+        done.set_result(None)
 
 
 def _keep(group: Group, kept: Kept) -> None:

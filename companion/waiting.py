@@ -34,6 +34,7 @@ import asyncio
 import logging
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Literal
 
 from asgiref.sync import sync_to_async
@@ -128,9 +129,7 @@ def _changed_here(match_id: int, revision: int | None) -> None:
             # Overtaken: a later change was announced first (two saves' threads), or a
             # read (the recheck, or a Django answer's ETag) found this one already. The
             # polls still waiting at an older revision than that are behind.
-            for future, waited_at in list(_state.waiters.get(match_id, {}).items()):
-                if waited_at < known:
-                    _wake(future, "changed")
+            _wake_waiting(match_id, lambda waited_at: waited_at < known)
             return
     _state.known.pop(match_id, None)
     _state.announced_at[match_id] = _now_tick()
@@ -142,8 +141,14 @@ def _changed_here(match_id: int, revision: int | None) -> None:
         for old in list(_state.announced_at)[: len(_state.announced_at) - KNOWN]:
             del _state.announced_at[old]
         _state.known.clear()
+    _wake_waiting(match_id, lambda waited_at: revision is None or revision != waited_at)
+
+
+def _wake_waiting(match_id: int, behind: Callable[[int], bool]) -> None:
+    """Wake the match's waiting polls whose revision is ``behind`` (given the revision
+    they wait at)."""
     for future, waited_at in list(_state.waiters.get(match_id, {}).items()):
-        if revision is None or revision != waited_at:
+        if behind(waited_at):
             _wake(future, "changed")
 
 
@@ -321,9 +326,7 @@ async def _recheck(every: float) -> None:
                 _changed_here(match_id, None)
                 continue
             _remember(match_id, current, since)
-            for future, waited_at in list(_state.waiters.get(match_id, {}).items()):
-                if waited_at != current:
-                    _wake(future, "changed")
+            _wake_waiting(match_id, lambda waited_at, current=current: waited_at != current)
 
 
 def _listen_params() -> dict[str, Any]:
