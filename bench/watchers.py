@@ -160,12 +160,23 @@ class Run:
         """Phones that got their first sheet."""
         self.all_showing = asyncio.Event()
         self.phones = 0
+        self.polls: dict[str, list[list[tuple[float, int | None, int, int | None, float]]]] = {}
+        """sheet → per phone, its polls (``--trace``): sent, revision shown, status, revision
+        got, answered."""
+        self.writes: dict[str, list[tuple[float, float, int, int | None]]] = {}
+        """sheet → its saves (``--trace``): tapped, answered, status, revision answered."""
+        self.trace = False
+        self.since = 0.0
+        """When the measured interval began (:meth:`forget`)."""
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
 
     def forget(self) -> None:
-        """The warm-up is over: what was recorded so far does not count."""
+        """The warm-up is over: what was recorded so far does not count. Nor does a save
+        tapped before now and recorded after (at its answer): the phones may have seen it
+        before now, and without that it counted as seen only after the next save."""
+        self.since = time.monotonic()
         for saves in self.saves.values():
             saves.clear()
         for phones in self.seen.values():
@@ -173,6 +184,11 @@ class Run:
                 seen.clear()
         for recorded in (self.rules, self.lag, self.answered):
             recorded.clear()
+        for phones in self.polls.values():
+            for polls in phones:
+                polls.clear()
+        for writes in self.writes.values():
+            writes.clear()
         self.errors.clear()
         self.resent = 0
 
@@ -219,6 +235,10 @@ async def phone(client: Any, run: Run, sheet: str, session: str, index: int) -> 
             run.error(type(error).__name__)
             await asyncio.sleep(2)
             continue
+        if run.trace:
+            run.polls[sheet][index].append((started, revision_of(etag), answer.status_code,
+                                            revision_of(answer.headers.get("ETag")),
+                                            time.monotonic()))
         if answer.status_code == 200:
             new = answer.headers.get("ETag")
             if etag is None:
@@ -276,6 +296,9 @@ async def writer(client: Any, run: Run, sheet: str, session: str, delay: float,
                 tapped = time.monotonic()
                 saved = await client.post(edit, data=dict(data), headers={
                     **sent, "Referer": f"http://127.0.0.1:{PORT}{edit}"})
+            if run.trace:
+                run.writes[sheet].append((tapped, time.monotonic(), saved.status_code,
+                                          revision_of(saved.headers.get("ETag"))))
             if saved.status_code not in (200, 302, 303):
                 run.error(f"save HTTP {saved.status_code}")
             else:
@@ -334,8 +357,9 @@ def db_connections(database_url: str | None, database: str) -> int | None:
 
 async def measure(matches: list[dict[str, Any]], count: int, seconds: float, master: int,
                   database_url: str | None, database: str, save: str,
-                  warmup: float = 0.0) -> dict[str, Any]:
+                  warmup: float = 0.0, trace: bool = False) -> dict[str, Any]:
     run = Run(seconds)
+    run.trace = trace
     used = matches[: (count + 3) // 4]
     # A client per phone, as each phone is a browser of its own (its own connection).
     async with contextlib.AsyncExitStack() as stack:
@@ -356,6 +380,8 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
             placed += len(phones)
             run.saves[match["sheet"]] = []
             run.seen[match["sheet"]] = [[] for _ in phones]
+            run.polls[match["sheet"]] = [[] for _ in phones]
+            run.writes[match["sheet"]] = []
             tasks += [asyncio.create_task(phone(clients.pop(), run, match["sheet"], session, i))
                       for i, session in enumerate(phones)]
         run.phones = placed
@@ -397,9 +423,12 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
             task.cancel()
     delays: list[float] = []
     late = 0
+    traces: list[str] = []
     for sheet, saves in run.saves.items():
-        for phone_seen in run.seen[sheet]:
+        for index, phone_seen in enumerate(run.seen[sheet]):
             for k, saved in enumerate(saves):
+                if saved < run.since:
+                    continue  # tapped in the warm-up (:meth:`Run.forget`)
                 until = saves[k + 1] if k + 1 < len(saves) else run.end
                 # From the tap on "save": the change cannot be seen before it is sent.
                 got = [at for at in phone_seen if saved <= at < until]
@@ -408,6 +437,8 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
                 elif until < run.end:
                     late += 1
                     delays.append(until - saved)
+                    if trace:
+                        traces.append(late_trace(run, sheet, index, saved, until))
     return {
         "phones": count, "saves": sum(len(s) for s in run.saves.values()),
         "p50": quantile(delays, 0.5), "p95": quantile(delays, 0.95),
@@ -417,11 +448,27 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         "rules50": quantile(run.rules, 0.5) * 1000, "rules95": quantile(run.rules, 0.95) * 1000,
         "save95": quantile(run.answered, 0.95), "lag95": quantile(run.lag, 0.95),
         "connections": connections if database_url else None,
-        "settled": settled, "showing": run.showing,
+        "settled": settled, "showing": run.showing, "traces": traces,
         # How the work and the phones' connections were spread over the server's processes.
         "busiest": max(worker_cpu) / sum(worker_cpu) if sum(worker_cpu) > 0 else float("nan"),
         "sockets": sockets,
     }
+
+
+def late_trace(run: Run, sheet: str, index: int, saved: float, until: float) -> str:
+    """(``--trace``) A change phone ``index`` of ``sheet`` saw only after the next save: the
+    match's saves and the phone's polls around it, in seconds from the late save's tap."""
+    lines = [f"{sheet} phone {index}: the save tapped at {saved - run.end:+.2f} s "
+             "(from the end) seen only after the next one"]
+    for tapped, answered, status, revision in run.writes[sheet]:
+        if saved - 6 <= tapped <= until + 6:
+            lines.append(f"  save   {tapped - saved:+7.3f} .. {answered - saved:+7.3f} "
+                         f"{status} -> rev {revision}")
+    for sent, shown, status, got, answered in run.polls[sheet][index]:
+        if answered >= saved - 16 and sent <= until + 6:
+            lines.append(f"  poll   {sent - saved:+7.3f} .. {answered - saved:+7.3f} "
+                         f"rev {shown} -> {status} rev {got}")
+    return "\n".join(lines)
 
 
 def open_sockets(pid: int) -> int:
@@ -455,6 +502,9 @@ def main() -> None:
     parser.add_argument("--server-log", type=Path, metavar="FILE",
                         help="copy the server's log there at the end (with "
                              "--server-env KARTENRUNDE_LOAD_REPORT=5: its load lines)")
+    parser.add_argument("--trace", type=Path, metavar="FILE",
+                        help="write each late change there: the match's saves and the "
+                             "phone's polls around it")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for the server (e.g. KARTENRUNDE_POLL_THREADS=8); "
                         "may be given more than once")
@@ -490,7 +540,11 @@ def main() -> None:
     with served.server(environment, args.port) as process:
         for count in counts:
             found = asyncio.run(measure(matches, count, args.seconds, process.pid,
-                                        args.database_url, database, args.save, args.warmup))
+                                        args.database_url, database, args.save, args.warmup,
+                                        trace=args.trace is not None))
+            if args.trace:
+                with args.trace.open("a") as traced:
+                    traced.writelines(f"# {count} phones\n{text}\n" for text in found["traces"])
             matches = matches[(count + 3) // 4:]
             conns = "-" if found["connections"] is None else str(found["connections"])
             print(f"{count:>6} {found['saves']:>5} {found['p50']:>7.2f}s {found['p95']:>5.2f}s "
