@@ -119,11 +119,16 @@ def wait_for_change(match_id: int, changed: Callable[[], bool], timeout: float) 
 def stop_waiting() -> None:
     """Every poll waiting here is answered now (as unchanged), and none waits any more:
     the server (a test's live server) ends, and a poll that went on waiting would read a
-    database that is gone by then."""
+    database that is gone by then. The listening connection is closed too (at most
+    :data:`LISTEN_CHECK` seconds later): left open, it kept the test database from being
+    removed at the end of a run."""
     global _stopped
     with _condition:
         _stopped = True
         _condition.notify_all()
+    listener = _listener
+    if listener is not None:
+        listener.join(LISTEN_CHECK * 4)
 
 
 def _start_listening() -> None:
@@ -140,17 +145,22 @@ def _start_listening() -> None:
         _listener.start()
 
 
+LISTEN_CHECK = 0.25
+"""Seconds between two looks of the listening thread whether to stop (:func:`stop_waiting`)."""
+
+
 def _listen(params: dict[str, object]) -> None:
     import psycopg
 
-    while True:
+    while not _stopped:
         try:
             with psycopg.connect(**params, autocommit=True) as listening:  # type: ignore[arg-type]
                 listening.execute(f"LISTEN {CHANNEL}")
-                for notification in listening.notifies():
-                    change = waiting.changed_elsewhere(notification.payload)
-                    if change is not None:
-                        announce_here(*change)
+                while not _stopped:
+                    for notification in listening.notifies(timeout=LISTEN_CHECK):
+                        change = waiting.changed_elsewhere(notification.payload)
+                        if change is not None:
+                            announce_here(*change)
         except Exception:  # the database went away: listen again in a moment
             log.warning("Listening for match changes failed; trying again.", exc_info=True)
             time.sleep(1)

@@ -191,3 +191,17 @@ def test_when_the_server_ends_every_waiting_poll_is_answered_at_once(
     started = time.monotonic()
     assert changes.wait_for_change(1, lambda: False, 10) is False
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
+def test_on_postgresql_the_listening_connection_closes_when_the_server_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Left open, the listening connection kept the test database from being removed at the
+    end of a run ("database is being accessed by other users")."""
+    monkeypatch.setattr(changes, "_stopped", False)
+    assert changes.wait_for_change(1, lambda: False, 0.1) is False  # starts the listener
+    listener = changes._listener
+    assert listener is not None and listener.is_alive()
+    changes.stop_waiting()
+    assert not listener.is_alive()
