@@ -350,8 +350,9 @@ def db_connections(database_url: str | None, database: str) -> int | None:
     from django.db import connection
 
     with connection.cursor() as cursor:
+        # The server's: not this bench's own (in the threads that count, seed, …).
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
-                       "AND pid <> pg_backend_pid()", [database])
+                       "AND application_name <> %s", [database, served.BENCH_APPLICATION])
         return int(cursor.fetchone()[0])
 
 
