@@ -59,10 +59,6 @@ def _recreate_postgres(url: str) -> None:
         connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
 
 
-BENCH_APPLICATION = "kartenrunde-bench"
-"""PostgreSQL's ``application_name`` of the bench's own connections."""
-
-
 def prepare(database_url: str | None) -> tuple[dict[str, str], str]:
     """This process's Django on a fresh database; returns the environment for the
     server (the same database, secret key and static files) and a label."""
@@ -94,12 +90,6 @@ def prepare(database_url: str | None) -> tuple[dict[str, str], str]:
     from django.core.management import call_command
 
     django.setup()
-    if database_url:
-        from django.db import connections
-
-        # Named, so that counting the server's connections leaves the bench's own out.
-        connections["default"].settings_dict.setdefault("OPTIONS", {})["application_name"] = \
-            BENCH_APPLICATION
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

@@ -344,20 +344,36 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
-def db_connections(database_url: str | None, database: str) -> int | None:
+def db_connections(database_url: str | None, pids: list[int]) -> int | None:
+    """The connections the server's processes ``pids`` hold to the database now (their
+    TCP connections to its port), or None without a database server. Counted at the
+    server, not in ``pg_stat_activity``: there the bench's own showed too (the threads
+    that counted held idle connections of their own)."""
     if not database_url:
         return None
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        # The server's: not this bench's own (in the threads that count, seed, …).
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
-                       "AND application_name <> %s", [database, served.BENCH_APPLICATION])
-        return int(cursor.fetchone()[0])
+    port = urlparse(database_url).port or 5432
+    inodes = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(fd)
+                    if target.startswith("socket:["):
+                        inodes.add(target[8:-1])
+    found = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                # remote address "hex-ip:hex-port", state 01 (established), the inode
+                if int(fields[2].rsplit(":", 1)[1], 16) == port and fields[3] == "01" \
+                        and fields[9] in inodes:
+                    found += 1
+    return found
 
 
 async def measure(matches: list[dict[str, Any]], count: int, seconds: float, master: int,
-                  database_url: str | None, database: str, save: str,
+                  database_url: str | None, save: str,
                   warmup: float = 0.0, trace: bool = False) -> dict[str, Any]:
     run = Run(seconds)
     run.trace = trace
@@ -411,7 +427,7 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         while time.monotonic() < run.end:
             await asyncio.sleep(1)
             rss = max(rss, rss_mb([master, *served.children(master)]))
-            found = await asyncio.to_thread(db_connections, database_url, database)
+            found = db_connections(database_url, [master, *served.children(master)])
             connections = max(connections, found or 0)
         cpu_after, _ = served.server_cpu(master)
         worker_cpu = [served.tree_cpu(pid)[0] - before
@@ -522,8 +538,6 @@ def main() -> None:
     processes = args.workers or min(2, os.cpu_count() or 1)
     # Each N watches matches of its own: new deals make a match's sheet longer.
     matches = seed(sum(counts) + 4 * len(counts), args.save)
-    # The database's name, without a query string (``…/name?host=/tmp``).
-    database = urlparse(environment.get("DATABASE_URL", "")).path.lstrip("/")
     if args.app:
         served.ROOT = args.app.resolve()
     load = os.getloadavg()
@@ -541,7 +555,7 @@ def main() -> None:
     with served.server(environment, args.port) as process:
         for count in counts:
             found = asyncio.run(measure(matches, count, args.seconds, process.pid,
-                                        args.database_url, database, args.save, args.warmup,
+                                        args.database_url, args.save, args.warmup,
                                         trace=args.trace is not None))
             if args.trace:
                 with args.trace.open("a") as traced:
