@@ -348,18 +348,12 @@ def db_connections(database_url: str | None, pids: list[int]) -> int | None:
     """The connections the server's processes ``pids`` hold to the database now (their
     TCP connections to its port), or None without a database server. Counted at the
     server, not in ``pg_stat_activity``: there the bench's own showed too (the threads
-    that counted held idle connections of their own)."""
+    that counted held idle connections of their own). It reads the machine's TCP table
+    (two lines per phone): call it in a thread, not in the phones' event loop."""
     if not database_url:
         return None
     port = urlparse(database_url).port or 5432
-    inodes = set()
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            for fd in Path(f"/proc/{pid}/fd").iterdir():
-                with contextlib.suppress(OSError):
-                    target = os.readlink(fd)
-                    if target.startswith("socket:["):
-                        inodes.add(target[8:-1])
+    inodes = {inode for pid in pids for inode in socket_inodes(pid)}
     found = 0
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError):
@@ -426,8 +420,9 @@ async def measure(matches: list[dict[str, Any]], count: int, seconds: float, mas
         connections = 0
         while time.monotonic() < run.end:
             await asyncio.sleep(1)
-            rss = max(rss, rss_mb([master, *served.children(master)]))
-            found = db_connections(database_url, [master, *served.children(master)])
+            server = [master, *served.children(master)]
+            rss = max(rss, rss_mb(server))
+            found = await asyncio.to_thread(db_connections, database_url, server)
             connections = max(connections, found or 0)
         cpu_after, _ = served.server_cpu(master)
         worker_cpu = [served.tree_cpu(pid)[0] - before
@@ -488,14 +483,22 @@ def late_trace(run: Run, sheet: str, index: int, saved: float, until: float) -> 
     return "\n".join(lines)
 
 
+def socket_inodes(pid: int) -> list[str]:
+    """The inodes of the sockets process ``pid`` has open, one per descriptor."""
+    found = []
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    found.append(target[8:-1])
+    return found
+
+
 def open_sockets(pid: int) -> int:
     """The sockets a server process has open (its connections, the listening socket and
     a few of its own) at the end of the interval."""
-    try:
-        return sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir()
-                   if os.readlink(fd).startswith("socket:"))
-    except OSError:
-        return 0
+    return len(socket_inodes(pid))
 
 
 def main() -> None:
