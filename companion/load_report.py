@@ -12,6 +12,7 @@ busy evening read the same line.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import time
@@ -30,6 +31,7 @@ now: Counter[str] = Counter()
 (a change queued for a thread), ``page_lane`` (another page), ``django`` (in a thread, or
 queued for one)."""
 _spent: Counter[str] = Counter()
+_longest: Counter[str] = Counter()
 _task: asyncio.Task[None] | None = None
 
 
@@ -37,6 +39,24 @@ def spent(what: str, seconds: float) -> None:
     """A request of kind ``what`` took ``seconds`` in Django (queue for a thread included)."""
     _spent[what] += seconds
     counts[what] += 1
+
+
+_collecting_since = 0.0
+
+
+def collected(phase: str, info: dict[str, int]) -> None:
+    """Python's garbage collection (a ``gc.callbacks`` entry while reporting): its time,
+    during which no other thread of the process runs. ``gc_full`` counts the full
+    collections (generation 2, the long ones), ``gc`` the others."""
+    global _collecting_since
+    if phase == "start":
+        _collecting_since = time.perf_counter()
+        return
+    took = time.perf_counter() - _collecting_since
+    kind = "gc_full" if info["generation"] == 2 else "gc"
+    counts[kind] += 1
+    _spent[kind] += took
+    _longest[kind] = max(_longest[kind], took)
 
 
 def start(held: Callable[[], int], queued: Callable[[], int]) -> None:
@@ -48,6 +68,8 @@ def start(held: Callable[[], int], queued: Callable[[], int]) -> None:
     loop = asyncio.get_running_loop()
     if _task is not None and not _task.done() and _task.get_loop() is loop:
         return
+    if collected not in gc.callbacks:
+        gc.callbacks.append(collected)
     _task = loop.create_task(_report(held, queued))
 
 
@@ -63,6 +85,11 @@ def line(held: int, queued: int, elapsed: float) -> str:
     for what in ("changed", "timeout", "trusted", "followed", "relayed", "stepped",
                  "follow_late", "untrusted"):
         parts.append(f"{what}={counts[what] / elapsed:.1f}/s")
+    for what in ("gc", "gc_full"):
+        parts.append(f"{what}={counts[what]} ({_spent[what] * 1000:.0f} ms, longest "
+                     f"{_longest[what] * 1000:.0f} ms)")
+    # What the full collections skip (companion/server.py froze the loaded app).
+    parts.append(f"frozen={gc.get_freeze_count()}")
     return " ".join(parts)
 
 
@@ -77,5 +104,6 @@ async def _report(held: Callable[[], int], queued: Callable[[], int]) -> None:
                  line(held(), queued(), woke - last), lag * 1000)
         counts.clear()
         _spent.clear()
+        _longest.clear()
         last = woke
 

@@ -4,7 +4,11 @@ seconds, when asked for, that says where the requests are and how long they took
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import logging
+import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -12,10 +16,14 @@ from companion import load_report
 
 
 @pytest.fixture(autouse=True)
-def fresh() -> None:
+def fresh() -> Iterator[None]:
     load_report.counts.clear()
     load_report.now.clear()
     load_report._spent.clear()
+    load_report._longest.clear()
+    yield
+    with contextlib.suppress(ValueError):
+        gc.callbacks.remove(load_report.collected)  # load_report.start() adds it
 
 
 def test_the_line_gives_rates_and_mean_times_per_kind() -> None:
@@ -32,6 +40,27 @@ def test_the_line_gives_rates_and_mean_times_per_kind() -> None:
     assert "pages=0.5/s (50 ms)" in line
     assert "write_turns=0.0/s (0 ms) write_helds=0.0/s (0 ms)" in line
     assert "trusted=3.0/s" in line
+
+
+def test_the_line_gives_the_garbage_collections_time_and_longest_pause() -> None:
+    """A full collection stops every thread of the process: the line says how many there
+    were, how long they took, and the longest, apart from the young generations'."""
+    gc.disable()  # only the collections below
+    gc.callbacks.append(load_report.collected)
+    try:
+        gc.collect()
+        gc.collect(0)
+        gc.collect(1)
+    finally:
+        gc.callbacks.remove(load_report.collected)
+        gc.enable()
+
+    line = load_report.line(held=0, queued=0, elapsed=1.0)
+
+    assert re.search(r" gc=2 \(\d+ ms, longest \d+ ms\) gc_full=1 \(\d+ ms, longest \d+ ms\)",
+                     line), line
+    assert load_report._longest["gc_full"] > 0
+    assert f"frozen={gc.get_freeze_count()}" in line
 
 
 def test_the_report_logs_a_line_every_few_seconds_and_starts_afresh(
@@ -54,6 +83,7 @@ def test_the_report_logs_a_line_every_few_seconds_and_starts_afresh(
     assert all("held=42" in line for line in lines)
     assert "pages=0.0/s" not in lines[0]
     assert "pages=0.0/s" in lines[1]  # counted afresh after each line
+    assert load_report.collected in gc.callbacks  # the collections are timed meanwhile
 
 
 def test_no_report_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:

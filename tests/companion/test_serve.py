@@ -12,6 +12,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -557,7 +558,8 @@ def test_make_runs_server_shows_a_save_on_every_waiting_phone_at_once(
             os.killpg(make.pid, signal.SIGKILL)  # what this test started
 
 
-def _gunicorn(run_folder: Path, port: int, workers: int = 2) -> subprocess.Popen[str]:
+def _gunicorn(run_folder: Path, port: int, workers: int = 2,
+              **environment: str) -> subprocess.Popen[str]:
     """The server as the hosted profile starts it (gunicorn with this folder's
     gunicorn.conf.py), ``workers`` processes on the run folder's database."""
     import sys
@@ -566,7 +568,7 @@ def _gunicorn(run_folder: Path, port: int, workers: int = 2) -> subprocess.Popen
         [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py",
          "--bind", f"127.0.0.1:{port}"],
         cwd=project.BASE_DIR, env={**_run_environment(run_folder), "WEB_CONCURRENCY": str(workers),
-                                   "DJANGO_SECRET_KEY": "x" * 50},
+                                   "DJANGO_SECRET_KEY": "x" * 50, **environment},
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )
 
@@ -663,3 +665,42 @@ def test_a_server_refuses_a_port_another_server_listens_on(run_folder: Path) -> 
 
     assert server.returncode != 0
     assert f"Cannot listen at 127.0.0.1:{port}: Address already in use" in output, output
+
+
+@pytest.mark.slow  # starts gunicorn
+def test_a_server_process_freezes_the_loaded_app_so_full_collections_skip_it(
+    run_folder: Path,
+) -> None:
+    """Issue 31: Python's full garbage collections stop every thread of a process while
+    they walk the objects that survived, at 1,000 phones for 60-140 ms every few seconds.
+    Most of those objects are the loaded app (modules, settings, URLs), which lives as long
+    as the process: each process freezes it before serving, and its load report says how
+    many objects the collections skip."""
+    port = _free_port()
+    # DEBUG serves the service worker without collected static files.
+    server = _gunicorn(run_folder, port, workers=1, DJANGO_DEBUG="1",
+                       KARTENRUNDE_LOAD_REPORT="0.2")
+    stopper = threading.Timer(60, lambda: os.killpg(server.pid, signal.SIGKILL))
+    stopper.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not _listening(port):
+            assert server.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/sw.js", timeout=10) as answer:
+            assert answer.status == 200  # the report starts with the first request
+        assert server.stdout is not None
+        frozen = None
+        for output in server.stdout:
+            found = re.search(r"companion\.load: .* frozen=(\d+)", output)
+            if found:
+                frozen = int(found[1])
+                break
+    finally:
+        stopper.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+    assert frozen is not None, "no load report line"
+    assert frozen > 20_000  # the app's modules (about 60,000 objects), not a handful
