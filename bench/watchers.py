@@ -48,8 +48,10 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import secrets
 import shutil
+import statistics
 import string
 import sys
 import time
@@ -501,6 +503,30 @@ def open_sockets(pid: int) -> int:
     return len(socket_inodes(pid))
 
 
+def collections(log: str, every: float) -> str:
+    """Python's garbage collections in the server's load lines (companion/load_report.py),
+    over the whole run, warm-up included: a full one stops every thread of its process."""
+    pauses: list[int] = []
+    spent = {"gc": 0, "gc_full": 0}
+    full = 0
+    seconds = 0.0
+    for found in re.finditer(r"gc=(\d+) \((\d+) ms, longest \d+ ms\) gc_full=(\d+) "
+                             r"\((\d+) ms, longest (\d+) ms\)", log):
+        spent["gc"] += int(found[2])
+        spent["gc_full"] += int(found[4])
+        seconds += every
+        full += int(found[3])
+        if int(found[3]):
+            pauses.append(int(found[5]))
+    if not seconds:
+        return "# garbage collections: no load lines"
+    median = statistics.median(pauses) if pauses else 0
+    return (f"# garbage collections, whole run, per process: {spent['gc'] / seconds / 10:.1f} % "
+            f"of the time in the young ones, {spent['gc_full'] / seconds / 10:.1f} % in "
+            f"{full} full ones (the longest of a line: median {median:.0f} ms, "
+            f"max {max(pauses, default=0)} ms)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", default="25,100,250,500,1000")
@@ -576,9 +602,12 @@ def main() -> None:
                   + (f"  {found['error_kinds']}" if found["errors"] else "")
                   + (f"  resent {found['resent']}" if found["resent"] else ""))
             sys.stdout.flush()
+    log = Path(environment["DJANGO_STATIC_ROOT"]).parent / "gunicorn.log"
     if args.server_log:
-        shutil.copyfile(Path(environment["DJANGO_STATIC_ROOT"]).parent / "gunicorn.log",
-                        args.server_log)
+        shutil.copyfile(log, args.server_log)
+    if "KARTENRUNDE_LOAD_REPORT" in environment:
+        print(collections(log.read_text(errors="replace"),
+                          float(environment["KARTENRUNDE_LOAD_REPORT"])))
     load = os.getloadavg()
     print(f"# load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
