@@ -11,6 +11,7 @@ from typing import Any
 
 import hypothesis
 import pytest
+from django.db import connections
 from django.test import override_settings
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -127,6 +128,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skip = pytest.mark.skip(reason=message)
     for item in browser_items:
         item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def playwright(playwright: Any) -> Iterator[Any]:
+    """pytest-playwright's, which closes this thread's database connections before it
+    stops. While Playwright's sync API runs, its event loop runs in this thread, and Django
+    keeps this thread's connections per asyncio context (asgiref's ``Local``), apart from
+    the ones made before: once the loop stops they are out of sight, and the test database
+    could not be dropped at the end ("1 other session using the database")."""
+    yield playwright
+    connections.close_all()
 
 
 @pytest.fixture(scope="session")
