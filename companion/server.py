@@ -81,9 +81,10 @@ class Worker(UvicornWorker):
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         # The app is loaded: what is there now (Python's and Django's modules, the settings,
         # the URLs) lives as long as the process. Frozen, Python's full collections, which
-        # stop every thread of the process, no longer walk it: at 1,000 phones they
-        # paused the process for 60-140 ms every few seconds, and 25-50 ms once frozen
-        # (bench/results/watchers-gc-freeze.txt; companion/load_report.py shows them).
+        # stop every thread of the process, no longer walk it (about half of what they
+        # walked at 1,000 phones): their pauses went from 60-140 ms every few seconds
+        # (median ~80) to a median of 30-47 ms (bench/results/watchers-gc-freeze.txt;
+        # companion/load_report.py shows them).
         gc.collect()
         gc.freeze()
         super().run()

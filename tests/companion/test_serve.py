@@ -673,9 +673,9 @@ def test_a_server_process_freezes_the_loaded_app_so_full_collections_skip_it(
 ) -> None:
     """Issue 31: Python's full garbage collections stop every thread of a process while
     they walk the objects that survived, at 1,000 phones for 60-140 ms every few seconds.
-    Most of those objects are the loaded app (modules, settings, URLs), which lives as long
-    as the process: each process freezes it before serving, and its load report says how
-    many objects the collections skip."""
+    About half of those objects are the loaded app (modules, settings, URLs), which lives as
+    long as the process: each process freezes it before serving, and its load report says
+    how many objects the collections skip."""
     port = _free_port()
     # DEBUG serves the service worker without collected static files.
     server = _gunicorn(run_folder, port, workers=1, DJANGO_DEBUG="1",
