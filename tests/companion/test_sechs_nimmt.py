@@ -16,6 +16,7 @@ from companion.games import game_app
 from companion.games.sechs_nimmt.check import check_sechs_nimmt_round
 from companion.games.sechs_nimmt.options import start_options
 from companion.models import Deal, Group, Match, Player
+from companion.rules_search.answers import search
 from companion.selectors.stats import Figure
 from companion.services import matches as match_services
 from tests.companion import history_reference as reference
@@ -282,6 +283,20 @@ def test_the_rules_search_finds_the_game_by_the_names_people_use(
     html = client.get(reverse("rules_search"), {"q": question},
                       HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert "/rules/sechs-nimmt/#" in html
+
+
+@pytest.mark.parametrize(("language", "question", "game"), [
+    ("de", "wer fängt an", "sechs-nimmt"), ("de", "wer fängt an bei 6 nimmt", None),
+    ("de", "wer darf anfangen", "sechs-nimmt"), ("en", "who starts", "sechs-nimmt"),
+    ("en", "who goes first in 6 nimmt", None),
+])
+def test_who_starts_is_answered_by_the_steckbrief_not_by_the_match_options(
+    language: str, question: str, game: str | None,
+) -> None:
+    # The variants' heading once said "beim Start der Partie" / "when the match starts":
+    # "start" is a word for who begins, and the heading (weighted up) came first.
+    answers = search(question, language, prefer=game)
+    assert (answers[0].game.slug, answers[0].section.anchor) == ("sechs-nimmt", "at-a-glance")
 
 
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:

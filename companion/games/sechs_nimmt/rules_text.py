@@ -99,7 +99,7 @@ kommt zu seiner Summe dazu. Weniger ist besser.</p>
 mehr Hornochsen erreicht. Es gewinnt, wer die wenigsten hat; bei Gleichstand gewinnen alle
 Gleichen.</p>
 """),
-        Section("variants", "Varianten (beim Start der Partie wählbar)", """
+        Section("variants", "Varianten (vor der Partie wählbar)", """
 <ul>
 <li><strong>Anderes Ziel:</strong> ihr einigt euch vorher auf eine andere Grenze als 66,
 zum Beispiel 100.</li>
@@ -245,7 +245,7 @@ is added to their total. Fewer is better.</p>
 <p>The match ends after the deal in which at least one player reaches 66 or more
 Hornochsen in total. The fewest wins; tied players share the win.</p>
 """),
-        Section("variants", "Variants (chosen when the match starts)", """
+        Section("variants", "Variants (chosen before the match)", """
 <ul>
 <li><strong>Another target:</strong> agree on a limit other than 66 before you start,
 for example 100.</li>
