@@ -47,6 +47,16 @@ COLOURS = {
 """Colour words (folded) and the colour they name; a colour makes a question a move too."""
 
 
+LOW_CARD_DE = ("niedrige karte", "niedriger als alle", "kleiner als alle", "niedriger als jede",
+               "kleiner als jede", "passt nirgends", "zu niedrig", "zu klein")
+LOW_CARD_EN = ("low card", "lower than all", "lower than every", "lower than any",
+               "smaller than all", "smaller than every", "smaller than any", "fits nowhere",
+               "too low", "too small")
+"""The row games' "low card" rule (X nimmt!, 6 nimmt!) as players say it: a card lower
+than every row's end. Without the group, "kleiner" met the "Kleinster Abstand" heading
+and the rule on the nearest row came first."""
+
+
 @dataclass(frozen=True, slots=True)
 class Prefill:
     """The check to open (its form prefix) and the values of its fields."""

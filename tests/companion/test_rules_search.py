@@ -160,6 +160,18 @@ def test_a_game_named_on_another_game_s_sheet_answers_for_the_named_game() -> No
         "dreizehn"}
 
 
+@pytest.mark.parametrize(("question", "language", "game"), [
+    ("meine Karte ist kleiner als alle Reihen", "de", "x-nimmt"),
+    ("was wenn meine Karte zu niedrig ist", "de", "x-nimmt"),
+    ("what if my card is lower than all rows", "en", "x-nimmt"),
+])
+def test_a_card_lower_than_every_row_is_answered_by_the_low_card_rule(
+    question: str, language: str, game: str,
+) -> None:
+    # "kleiner" once met the heading "Kleinster Abstand" (the nearest row) and won.
+    assert first(question, language, prefer=game) == f"{game}#rule-low-card"
+
+
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
     ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),

@@ -299,6 +299,18 @@ def test_who_starts_is_answered_by_the_steckbrief_not_by_the_match_options(
     assert (answers[0].game.slug, answers[0].section.anchor) == ("sechs-nimmt", "at-a-glance")
 
 
+@pytest.mark.parametrize(("language", "question"), [
+    ("de", "meine Karte ist kleiner als alle Reihen"), ("de", "karte niedriger als alle reihen"),
+    ("en", "what if my card is lower than all rows"), ("en", "my card is smaller than every row"),
+])
+def test_a_card_lower_than_every_row_is_answered_by_the_low_card_rule(
+    language: str, question: str,
+) -> None:
+    # "kleiner" once met the heading "Kleinster Abstand" (the nearest row) and won.
+    answers = search(question, language, prefer="sechs-nimmt")
+    assert answers[0].section.anchor == "rule-low-card"
+
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.search_words import GameSearch, Prefill, card_numbers, played_on
+from companion.games.search_words import (
+    LOW_CARD_DE,
+    LOW_CARD_EN,
+    GameSearch,
+    Prefill,
+    card_numbers,
+    played_on,
+)
 
 
 def read_cards(words: Sequence[str]) -> Prefill | None:
@@ -33,10 +40,13 @@ SEARCH = GameSearch(
         "de": (
             # The same group as X nimmt!'s and 11 nimmt!'s (all count Hornochsen).
             ("hornochse", "minuspunkt", "strafpunkt", "ochse", "hornochsenpunkt", "minus"),
+            # Rule 4 as players put it: "meine Karte ist kleiner als alle Reihen".
+            LOW_CARD_DE,
         ),
         "en": (
             ("hornochse", "hornochsen", "bullhead", "bull head", "minus point", "penalty",
              "penalty point", "ox", "cow"),
+            LOW_CARD_EN,
         ),
     },
     move_sections=("placement", "rule-ascending", "rule-lowest-difference", "rule-sixth-card",

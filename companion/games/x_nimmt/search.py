@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.search_words import (
+    LOW_CARD_DE,
+    LOW_CARD_EN,
     GameSearch,
     Prefill,
     card_numbers,
@@ -44,11 +46,14 @@ SEARCH = GameSearch(
         "de": (
             # The same group as 11 nimmt!'s (both count Hornochsen); it counts once.
             ("hornochse", "minuspunkt", "strafpunkt", "ochse", "hornochsenpunkt", "minus"),
+            # Rule 4 as players put it: "meine Karte ist kleiner als alle Reihen".
+            LOW_CARD_DE,
             ("x reihe", "xreihe", "x row", "eigene reihe"),
         ),
         "en": (
             ("hornochse", "hornochsen", "bullhead", "bull head", "minus point", "penalty",
              "penalty point", "ox", "cow"),
+            LOW_CARD_EN,
             ("x reihe", "xreihe", "x row", "own row"),
         ),
     },
