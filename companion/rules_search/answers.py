@@ -65,6 +65,9 @@ class Answer:
     check: CheckOffer | None = None
     own_words: tuple[OwnWord, ...] = ()
     """On the first answer: the words of the question searched as this game's words."""
+    other_games: bool = False
+    """On the first answer: nothing in the page's game answered, so all games did (not when
+    the question names another game: then that game's answers are the ones asked for)."""
 
 
 def segments(passage: Passage, marked: frozenset[str], *, limit: int = 0) -> tuple[Segment, ...]:
@@ -121,10 +124,12 @@ def search(question: str, language: str | None, *, prefer: str | None = None,
     index = index_for(language_of(language))
     read = read_question(question, index, prefer=prefer)
     ranked = rank(read, index, prefer=prefer, limit=limit)
+    other_games = False
     if not ranked and prefer and not read.games:
         # Nothing in the page's game ("Bullenkarte" on the Freaky sheet): the others answer.
         read = read_question(question, index)
         ranked = rank(read, index, limit=limit)
+        other_games = True
     if not ranked:
         return ()
     offered_game = read.games[0] if len(read.games) == 1 else ranked[0].document.game.slug
@@ -141,5 +146,6 @@ def search(question: str, language: str | None, *, prefer: str | None = None,
             game=document.game, section=document.section, url=document.url,
             title=segments(document.title, item.marked), sentence=sentence,
             score=item.score, check=check, own_words=() if answers else own_words,
+            other_games=other_games and not answers,
         ))
     return tuple(answers)

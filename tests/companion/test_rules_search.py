@@ -402,3 +402,15 @@ def test_when_nothing_in_the_page_s_game_answers_the_other_games_do_and_say_so(
     assert "In den Regeln dieses Spiels steht dazu nichts" in html
     html = get(client, reverse("rules_search") + "?q=Bullenkarte&game=elf-nimmt", htmx=True)
     assert "search-hits" in html and "other-games" not in html
+
+
+def test_a_question_naming_another_game_does_not_say_this_game_s_rules_had_nothing(
+    client: Client,
+) -> None:
+    # Asked on the Freaky sheet about 11 nimmt!: the answers are the ones asked for, not a
+    # fallback, so there is no "nothing in this game's rules" line above them.
+    url = reverse("rules_search") + "?q=wer+fängt+an+bei+11+nimmt&game=freaky"
+    html = get(client, url, htmx=True)
+    assert "/rules/elf-nimmt/#" in html and "other-games" not in html
+    assert search("Bullenkarte", "de", prefer="freaky")[0].other_games
+    assert not search("Bullenkarte", "de", prefer="elf-nimmt")[0].other_games
