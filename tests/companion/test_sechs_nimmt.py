@@ -311,6 +311,16 @@ def test_a_card_lower_than_every_row_is_answered_by_the_low_card_rule(
     assert answers[0].section.anchor == "rule-low-card"
 
 
+@pytest.mark.parametrize(("language", "question"), [
+    ("de", "was passiert wenn die Reihe voll ist"), ("de", "reihe voll"),
+    ("en", "what happens when a row is full"), ("en", "row is full what now"),
+])
+def test_a_full_row_is_answered_by_the_sixth_card_rule(language: str, question: str) -> None:
+    # Players call a row of five cards "voll" / "full"; the rules text once never did.
+    answers = search(question, language, prefer="sechs-nimmt")
+    assert answers[0].section.anchor == "rule-sixth-card"
+
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""

@@ -75,8 +75,8 @@ letzte Karte am nächsten darunter liegt. Diese Reihe gibt es immer nur einmal.<
 (Abstand 4; zur 12 wären es 23).</p>
 """, level=3),
         Section("rule-sixth-card", "Regel 3: Die sechste Karte", """
-<p>Liegen in dieser Reihe schon fünf Karten, wäre deine Karte die sechste. Dann nimmst du
-die fünf Karten zu dir, und deine Karte beginnt die Reihe neu.</p>
+<p>Liegen in dieser Reihe schon fünf Karten, ist sie voll: deine Karte wäre die sechste.
+Dann nimmst du die fünf Karten zu dir, und deine Karte beginnt die Reihe neu.</p>
 <p><em>Beispiel:</em> In einer Reihe liegen 20, 21, 22, 23 und 24; die 25 gehört dorthin.
 Wer die 25 gespielt hat, nimmt die fünf Karten mit zusammen 11 Hornochsen (die 20 zeigt 3,
 die 22 zeigt 5); die 25 liegt jetzt allein in der Reihe.</p>
@@ -223,8 +223,8 @@ closest below it. There is always exactly one such row.</p>
 (a difference of 4; to the 12 it would be 23).</p>
 """, level=3),
         Section("rule-sixth-card", "Rule 3: The sixth card", """
-<p>If that row already holds five cards, your card would be the sixth. Then you take the
-five cards, and your card starts the row again.</p>
+<p>If that row already holds five cards, it is full: your card would be the sixth. Then you
+take the five cards, and your card starts the row again.</p>
 <p><em>Example:</em> A row holds 20, 21, 22, 23 and 24; the 25 belongs there. Whoever played
 the 25 takes the five cards, 11 Hornochsen together (the 20 shows 3, the 22 shows 5); the 25
 now lies alone in the row.</p>
