@@ -172,6 +172,20 @@ def test_a_card_lower_than_every_row_is_answered_by_the_low_card_rule(
     assert first(question, language, prefer=game) == f"{game}#rule-low-card"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("wer fängt an", "de"), ("who starts", "en"), ("who goes first", "en"),
+])
+def test_who_starts_11_nimmt_is_not_answered_by_the_tie_rule_first(
+    question: str, language: str,
+) -> None:
+    # The decision on a tie for the next deal was headed "Wer beginnt bei Gleichstand?" and
+    # came first, without the first deal's starter (the youngest).
+    assert first(question, language, prefer="elf-nimmt") in {
+        "elf-nimmt#turn", "elf-nimmt#at-a-glance"}
+    assert "elf-nimmt#app-decides-next-starter" in found(
+        "wer beginnt bei Gleichstand", prefer="elf-nimmt")[:1]
+
+
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
     ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),
