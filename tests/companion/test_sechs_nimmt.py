@@ -321,6 +321,15 @@ def test_a_full_row_is_answered_by_the_sixth_card_rule(language: str, question: 
     assert answers[0].section.anchor == "rule-sixth-card"
 
 
+@pytest.mark.parametrize(("language", "question"), [
+    ("de", "wie viele Durchgänge"), ("en", "how many deals"),
+])
+def test_how_many_deals_is_answered_by_the_end_of_the_match(language: str, question: str) -> None:
+    # The end section never said how many deals: the setup ("each deal") came first.
+    answers = search(question, language, prefer="sechs-nimmt")
+    assert answers[0].section.anchor == "end"
+
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""

@@ -98,6 +98,9 @@ kommt zu seiner Summe dazu. Weniger ist besser.</p>
 <p>Die Partie endet nach dem Durchgang, in dem mindestens ein Spieler insgesamt 66 oder
 mehr Hornochsen erreicht. Es gewinnt, wer die wenigsten hat; bei Gleichstand gewinnen alle
 Gleichen.</p>
+<p>Wie viele Durchgänge das sind, steht also vorher nicht fest: gespielt wird Durchgang um
+Durchgang, bis jemand die 66 erreicht (oder eure vereinbarte Zahl von Durchgängen gespielt
+ist, siehe Varianten).</p>
 """),
         Section("variants", "Varianten (vor der Partie wählbar)", """
 <ul>
@@ -244,6 +247,8 @@ is added to their total. Fewer is better.</p>
         Section("end", "End of the match", """
 <p>The match ends after the deal in which at least one player reaches 66 or more
 Hornochsen in total. The fewest wins; tied players share the win.</p>
+<p>So the number of deals is not fixed in advance: you play deal after deal until somebody
+reaches 66 (or until the number of deals you agreed on is played, see the variants).</p>
 """),
         Section("variants", "Variants (chosen before the match)", """
 <ul>
