@@ -62,7 +62,8 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         # How many may play: the Steckbrief's "Spielerzahl" ("wir sind fünf", "zu siebt").
         ("spielerzahl", "spieleranzahl", "anzahl spieler", "wie viele spieler", "wir sind",
          "zu zweit", "zu dritt", "zu viert", "zu fünft", "zu sechst", "zu siebt", "zu acht",
-         "wie viele leute", "mit wie vielen", "wie viele personen"),
+         "wie viele leute", "mit wie vielen", "wie viele personen", "können mitspielen",
+         "dürfen mitspielen"),
         ("material", "spielmaterial", "inhalt", "schachtel", "karton", "packung",
          "enthalten", "drin"),
         ("voll", "überfüllt", "übervoll", "überfüllen"),

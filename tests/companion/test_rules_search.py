@@ -186,6 +186,13 @@ def test_who_starts_11_nimmt_is_not_answered_by_the_tie_rule_first(
         "wer beginnt bei Gleichstand", prefer="elf-nimmt")[:1]
 
 
+@pytest.mark.parametrize("game", ["elf-nimmt", "dreizehn", "drei-sind-einer-zuviel"])
+@pytest.mark.parametrize("question", ["wie viele können mitspielen", "wie viele dürfen mitspielen"])
+def test_how_many_can_join_in_is_the_number_of_players(question: str, game: str) -> None:
+    # "mitspielen" alone meant the players, not how many may play: decisions came first.
+    assert first(question, prefer=game) == f"{game}#at-a-glance"
+
+
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
     ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),

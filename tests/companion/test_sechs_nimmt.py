@@ -330,6 +330,12 @@ def test_how_many_deals_is_answered_by_the_end_of_the_match(language: str, quest
     assert answers[0].section.anchor == "end"
 
 
+def test_how_many_can_join_in_is_the_steckbrief_not_the_profi_variant() -> None:
+    # The Profi variant said "Spielerzahl" and "welche Karten mitspielen", and came first.
+    answers = search("wie viele können mitspielen", "de", prefer="sechs-nimmt")
+    assert answers[0].section.anchor == "at-a-glance"
+
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""

@@ -108,9 +108,9 @@ ist, siehe Varianten).</p>
 zum Beispiel 100.</li>
 <li><strong>Feste Zahl von Durchgängen:</strong> statt einer Grenze spielt ihr genau so
 viele Durchgänge, wie ihr vorher festlegt, zum Beispiel nur einen.</li>
-<li><strong>Profi-Variante:</strong> nur die Karten 1 bis 10 × Spielerzahl + 4 sind im
-Spiel (bei 4 Spielern 1 bis 44). Alle werden ausgeteilt, und jeder weiß, welche Karten
-mitspielen.</li>
+<li><strong>Profi-Variante:</strong> nur die Karten 1 bis 10 × Spieler + 4 sind im
+Spiel (bei 4 Spielern 1 bis 44). Alle werden ausgeteilt, und jeder weiß, welche Karten im
+Spiel sind.</li>
 </ul>
 """),
         Section("special-cases", "Sonderfälle", """
