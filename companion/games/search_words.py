@@ -108,7 +108,7 @@ def card_numbers(words: Sequence[str], low: int, high: int) -> list[tuple[int, i
     """
     found = []
     for position, word in enumerate(words):
-        if not word.isdigit() or len(word) > 3:
+        if not word.isdecimal() or len(word) > 3:
             continue
         following = words[position + 1] if position + 1 < len(words) else ""
         if following in COUNTED or not low <= int(word) <= high:

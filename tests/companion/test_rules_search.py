@@ -10,7 +10,7 @@ import re
 import statistics
 import time
 from collections import defaultdict
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.test import Client
@@ -277,6 +277,17 @@ def test_a_question_in_one_language_is_searched_in_its_own_rules_only() -> None:
 @pytest.mark.parametrize("question", ["", "a", "?!", "der die das", "\x00\x00"])
 def test_an_empty_or_meaningless_question_has_no_answer(question: str) -> None:
     assert search(question, "de") == ()
+
+
+@pytest.mark.parametrize("game", ["", "elf-nimmt", "dreizehn", "x-nimmt"])
+@pytest.mark.parametrize("question", ["die ³ auf die 98", "darf ich eine gelbe ² legen",
+                                      "wohin kommt die ²3"])
+def test_a_superscript_digit_in_a_question_is_no_server_error(
+    client: Client, question: str, game: str,
+) -> None:
+    # "³" is a digit to str.isdigit() but not to int(): every question with one was a 500.
+    url = reverse("rules_search") + "?" + urlencode({"q": question, "game": game})
+    assert "search-hits" in get(client, url, htmx=True)
 
 
 def test_a_very_long_question_is_cut_and_answered() -> None:

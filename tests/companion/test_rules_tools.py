@@ -197,3 +197,10 @@ def test_the_next_player_in_seat_order_is_preselected(client: Client) -> None:
     _, html, _ = get(client, "?players=Anna,Ben,Cem&y=2&ev=yellow.2.2", tool="targets")
     assert re.search(r'id="who-0" value="0" checked', html)
     assert not re.search(r'id="who-1" value="1" checked', html)
+
+
+def test_a_card_with_a_superscript_digit_is_no_card_not_a_server_error(client: Client) -> None:
+    # "²" is a digit to str.isdigit() but not to int(): the variant's card picker crashed.
+    status, html, _ = get(client, "?variant=first-card&target=t1&card=y²", tool="targets")
+    assert status == 200
+    assert "There is no such card." in html

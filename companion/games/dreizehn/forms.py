@@ -189,8 +189,8 @@ class TargetsForm(forms.Form):
         if value == "r4":
             return dreizehn.Card(dreizehn.RED, dreizehn.RED_VALUE)
         if self.is_variant:
-            if len(value) == 2 and value[0] in _COLOUR_OF_INITIAL and value[1].isdigit() and (
-                    int(value[1]) in dreizehn.COLOURED_VALUES):
+            if len(value) == 2 and value[0] in _COLOUR_OF_INITIAL and value[1].isascii() and (
+                    value[1].isdigit() and int(value[1]) in dreizehn.COLOURED_VALUES):
                 return dreizehn.Card(_COLOUR_OF_INITIAL[value[0]], int(value[1]))
             return None
         return None

@@ -34,7 +34,7 @@ def read_cards(words: Sequence[str]) -> Prefill | None:
                 fields.setdefault("target", COLOURS[word])
             else:
                 fields.setdefault("colour", COLOURS[word])
-        elif (word.isdigit() and int(word) in (1, 2, 4, 5, 7)) or word in VALUE_WORDS:
+        elif (word.isdecimal() and int(word) in (1, 2, 4, 5, 7)) or word in VALUE_WORDS:
             fields.setdefault("value", str(VALUE_WORDS.get(word) or int(word)))
     if fields.get("colour") == "red":
         fields["value"] = "4"
