@@ -193,6 +193,16 @@ def test_how_many_can_join_in_is_the_number_of_players(question: str, game: str)
     assert first(question, prefer=game) == f"{game}#at-a-glance"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("darf ich mehrere Karten legen", "de"), ("can i play several cards", "en"),
+])
+def test_playing_several_cards_is_the_bull_cards_rule_not_how_to_get_one(
+    question: str, language: str,
+) -> None:
+    # "Man darf mehrere haben" made the short section on getting a bull card come first.
+    assert first(question, language, prefer="elf-nimmt") == "elf-nimmt#bull-cards"
+
+
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
     ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),

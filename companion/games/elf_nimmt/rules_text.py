@@ -95,7 +95,7 @@ der Stapel wächst also.</p>
 """),
         Section("bull-card-gain", "Bullenkarte für einen großen Stapel", """
 <p>Hatte der genommene Stapel <strong>3 oder mehr Karten</strong>, bekommst du eine
-Bullenkarte aus dem Vorrat und legst sie offen vor dich. Man darf mehrere haben.</p>
+Bullenkarte aus dem Vorrat und legst sie offen vor dich, auch wenn du schon welche hast.</p>
 """, level=3),
         Section("bull-card-steal", "Vorrat leer: Bullenkarte wegnehmen", """
 <p>Sind alle 10 Bullenkarten verteilt, darfst du die Bullenkarte dem Spieler wegnehmen, der
@@ -264,7 +264,7 @@ piles grows.</p>
 """),
         Section("bull-card-gain", "A bull card for a big pile", """
 <p>If the pile you took had <strong>3 or more cards</strong>, you get a bull card from the
-supply and put it face up in front of you. You may hold several.</p>
+supply and put it face up in front of you, also when you already hold some.</p>
 """, level=3),
         Section("bull-card-steal", "Supply empty: take a bull card away", """
 <p>Once all 10 bull cards are handed out, you may take (steal) the bull card from the player who
