@@ -116,7 +116,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("steal", "take away", "nick", "swipe", "snatch"),
         ("difference", "distance", "gap", "apart", "far"),
         ("setup", "set up", "prepare", "preparation", "at the start", "at the beginning",
-         "to start with"),
+         "to start with", "at start", "in the beginning"),
         ("dealer", "deal", "shuffle", "deals"),
         ("players", "people", "persons"),
         ("player count", "number of players", "how many players", "we are", "of us",

@@ -203,6 +203,12 @@ def test_playing_several_cards_is_the_bull_cards_rule_not_how_to_get_one(
     assert first(question, language, prefer="elf-nimmt") == "elf-nimmt#bull-cards"
 
 
+@pytest.mark.parametrize("game", ["x-nimmt", "elf-nimmt"])
+def test_at_start_without_the_is_the_setup_not_who_starts(game: str) -> None:
+    # "at start" was read as "start" (who begins): a rule about full rows came first.
+    assert first("how many cards in hand at start", "en", prefer=game) == f"{game}#setup"
+
+
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
     ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),
