@@ -184,6 +184,9 @@ def test_who_starts_11_nimmt_is_not_answered_by_the_tie_rule_first(
         "elf-nimmt#turn", "elf-nimmt#at-a-glance"}
     assert "elf-nimmt#app-decides-next-starter" in found(
         "wer beginnt bei Gleichstand", prefer="elf-nimmt")[:1]
+    # Nor may its heading pull in questions about points ("Minuspunkte" in it once did).
+    assert first("wie viele Punkte hat die 55", prefer="elf-nimmt") in {
+        "elf-nimmt#scoring", "elf-nimmt#material"}
 
 
 @pytest.mark.parametrize("game", ["elf-nimmt", "dreizehn", "drei-sind-einer-zuviel"])

@@ -154,7 +154,7 @@ die 3 liegt oben, obwohl 96 die größere Zahl ist. Die 3 zuerst wäre falsch he
 bietet „nicht wegnehmen“ an; bei Gleichstand fragt sie, von wem. Nennt die App einen
 Spieler, sagt sie auch, warum (wer wie viele hat).</p>
 """, level=3, decision=True),
-        Section("app-decides-next-starter", "Gleichstand bei den meisten Minuspunkten", """
+        Section("app-decides-next-starter", "Der nächste Durchgang nach einem Gleichstand", """
 <p>Den nächsten Durchgang beginnt, wer im letzten die meisten Minuspunkte bekommen hat.
 Haben mehrere gleich viele, beginnt von ihnen, wer in der Sitzreihenfolge zuerst kommt; der
 Spielbogen sagt dazu, dass es ein Gleichstand war, damit ihr anders entscheiden könnt.</p>
@@ -323,7 +323,7 @@ what is left.</p>
 at once and offers “don't take it”; on a tie it asks from whom. Whenever the app names a
 player, it says why (who holds how many).</p>
 """, level=3, decision=True),
-        Section("app-decides-next-starter", "A tie for the most minus points", """
+        Section("app-decides-next-starter", "The next deal after a tie", """
 <p>The next deal is started by the player with the most minus points in the last one. If
 several tie, the first of them in seat order starts; the score sheet says that it was a tie,
 so that you can decide otherwise.</p>
