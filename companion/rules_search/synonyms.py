@@ -29,7 +29,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         # Durchgang is the glossary's word for a deal; at the table everybody says Runde.
         ("runde", "durchgang", "spielrunde"),
         ("kassieren", "nehmen", "nimmt", "nimmst", "genommen", "nahm", "einsammeln", "sammeln",
-         "abräumen", "abzocken", "einkassieren", "aufnehmen", "schlucken"),
+         "abräumen", "abzocken", "einkassieren", "aufnehmen", "schlucken", "einsacken"),
         ("bekommen", "bekommt", "bekomme", "kriegen", "erhalten", "gibt es"),
         # Who starts: rules answer with the youngest player or the dealer's neighbour.
         ("beginnen", "beginnt", "begonnen", "~anfangen", "fängt an", "fange an", "fängt",
@@ -43,7 +43,8 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("wertung", "punkte", "punktzahl", "zählen", "abrechnung", "auswertung", "rechnen",
          "punktestand", "werten"),
         ("gewinnen", "gewinnt", "gewinner", "sieger", "sieg", "siegt"),
-        ("ende", "endet", "enden", "vorbei", "schluss", "aufhören", "fertig", "spielende"),
+        ("ende", "endet", "enden", "vorbei", "schluss", "aufhören", "fertig", "spielende",
+         "zuende"),
         # The Steckbrief answers the questions about the box: time, age, players, direction.
         ("dauer", "dauert", "spieldauer", "wie lange", "wie lang", "minuten", "spielzeit"),
         ("alter", "jahre", "jahren", "wie alt", "kinder", "mindestalter"),

@@ -212,6 +212,15 @@ def test_at_start_without_the_is_the_setup_not_who_starts(game: str) -> None:
     assert first("how many cards in hand at start", "en", prefer=game) == f"{game}#setup"
 
 
+@pytest.mark.parametrize(("question", "answer"), [
+    ("wann ist das Spiel zuende", "elf-nimmt#end"),
+    ("wann darf ich ne Reihe einsacken", "freaky#collecting"),
+])
+def test_colloquial_spellings_are_understood(question: str, answer: str) -> None:
+    # "zuende" (for "zu Ende") and "einsacken" (for "kassieren") were no words of the search.
+    assert first(question, prefer=answer.split("#")[0]) == answer
+
+
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
     ("was passiert wenn die Reihe voll ist", "de", "elf-nimmt", "Reihe", ("Stapel",),
      "elf-nimmt#taking-a-pile"),
