@@ -336,6 +336,13 @@ def test_how_many_can_join_in_is_the_steckbrief_not_the_profi_variant() -> None:
     assert answers[0].section.anchor == "at-a-glance"
 
 
+@pytest.mark.parametrize("question", ["wie viele Reihen gibt es", "wie viele Reihen"])
+def test_how_many_rows_is_answered_by_the_setup(question: str) -> None:
+    # The setup said "jede beginnt eine Reihe": no number of rows for "wie viele" to find.
+    answers = search(question, "de", prefer="sechs-nimmt")
+    assert answers[0].section.anchor == "setup"
+
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""

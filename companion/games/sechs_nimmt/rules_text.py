@@ -49,7 +49,7 @@ von 5 haben 2; alle übrigen 1. Zusammen sind das 171 Hornochsen.</li>
         Section("setup", "Aufbau (jeder Durchgang)", """
 <ol>
 <li>Alle 104 Karten mischen; jeder bekommt 10 Handkarten.</li>
-<li>Vier Karten kommen offen untereinander in die Tischmitte: jede beginnt eine Reihe.</li>
+<li>Vier Karten kommen offen untereinander in die Tischmitte: sie beginnen die vier Reihen.</li>
 <li>Die übrigen Karten bleiben ungesehen beiseite.</li>
 </ol>
 """),
