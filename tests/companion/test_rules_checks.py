@@ -116,6 +116,28 @@ def test_the_answer_links_to_the_rule_that_decides(client: Client) -> None:
     assert f'href="/rules/{DREI}/#row-by-number"' in html
 
 
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "The grey 15 goes back to the box: it never counts."),
+    ("de", "Die graue 15 kommt zurück in die Schachtel: sie zählt nie."),
+])
+def test_a_grey_card_taken_goes_back_to_the_box_and_the_answer_says_so(
+    client: Client, language: str, says: str,
+) -> None:
+    # "15/45/75 taken → go back to the box; never scored": the answer listed the 15 among
+    # the cards taken as if it counted.
+    html = post(client, DREI, "place", {
+        "row_1": "15 19 24", "row_2": "", "row_3": "", "card": "1"}, language=language)
+    assert text(html, cls="taken-cards") == "15 19 24"
+    assert text(html, cls="grey-taken") == says
+    assert f'href="/rules/{DREI}/#grey-cards"' in html
+
+
+def test_no_grey_card_taken_no_word_about_the_box(client: Client) -> None:
+    html = post(client, DREI, "place", {
+        "row_1": "10 19 24", "row_2": "40 46 57", "row_3": "77", "card": "37"})
+    assert "grey-taken" not in html and "#grey-cards" not in html
+
+
 @pytest.mark.parametrize(("data", "message"), [
     ({"card": "90"}, "There is no card 90: number cards go from 1 to 89."),
     ({"card": "30"}, "Card 30 is a start card and is never played."),

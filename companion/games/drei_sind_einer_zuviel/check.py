@@ -27,6 +27,12 @@ class DreiAnswer:
     """Anchor of the deciding rule on the rules page."""
 
     @property
+    def grey_taken(self) -> int | None:
+        """The grey card among those taken (back to the box, never scored); a row holds
+        at most one (15, 45 and 75 each belong to another row)."""
+        return next((c for c in self.taken if c in drei_sind_einer_zuviel.GREY_CARDS), None)
+
+    @property
     def fifth(self) -> bool:
         return bool(self.taken)
 
@@ -43,6 +49,8 @@ def check_drei_place(rows: Sequence[Sequence[int]], card: int) -> DreiAnswer:
     (1, 2, (), 'ascending-order')
     >>> check_drei_place([[10, 19, 24], [], []], 28).position  # laid fourth, then the 10 taken
     4
+    >>> check_drei_place([[15, 19, 24], [], []], 1).grey_taken
+    15
     """
     placed = drei_sind_einer_zuviel.place(rows, card)
     # The place the card is laid at, counted in the row as it was plus the card: taking
