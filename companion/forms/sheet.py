@@ -82,10 +82,13 @@ class DealForm(forms.Form):
 
     def __init__(
         self, *args: Any, game: str, seats: Sequence[Seat], mode: str | None = None,
-        **kwargs: Any,
+        options: Mapping[str, object] | None = None, **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
+        self.options = options
+        """The match's options: the engine validates the deal by the rules they set (e.g.
+        6 nimmt!'s Profi variant plays fewer cards)."""
         self.format = game_app(game).entry
         self.seats = list(seats)
         keys = [m.key for m in self.format.modes]
@@ -358,7 +361,7 @@ class DealForm(forms.Form):
                 self.data = data
         if self.errors:
             return cleaned
-        rules = rules_for(self.game)
+        rules = rules_for(self.game, self.options)
         deal_values = {name: cleaned.get(name) for name in self.deal_field_names}
         parsed: dict[str, Any] = {}
         entries: dict[int, dict[str, object]] = {}

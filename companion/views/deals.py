@@ -77,7 +77,7 @@ def deal_new(request: HttpRequest, group_id: int, match_id: int) -> HttpResponse
     if request.POST.get("switch_mode"):
         sheet = sheet_for(match)
         return render_sheet(request, sheet, form=_switched(request, sheet), partial="deal-form")
-    form = DealForm(request.POST, game=match.game, seats=seats)
+    form = DealForm(request.POST, game=match.game, seats=seats, options=match.options)
     if not form.is_valid():
         return render_sheet(request, sheet_for(match), form=form, status=422)
     number = form.cleaned_data.get("number") or match.deals.count() + 1
@@ -242,7 +242,8 @@ def deal_preview(request: HttpRequest, group_id: int, match_id: int) -> HttpResp
     """
     match = get_match_for_viewer(request, group_id, match_id, write=True)
     sheet = sheet_for(match)
-    form = DealForm(request.POST, game=match.game, seats=sheet.seats)
+    form = DealForm(request.POST, game=match.game, seats=sheet.seats,
+                    options=match.options)
     valid = form.is_valid()
     number = form.cleaned_data.get("number") or sheet.next_number
     editing = next((row.deal for row in sheet.rows if row.deal.number == number), None)
@@ -274,7 +275,8 @@ def _edit_form(
         game=sheet.match.game, seats=sheet.seats, datas=datas, mode=mode
     )
     initial.update(number=deal.number, version=deal.version, client_key=new_key())
-    return DealForm(data, game=sheet.match.game, seats=sheet.seats, mode=mode, initial=initial)
+    return DealForm(data, game=sheet.match.game, seats=sheet.seats, mode=mode, initial=initial,
+                    options=sheet.match.options)
 
 def _deal(match: Match, number: int) -> Deal:
     return get_object_or_404(match.deals.prefetch_related("scores"), number=number)
@@ -304,7 +306,7 @@ def deal_edit(request: HttpRequest, group_id: int, match_id: int, number: int) -
     deal = get_object_or_404(match.deals, number=number)
     if match.status != Match.Status.OPEN:
         return render_sheet(request, sheet_for(match), notice=_finished(), status=409)
-    form = DealForm(request.POST, game=match.game, seats=seats)
+    form = DealForm(request.POST, game=match.game, seats=seats, options=match.options)
     if not form.is_valid() or _ask_before_empty(match, form):
         return render_sheet(request, sheet_for(match), form=form, editing=deal, status=422)
     version = form.cleaned_data.get("version") or 0

@@ -190,7 +190,7 @@ def new_deal_form(
     if not sheet.can_record:
         return None
     return DealForm(
-        data, game=sheet.match.game, seats=sheet.seats, mode=mode,
+        data, game=sheet.match.game, seats=sheet.seats, mode=mode, options=sheet.match.options,
         # A key per form: the same send arriving twice (a double tap, a lost answer)
         # is recorded once. The offline queue gives every queued deal a key of its own.
         # A text rendered for several phones has an empty key (key=""): the page makes one.
@@ -585,7 +585,7 @@ def _prefilled(request: HttpRequest, sheet: Sheet) -> tuple[DealForm | None, Not
         except ValidationError:
             left_out.append(key)
     form = DealForm(game=sheet.match.game, seats=sheet.seats, mode=blank.mode_key,
-                    initial=initial)
+                    initial=initial, options=sheet.match.options)
     form.prefilled = True
     if left_out:
         return form, _(

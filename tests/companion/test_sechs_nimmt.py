@@ -126,6 +126,24 @@ def test_a_deal_that_cannot_be_true_is_refused_and_nothing_is_stored(
 
 
 @pytest.mark.django_db
+def test_a_card_outside_the_profi_cards_is_refused_at_its_player(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    # Profi with 3 players: the cards 1 to 34. The form checks with the match's options, so
+    # the refusal names the player whose pile holds 35 (in the preview and on saving).
+    match = start(group, players, profi=True)
+    data = {"mode": "cards", "s0-cards": "3", "s1-cards": "35"}
+    named = "Ben: There is no card 35: cards go from 1 to 34."
+    preview = anna_client.post(url("deal_preview", match),
+                               {"number": 1, **data}, HTTP_HX_REQUEST="true", **EN)
+    assert named in text(preview.content.decode())
+    saved = post_deal(anna_client, match, data)
+    assert saved.status_code == 422
+    assert "There is no card 35: cards go from 1 to 34." in text(saved.content.decode())
+    assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
 def test_the_match_ends_after_the_deal_in_which_somebody_reaches_66(
     anna_client: Client, group: Group, players: list[Player],
 ) -> None:
