@@ -139,8 +139,21 @@ def test_a_card_outside_the_profi_cards_is_refused_at_its_player(
     assert named in text(preview.content.decode())
     saved = post_deal(anna_client, match, data)
     assert saved.status_code == 422
-    assert "There is no card 35: cards go from 1 to 34." in text(saved.content.decode())
+    assert named in text(saved.content.decode())
     assert not Deal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_pile_refused_by_the_engine_names_its_player_in_the_row(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    # One row per player: the engine's refusal under Anna's row says it is hers, as the
+    # field errors there do.
+    match = start(group, players)
+    refused = post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "172"})
+    assert refused.status_code == 422
+    assert "Anna: A pile cannot hold 172 Hornochsen: all cards show 171." in text(
+        refused.content.decode())
 
 
 @pytest.mark.django_db
