@@ -41,6 +41,7 @@ from companion.services.sheet import (
     touch,
 )
 from scoring import ScoringError
+from scoring.common import deals_needed as engine_deals_needed
 
 
 class AlreadyRecorded(Exception):
@@ -269,6 +270,7 @@ def deal_edit(
         deal = _get_deal(match, number, version)
         seats = match_seats(match)
         data, scores = score_entries(match, seats, entries)
+        _check_end_kept(match, len(seats), number, scores)
         before = _snapshot(deal)
         old = {score.player_id: score.score for score in deal.scores.all()}
         deal.version += 1
@@ -281,6 +283,37 @@ def deal_edit(
         _add_to_seats(match, seats, {
             player_id: score - old.get(player_id, 0) for player_id, score in scores.items()})
     return deal
+
+def _check_end_kept(
+    match: Match, players: int, number: int, scores: Mapping[int, int]
+) -> None:
+    """Refuse a correction of deal ``number`` (its new ``scores`` per player id) after which
+    the match would have ended before its last recorded deal: a match that ends by its
+    totals (6 nimmt!: after the deal in which somebody reaches the target) has no deals
+    after that one."""
+    per_deal: dict[int, dict[int, int]] = {}
+    for deal_number, player_id, score in DealScore.objects.filter(deal__match=match).values_list(
+        "deal__number", "player_id", "score"
+    ):
+        per_deal.setdefault(deal_number, {})[player_id] = score
+    per_deal[number] = dict(scores)
+    totals: dict[str, int] = {}
+    ordered = sorted(per_deal)
+    for recorded, deal_number in enumerate(ordered[:-1], start=1):
+        for player_id, score in per_deal[deal_number].items():
+            totals[str(player_id)] = totals.get(str(player_id), 0) + score
+        if deal_number < number:
+            continue  # unchanged by this correction
+        needed = engine_deals_needed(match.game, players, recorded=recorded,
+                                     options=match.options, totals=lambda: totals)
+        if needed <= recorded:
+            raise ValidationError(
+                _("With this correction the match would have ended after deal %(end)s, but "
+                  "later deals are recorded. Check the correction, or delete the later deals "
+                  "first.") % {"end": deal_number},
+                code="ended_before",
+            )
+
 
 def _shift(match: Match, *, from_number: int, by: int) -> None:
     """Renumber the deals from ``from_number`` on by ``by`` (one at a time: unique numbers)."""

@@ -181,6 +181,36 @@ def test_the_match_ends_after_the_deal_in_which_somebody_reaches_66(
 
 
 @pytest.mark.django_db
+def test_a_correction_cannot_end_the_match_before_deals_recorded_after_it(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    # The match ends after the deal in which somebody reaches 66: a correction of deal 1 that
+    # brings Anna to 66 there would leave deal 2 played after the end.
+    match = start(group, players)
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "30", "s1-hornochsen": "5"})
+    post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": "30", "s1-hornochsen": "5"})
+
+    def correct(number: int, anna: str, language: dict[str, str] = EN) -> Any:
+        version = Deal.objects.get(match=match, number=number).version
+        return anna_client.post(url("match_sheet", match) + f"deals/{number}/", {
+            "mode": "counts", "number": number, "version": version,
+            "s0-hornochsen": anna, "s1-hornochsen": "5"}, **language)
+
+    refused = correct(1, "66")
+    assert refused.status_code == 422
+    assert ("With this correction the match would have ended after deal 1, but later deals "
+            "are recorded.") in text(refused.content.decode())
+    assert ("Mit dieser Korrektur wäre die Partie nach Durchgang 1 zu Ende gewesen"
+            in text(correct(1, "66", DE).content.decode()))
+    assert totals(match) == [60, 10, 0]
+    # The last deal may end it, and an earlier deal may change while nobody reaches 66.
+    assert correct(1, "35").status_code == 302
+    assert correct(2, "31").status_code == 302
+    assert totals(match) == [66, 10, 0]
+    assert anna_client.post(url("match_finish", match)).status_code == 302
+
+
+@pytest.mark.django_db
 def test_a_match_of_a_fixed_number_of_deals_ends_after_them(
     anna_client: Client, group: Group, players: list[Player],
 ) -> None:
