@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -19,8 +20,10 @@ from companion.models import Deal, Group, Match, Player
 from companion.rules_search.answers import search
 from companion.selectors.stats import Figure
 from companion.services import matches as match_services
+from companion.services.transfer.export import group_export
 from tests.companion import history_reference as reference
 from tests.companion.test_rules_pages import assert_every_decision_is_shown
+from tests.companion.test_transfer_checks import refused
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 DE = {"HTTP_ACCEPT_LANGUAGE": "de"}
@@ -208,6 +211,25 @@ def test_a_correction_cannot_end_the_match_before_deals_recorded_after_it(
     assert correct(2, "31").status_code == 302
     assert totals(match) == [66, 10, 0]
     assert anna_client.post(url("match_finish", match)).status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_6_nimmt_match_to_a_target_and_a_number_of_deals_at_once_is_refused(
+    group: Group, players: list[Player]
+) -> None:
+    # Each option alone is in range, but a match plays to one or the other: a refusal that
+    # says so, not a server error.
+    bob = User.objects.create_user("bob", password="kartenrunde-bob-1")
+    start(group, players, target=100)
+    document = group_export(group)
+    document["game_nights"][0]["matches"][0]["options"] = {"target": 100, "deals": 3}
+
+    assert refused(document, bob).endswith(
+        "A match plays either to a target or a fixed number of deals, not both.")
+    assert refused(document, bob, "de").endswith(
+        "Eine Partie geht entweder bis zu einer Grenze oder über eine feste Zahl von "
+        "Durchgängen, nicht beides.")
+    assert not Match.objects.filter(group__owner=bob).exists()
 
 
 @pytest.mark.django_db

@@ -235,7 +235,12 @@ def check_match(reader: Reader, players: Mapping[str, Player]) -> MatchPlan:
         raise reader.fail(_("the first dealer is not one of the seats."))
     name_of = {key: players[key].name for key in keys}
     match.options = _check_options(reader, game, status, keys, name_of)
-    rules = rules_for(game, match.options)
+    try:
+        # The options together (each was checked alone): e.g. 6 nimmt! plays to a target
+        # or a fixed number of deals, not both.
+        rules = rules_for(game, match.options)
+    except ScoringError as err:
+        raise reader.fail(message_for(err)) from err
     deals: list[DealPlan] = []
     totals = dict.fromkeys(keys, 0)
     deal_readers = reader.items(
