@@ -21,6 +21,7 @@ from companion.rules_search.answers import search
 from companion.selectors.stats import Figure
 from companion.services import matches as match_services
 from companion.services.transfer.export import group_export
+from companion.services.transfer.importer import group_import
 from tests.companion import history_reference as reference
 from tests.companion.test_rules_pages import assert_every_decision_is_shown
 from tests.companion.test_transfer_checks import refused
@@ -230,6 +231,33 @@ def test_a_6_nimmt_match_to_a_target_and_a_number_of_deals_at_once_is_refused(
         "Eine Partie geht entweder bis zu einer Grenze oder über eine feste Zahl von "
         "Durchgängen, nicht beides.")
     assert not Match.objects.filter(group__owner=bob).exists()
+
+
+@pytest.mark.django_db
+def test_an_import_with_deals_after_the_match_was_over_is_refused(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    # Played to 200, the file says 100: by its totals the match was over after deal 2
+    # (Anna at 110), so deal 3 cannot have been played. The final totals alone (115, over
+    # 100 too) do not show it.
+    match = start(group, players, target=200)
+    for hornochsen in ("70", "40", "5"):
+        post_deal(anna_client, match, {"mode": "counts", "s0-hornochsen": hornochsen})
+    assert totals(match)[0] == 115
+    bob = User.objects.create_user("bob", password="kartenrunde-bob-1")
+    document = group_export(group)
+    document["game_nights"][0]["matches"][0]["options"] = {"target": 100}
+
+    assert refused(document, bob).endswith(
+        "deal 2: the match was over after this deal by its totals, but more deals follow.")
+    assert refused(document, bob, "de").endswith(
+        "Durchgang 2: nach den Punkteständen war die Partie mit diesem Durchgang zu Ende, es "
+        "folgen aber weitere Durchgänge.")
+    assert not Match.objects.filter(group__owner=bob).exists()
+    # To 120 it was not over: the same deals come in.
+    document["game_nights"][0]["matches"][0]["options"] = {"target": 120}
+    group_import(user=bob, content=json.dumps(document, ensure_ascii=False))
+    assert Match.objects.get(group__owner=bob).deals.count() == 3
 
 
 @pytest.mark.django_db
