@@ -464,7 +464,7 @@ def test_a_3_sind_deal_opens_per_player_with_a_button_per_count(
     html = anna_client.get(url("match_sheet", match), **EN).content.decode()
     assert 'aria-pressed="true">Per player</button>' in html
     panels = re.findall(r'<fieldset class="chip-panel mb-2" data-seat="(\d)">\s*'
-                        r'<legend class="chip-player">(\w+)</legend>', html)
+                        r'<legend class="chip-player text-break">(\w+)</legend>', html)
     assert panels == [("0", "Anna"), ("1", "Ben"), ("2", "Cem")]
     # A button per count the deck allows (0 to 12 of a colour), 0 where nothing is tapped.
     assert re.findall(r'name="s1-tuerkis" value="(\d+)"', html) == [str(n) for n in range(13)]

@@ -178,7 +178,8 @@ def test_a_players_own_error_is_shown_at_the_player(
         "number": 1, "s1-collected": "3",
     }, HTTP_ACCEPT_LANGUAGE="en", **HX)
     html = response.content.decode()
-    block = html[html.index("<legend class=\"float-none w-auto px-1 mb-0 h6 fw-bold\">Ben"):]
+    legend = '<legend class="float-none w-auto px-1 mb-0 h6 fw-bold text-break">'
+    block = html[html.index(legend + "Ben"):]
     assert block.index("Ben: 3 collected cards is impossible") < block.index("Cem")
     assert not Deal.objects.exists()
 

@@ -242,3 +242,28 @@ def test_buttons_links_and_live_labels_reach_wcag_aa_contrast(
     too_low = {path: [m for m in found if m["ratio"] < 4.5] for path, found in measured.items()}
     assert too_low == {path: [] for path in measured}
     assert all(found for found in measured.values())
+
+
+def test_a_player_name_as_long_as_the_roster_allows_stays_inside_the_phone(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    # 40 letters without a space or hyphen (the roster takes that much): the name breaks
+    # inside the word where it must, instead of pushing the page (and the score beside the
+    # name on the live boards) past the phone's right edge.
+    for player in (scene.players[0], scene.players[4]):
+        player.name = (player.name.lower() * 40)[:40].capitalize()
+        player.save(update_fields=["name"])
+    log_in(page, live_server.url, scene.user)
+    group = f"/g/{scene.group.pk}/"
+    pages = [scene.sheet(match) for match in scene.running.values()]
+    pages += [scene.live("drei-sind-einer-zuviel"), scene.live("freaky"),
+              scene.sheet(scene.running["x-nimmt"]) + "changes/", group + "roster/",
+              group + f"players/{scene.players[4].pk}/",
+              group + f"nights/{scene.finished.game_night_id}/"]
+    wide = {}
+    for path in pages:
+        page.goto(live_server.url + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    assert wide == {}
