@@ -473,6 +473,10 @@ def legend_layout(
     columns = 2 if width < 480 else 3
     markers = _markers_id(labels, colours) if with_markers else ""
     column_width = (width - 16) / columns
+    # Characters that fit between the entry's marker and the next column (FONT * 0.6 a
+    # character, as bar_chart counts); a longer name is cut with "…", the data table under
+    # the chart has it whole.
+    room = int((column_width - 34) / (FONT * 0.6))
     entries = []
     for index, label in enumerate(labels):
         x = 8 + (index % columns) * column_width
@@ -481,7 +485,8 @@ def legend_layout(
             css=_css(index), colour=colours[index] if index < len(colours) else "",
             marker_def=_marker_def(_ours(f"{markers}{index}"), index) if markers else None,
             x1=_n(x), x2=_n(x + 22), y=_n(y), mark=_mark(MARKERS[index % len(MARKERS)], x + 11, y),
-            label=Label(x=_n(x + 28), y=_n(y + 4), text=label),
+            label=Label(x=_n(x + 28), y=_n(y + 4),
+                        text=label if len(label) <= room else label[:room - 1] + "…"),
         ))
     height = math.ceil(len(labels) / columns) * LEGEND_ROW + 6
     return Legend(width=width, height=height, max_width=_max_width(width), entries=entries)

@@ -77,6 +77,21 @@ def test_the_legend_stays_the_same_when_the_plot_grows() -> None:
     assert legend2 == legend5 and plot2 != plot5
 
 
+@pytest.mark.parametrize("width", [360, 720])
+def test_a_long_name_in_the_legend_is_cut_before_the_next_column(width: int) -> None:
+    names = ["Maximiliane-Josephine Hohenzollern", "Ben", "Wolfgangwolfgangwolfgangwolfgang"]
+    legend = charts.legend_layout(names, ["", "", ""], width=width)
+    texts = [entry["label"]["text"] for entry in legend["entries"]]
+    assert texts[1] == "Ben"
+    starts = sorted({float(entry["x1"]) for entry in legend["entries"]})
+    column = starts[1] - starts[0]
+    for entry in legend["entries"]:
+        # From the label's start, at FONT * 0.6 a character, to the next column's marker.
+        end = float(entry["label"]["x"]) + len(entry["label"]["text"]) * charts.FONT * 0.6
+        assert end <= float(entry["x1"]) + column - 6, entry["label"]["text"]
+    assert texts[0].startswith("Maximiliane-Jos") and texts[0].endswith("…")
+
+
 def test_lines_are_placed_by_value() -> None:
     svg = line_chart([Series("A", (0, 10))], x_labels=("1", "2"), title="t", desc="d",
                      width=200, plot_height=100)
