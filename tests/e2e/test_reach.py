@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from companion.services import passes as pass_services
 from scoring import GAMES
 from tests.e2e.scenes import Evening, evening, log_in
 
@@ -267,3 +268,23 @@ def test_a_player_name_as_long_as_the_roster_allows_stays_inside_the_phone(
         if width > 390:
             wide[path] = width
     assert wide == {}
+
+
+def test_a_guest_with_a_name_as_long_as_a_pass_allows_stays_inside_the_phone(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    # The pass's page lists the match's players to pick from; the guest's own name (typed,
+    # 40 letters) then heads the sheet.
+    player = scene.players[0]
+    player.name = (player.name.lower() * 40)[:40].capitalize()
+    player.save(update_fields=["name"])
+    match = scene.running["x-nimmt"]
+    table_pass = pass_services.table_pass_create(created_by=scene.user, may_write=True,
+                                                 match=match)
+    page.goto(f"{live_server.url}/t/{pass_services.pass_token(table_pass)}/")
+    widths = {"join": page.evaluate("document.documentElement.scrollWidth")}
+    page.locator('input[name="typed"]').fill("Bartholomäus" * 3 + "Bart")
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(f"**{scene.sheet(match)}")
+    widths["sheet"] = page.evaluate("document.documentElement.scrollWidth")
+    assert widths == {"join": 390, "sheet": 390}
