@@ -288,3 +288,30 @@ def test_a_guest_with_a_name_as_long_as_a_pass_allows_stays_inside_the_phone(
     page.wait_for_url(f"**{scene.sheet(match)}")
     widths["sheet"] = page.evaluate("document.documentElement.scrollWidth")
     assert widths == {"join": 390, "sheet": 390}
+
+
+def test_a_group_name_and_a_place_as_long_as_allowed_stay_inside_the_phone(
+    live_server: Any, page: Page, scene: Evening
+) -> None:
+    # 80 letters of group name and 100 of game night place, each one word; and a player of
+    # the finished match with 40 (the ratings list them).
+    scene.group.name = ("Donnerstagsspielegruppe" * 4)[:80]
+    scene.group.save(update_fields=["name"])
+    night = scene.finished.game_night
+    night.place = ("Spielecafébeimhauptbahnhof" * 4)[:100]
+    night.save(update_fields=["place"])
+    player = scene.players[4]
+    player.name = (player.name.lower() * 40)[:40].capitalize()
+    player.save(update_fields=["name"])
+    log_in(page, live_server.url, scene.user)
+    group = f"/g/{scene.group.pk}/"
+    pages = ["/", "/groups/", "/accounts/", group, group + "matches/new/",
+             scene.sheet(scene.running["x-nimmt"]), group + f"nights/{night.pk}/",
+             group + "ratings/"]
+    wide = {}
+    for path in pages:
+        page.goto(live_server.url + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    assert wide == {}
