@@ -1,5 +1,6 @@
 """Middleware of the app: requests with a NUL character are refused before any view;
-a change that found the database busy says that nothing was saved.
+a button's address opened as a page gets a page that says so; a change that found the
+database busy says that nothing was saved.
 
 PostgreSQL refuses a NUL character in text, so a NUL that reached a query
 (a name typed into a form, a GET parameter a page filters by, a URL segment
@@ -50,6 +51,23 @@ class RefuseNulMiddleware:
             return render(request, "400.html", {"nul": True}, status=400)
         return self.get_response(request)
 
+
+
+class NotAllowedPageMiddleware:
+    """A GET on what only a form may send (``@require_POST``: a button's address opened
+    from an old tab or a shared link) is answered 405 with a page that says to use the
+    button, not with Django's empty body (a blank page on the phone)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content or request.method != "GET":
+            return response
+        page = render(request, "405.html", status=405)
+        page["Allow"] = response["Allow"]
+        return page
 
 
 class DatabaseBusyMiddleware:

@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # A NUL character in the path, query or form data never reaches a view (nor PostgreSQL).
     "companion.middleware.RefuseNulMiddleware",
+    # A button's address opened as a page: a page that says so, not a blank 405.
+    "companion.middleware.NotAllowedPageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

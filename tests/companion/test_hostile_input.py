@@ -64,6 +64,27 @@ def test_the_refused_form_page_speaks_english_to_an_english_browser(anna: User) 
     assert "The form was not accepted" in response.content.decode()
 
 
+# ------------------------------------------------------------------ a button's address opened
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "heading"), [
+    ("de", "Das geht nur über den Knopf"),
+    ("en", "This works only through its button"),
+])
+def test_a_buttons_address_opened_as_a_page_says_so_instead_of_a_blank_page(
+    anna_client: Client, group: Group, language: str, heading: str
+) -> None:
+    # A link shared from the address bar or an old tab: GET on what only a form may send.
+    response = anna_client.get(f"/g/{group.pk}/leave/", headers={"Accept-Language": language})
+    page = response.content.decode()
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert heading in page
+    assert 'href="/"' in page
+    assert Membership.objects.filter(group=group).exists()
+
+
 # ------------------------------------------------------------------ damaged hidden fields
 
 
