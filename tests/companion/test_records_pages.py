@@ -85,6 +85,9 @@ def test_the_game_page_links_each_record_to_its_match_and_deal(
     night_id = GameNight.objects.get(group=history, date="2026-02-14").pk
     assert f'href="/g/{g}/nights/{night_id}/"' in section
     assert "Meiste Partien an einem Abend" in section
+    # Its date in the list's short form, as every other record's.
+    busiest = section.split(f'href="/g/{g}/nights/{night_id}/"', 1)[1].split("</a>", 1)[0]
+    assert "14.02.2026" in busiest
 
 
 def test_the_history_page_shows_the_records_across_all_games(
