@@ -42,6 +42,7 @@ from companion.services.sheet import (
 )
 from scoring import ScoringError
 from scoring.common import deals_needed as engine_deals_needed
+from scoring.common import rules_for
 
 
 class AlreadyRecorded(Exception):
@@ -290,7 +291,9 @@ def _check_end_kept(
     """Refuse a correction of deal ``number`` (its new ``scores`` per player id) after which
     the match would have ended before its last recorded deal: a match that ends by its
     totals (6 nimmt!: after the deal in which somebody reaches the target) has no deals
-    after that one."""
+    after that one. A game of a fixed number of deals reads nothing here."""
+    if getattr(rules_for(match.game, match.options), "deals_needed", None) is None:
+        return
     per_deal: dict[int, dict[int, int]] = {}
     for deal_number, player_id, score in DealScore.objects.filter(deal__match=match).values_list(
         "deal__number", "player_id", "score"
