@@ -9,6 +9,8 @@ in; parameters that are colour keys of the engine are put in the user's words to
 
 from __future__ import annotations
 
+import json
+
 from django.utils.translation import gettext
 
 from scoring import ScoringError
@@ -35,12 +37,33 @@ def _in_words(value: object) -> object:
     return value
 
 
+class _AsWritten:
+    """A value the engine's sentence shows as it was given (``{value!r}``): spelt as in a
+    file (JSON: ``null``, ``true``, ``"x"``), not as Python writes it (``None``, ``'x'``).
+    The values that reach such a sentence come from files (an import) or requests, whose
+    readers never wrote Python; plain ``{value}`` shows the value as before."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        try:
+            return json.dumps(self.value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            return repr(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
 def message_for(err: ScoringError) -> str:
     """The error's sentence in the active language.
 
     A template missing from the catalogue falls back to the engine's English.
     """
-    params = {name: _in_words(value) for name, value in err.params.items()}
+    params = {name: _AsWritten(_in_words(value)) for name, value in err.params.items()}
     try:
         return gettext(err.template).format(**params)
     except (KeyError, IndexError, ValueError):

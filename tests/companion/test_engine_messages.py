@@ -54,3 +54,22 @@ def test_colour_keys_in_a_message_are_said_in_the_users_words() -> None:
         raise AssertionError("a Zwischenwertung without all seven colours must be refused")
     assert german.endswith("es fehlt: Flieder, Hellblau, Rot, Türkis, Magenta, Olivgrün.")
     assert "tuerkis" not in german and "olivgruen" not in german
+
+
+def test_a_value_given_in_the_wrong_shape_is_shown_as_a_file_spells_it() -> None:
+    # An import's null, true or "text" where a number belongs: the sentence quotes it as the
+    # file has it, not as Python writes it (None, True, 'text').
+    from scoring.drei_sind_einer_zuviel import entry_from_dict
+
+    shown = {}
+    for given in (None, True, "viele"):
+        try:
+            entry_from_dict({"taken": {"orange": given}})
+        except ScoringError as err:
+            with translation.override("en"):
+                shown[given] = message_for(err)
+        else:
+            raise AssertionError(f"{given!r} must be refused as a count")
+    assert shown[None].endswith("not null.") and "None" not in shown[None]
+    assert shown[True].endswith("not true.")
+    assert shown["viele"].endswith('not "viele".')
