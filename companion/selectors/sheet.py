@@ -513,10 +513,12 @@ def match_log(match: Match, page: int | str | None = 1) -> Page[LogEntry]:
     """A page of the match's changes, newest first (:data:`LOG_PER_PAGE` of them): who
     made each (by roster name) and who undid it, and for a change of a deal each player's
     entry and score before and after (four queries, however long the log)."""
+    # "match" among the fields: the related manager hands each change its match, which
+    # reads the match's id of each (one query per change when it is left out).
     changes = (
         match.changes.select_related("created_by", "undone_by")
         .only(
-            "id", "kind", "deal_number", "created_at", "undone_at", "before", "after",
+            "id", "match", "kind", "deal_number", "created_at", "undone_at", "before", "after",
             "created_by__username", "undone_by__username",
             "created_by_guest", "undone_by_guest",
         )

@@ -671,3 +671,21 @@ def test_the_log_page_shows_a_page_of_changes_in_the_same_queries_however_long_t
         url("match_changes", match)).content.decode()
     assert 'reversed start="3"' in html and html.count('id="change-') == 3  # the oldest three
     assert "Deal 1 recorded" in html and "Newer" in html and "Show more" not in html
+
+
+def test_the_log_page_reads_no_query_per_change_of_its_page(
+    anna_client: Client, group: Group, players: list[Player], anna: User,
+    django_assert_max_num_queries: Any,
+) -> None:
+    """A page of 3 changes and one of 41 (both within LOG_PER_PAGE) cost the same queries:
+    the changes are read with their match, not each asked for it again."""
+    assert sheet_reads.LOG_PER_PAGE > 41
+    match = start(group, players, "x-nimmt", user=anna)
+    deal_services.deal_record(match=match, number=1, user=anna, entries={
+        players[0].pk: {"hand": 3}, players[1].pk: {}, players[2].pk: {}})
+    _toggle(match, anna, 1)  # 3 changes
+    with django_assert_max_num_queries(1000) as short:
+        assert len(_log_text(anna_client, match)) == 3
+    _toggle(match, anna, 19)  # 41 changes
+    with django_assert_max_num_queries(len(short.captured_queries)):
+        assert len(_log_text(anna_client, match)) == 41
