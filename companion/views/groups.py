@@ -186,12 +186,15 @@ def group_settings(request: HttpRequest, group_id: int) -> HttpResponse:
     return redirect("group_settings", group_id=group.pk)
 
 
-def _invites_changed(request: HttpRequest, group: Group, message: str) -> HttpResponse:
-    """The invites part of the settings page over htmx; otherwise the page with ``message``."""
+def _invites_changed(request: HttpRequest, group: Group, message: str, *, refused: bool = False
+                     ) -> HttpResponse:
+    """The invites part of the settings page over htmx (with ``message`` when the change
+    was ``refused``); otherwise the page with ``message``."""
     if request.htmx:
         return render(request, "companion/groups/settings.html#invites",
-                      _settings_context(request, group))
-    messages.success(request, message)
+                      _settings_context(request, group,
+                                        invite_error=message if refused else ""))
+    (messages.error if refused else messages.success)(request, message)
     return redirect("group_settings", group_id=group.pk)
 
 
@@ -210,7 +213,7 @@ def invite_create(request: HttpRequest, group_id: int) -> HttpResponse:
         with idempotency.once(request, action="invite", group=group):
             services.invite_create(group=group, created_by=request.user)
     except ValidationError as error:
-        return _invites_changed(request, group, " ".join(error.messages))
+        return _invites_changed(request, group, " ".join(error.messages), refused=True)
     return _invites_changed(
         request, group, _("A new invite link is ready: send it to your friends.")
     )

@@ -190,8 +190,63 @@ def test_creating_an_invite_with_htmx_answers_with_the_invites_partial(
 
 
 def test_invite_tokens_are_all_different(group: Group, anna: User) -> None:
-    tokens = {services.invite_create(group=group, created_by=anna).token for _ in range(20)}
+    tokens = set()
+    for _ in range(20):  # revoked as they come: a group has at most INVITES_MAX at once
+        invite = services.invite_create(group=group, created_by=anna)
+        tokens.add(invite.token)
+        services.invite_revoke(invite=invite)
     assert len(tokens) == 20
+
+
+def test_the_settings_page_costs_the_same_however_often_the_owner_makes_invite_links(
+    anna_client: Client, group: Group,
+) -> None:
+    """Each link is shown with its QR code: tapping "Create invite link" 60 times more
+    must not make the page 60 QR codes longer (it was 19 KB with 2 links, 270 KB with 62)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    page, create = f"/g/{group.pk}/settings/", f"/g/{group.pk}/invites/new/"
+
+    def cost() -> tuple[int, int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            body = anna_client.get(page).content.decode()
+        return len(queries), len(body), body.count('class="form-control invite-link"')
+
+    for _ in range(3):
+        anna_client.post(create, HTTP_HX_REQUEST="true")
+    queries_3, bytes_3, shown_3 = cost()
+    for _ in range(60):
+        answer = anna_client.post(create, HTTP_HX_REQUEST="true")
+    queries_63, bytes_63, shown_63 = cost()
+
+    assert (shown_3, shown_63) == (3, services.INVITES_MAX)
+    assert queries_63 == queries_3
+    assert bytes_63 - bytes_3 < (services.INVITES_MAX - 3) * 6_000, (bytes_3, bytes_63)
+    assert Invite.objects.filter(group=group, revoked_at__isnull=True).count() == (
+        services.INVITES_MAX)
+    # The last tap was refused, and the partial says why.
+    assert answer.status_code == 200 and 'id="invite-error"' in answer.content.decode()
+    # Revoking one makes room for a new one.
+    services.invite_revoke(invite=Invite.objects.filter(group=group).first())
+    anna_client.post(create, HTTP_HX_REQUEST="true")
+    assert Invite.objects.filter(group=group, revoked_at__isnull=True).count() == (
+        services.INVITES_MAX)
+
+
+def test_without_javascript_a_refused_invite_link_is_said_on_the_settings_page(
+    anna_client: Client, group: Group, anna: User,
+) -> None:
+    for _ in range(services.INVITES_MAX):
+        services.invite_create(group=group, created_by=anna)
+    from django.utils import translation
+
+    response = anna_client.post(f"/g/{group.pk}/invites/new/", follow=True,
+                                HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    with translation.override("en"):
+        assert services.invites_full_message() in response.content.decode()
+    assert Invite.objects.filter(group=group).count() == services.INVITES_MAX
 
 
 def test_the_owner_revokes_an_invite_link(
