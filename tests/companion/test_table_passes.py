@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -560,6 +562,41 @@ def test_a_pass_sent_twice_is_made_once(anna_client: Client, match: Match) -> No
     assert (first.status_code, again.status_code) == (200, 200)
     table_pass = TablePass.objects.get()
     assert join_url(table_pass) in again.content.decode()
+
+
+@pytest.mark.parametrize("owner", ["match", "night"])
+def test_the_pass_page_costs_the_same_however_many_passes_are_made(
+    anna_client: Client, match: Match, owner: str,
+) -> None:
+    """Each working pass is shown with its QR code: tapping "Make another table pass" 60
+    times more must not make the page 60 QR codes longer (19 KB with 2 match and 2 night
+    passes, 215 KB with 42 of each)."""
+    if owner == "match":
+        page = reverse("match_pass", args=[match.group_id, match.pk])
+    else:
+        page = reverse("night_pass", args=[match.group_id, match.game_night_id])
+
+    def cost() -> tuple[int, int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            body = anna_client.get(page).content.decode()
+        return len(queries), len(body), body.count('class="card mb-3 table-pass"')
+
+    for _ in range(3):
+        anna_client.post(page, {"may_write": "1"}, **HX)
+    queries_3, bytes_3, shown_3 = cost()
+    for _ in range(60):
+        answer = anna_client.post(page, {"may_write": "1"}, **HX, **EN)
+    queries_63, bytes_63, shown_63 = cost()
+
+    assert (shown_3, shown_63) == (3, services.PASSES_MAX)
+    assert queries_63 == queries_3
+    assert bytes_63 - bytes_3 < (services.PASSES_MAX - 3) * 7_000, (bytes_3, bytes_63)
+    assert TablePass.objects.count() == services.PASSES_MAX
+    assert f"At most {services.PASSES_MAX} table passes work at once" in answer.content.decode()
+    # A revoked pass makes room for a new one.
+    services.table_pass_revoke(table_pass=TablePass.objects.first())
+    anna_client.post(page, {"may_write": "1"}, **HX)
+    assert TablePass.objects.count() == services.PASSES_MAX + 1
 
 
 def test_every_member_may_revoke_a_pass(
