@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Lower
 from django.utils.translation import gettext as _
 
 from companion.models import (
@@ -45,16 +45,42 @@ class Shortlist(Generic[T]):
     more: bool
 
 
+GROUPS_SHOWN = 10
+"""How many of the user's groups (by name) the start page and the account page show."""
+GROUPS_PER_PAGE = 30
+"""Groups per page of the list of the user's groups (and per "Show more")."""
+
+
+def _count(rows: QuerySet[Any]) -> Subquery:
+    """The number of ``rows`` (each filtered by the outer group) as a subquery."""
+    return Subquery(rows.order_by().values("group_id").annotate(n=Count("pk")).values("n"))
+
+
 def groups_for_user(user: AbstractBaseUser) -> QuerySet[Group]:
-    """The user's groups by name, with ``member_count`` and ``player_count``."""
+    """The user's groups by name, with ``member_count`` and ``player_count``.
+
+    Each counted by a subquery of its own: counting both through joins read every
+    member with every player of each group (members × players rows)."""
     return (
         Group.objects.filter(memberships__user=user)
         .annotate(
-            member_count=Count("memberships", distinct=True),
-            player_count=Count("players", distinct=True),
+            member_count=Coalesce(_count(Membership.objects.filter(group=OuterRef("pk"))), 0),
+            player_count=Coalesce(_count(Player.objects.filter(group=OuterRef("pk"))), 0),
         )
         .order_by(Lower("name"), "id")
     )
+
+
+def groups_shortlist(user: AbstractBaseUser, *, limit: int = GROUPS_SHOWN) -> Shortlist[Group]:
+    """The user's first groups by name; ``more`` when there are others (the list of all
+    groups shows them, a page at a time)."""
+    found = list(groups_for_user(user)[: limit + 1])
+    return Shortlist(found[:limit], more=len(found) > limit)
+
+
+def groups_page(user: AbstractBaseUser, page: int | str | None) -> Page[Group]:
+    """One page of the user's groups by name (an invalid page number gives the nearest)."""
+    return Paginator(groups_for_user(user), GROUPS_PER_PAGE).get_page(page)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 
 from companion import signups
 from companion.forms.accounts import SignupForm
-from companion.selectors.groups import groups_for_user
+from companion.selectors.groups import groups_shortlist
 
 
 def safe_next(url: str, request: HttpRequest) -> str:
@@ -99,5 +99,5 @@ def signup(request: HttpRequest) -> HttpResponse:
 def account(request: HttpRequest) -> HttpResponse:
     """The signed-in user's page: groups, password change, log out."""
     return render(
-        request, "registration/account.html", {"groups": list(groups_for_user(request.user))}
+        request, "registration/account.html", {"groups": groups_shortlist(request.user)}
     )

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from companion.selectors.groups import (
-    groups_for_user,
+    groups_shortlist,
     running_matches_for_user,
     running_page_for_user,
 )
@@ -29,7 +29,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {"games": list(GAMES.values()),
                                   "table_passes": guest_passes(request)}
     if request.user.is_authenticated:
-        context["groups"] = list(groups_for_user(request.user))
+        context["groups"] = groups_shortlist(request.user)
         context["running"] = running_matches_for_user(request.user)
     return render(request, "companion/home.html", context)
 

@@ -74,11 +74,11 @@ def _get_owned_group(request: HttpRequest, group_id: int) -> Group:
 
 @login_required
 def group_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "companion/groups/list.html",
-        {"groups": list(selectors.groups_for_user(request.user))},
-    )
+    """All the user's groups by name, a page at a time ("Show more" adds the next)."""
+    template = "companion/groups/list.html"
+    return render(request, f"{template}#page" if request.htmx else template, {
+        "page_obj": selectors.groups_page(request.user, request.GET.get("page")),
+    })
 
 
 def _to_group(request: HttpRequest, receipt: ChangeReceipt, **kwargs: Any) -> HttpResponse:

@@ -15,8 +15,19 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from companion.models import Deal, GameNight, Group, GroupChange, Match, Player, Seat
+from companion.models import (
+    Deal,
+    GameNight,
+    Group,
+    GroupChange,
+    Match,
+    Membership,
+    Player,
+    Seat,
+)
 from companion.selectors.groups import (
+    GROUPS_PER_PAGE,
+    GROUPS_SHOWN,
     LOG_PER_PAGE,
     LOG_SHOWN,
     NIGHT_MATCHES_SHOWN,
@@ -212,3 +223,65 @@ def test_the_settings_show_the_newest_changes_and_the_changes_page_all_of_them(
     assert every == [str(LOG_PER_PAGE + 5 - i) for i in range(LOG_PER_PAGE + 5)]
     assert "Show more" in first and "Show more" not in more
     assert "<html" not in more
+
+
+def join_groups(group: Group, count: int) -> None:
+    """``count`` more groups of the group's owner, with a player each."""
+    start = Group.objects.count()
+    for index in range(start, start + count):
+        extra = Group.objects.create(name=f"Runde {index:03d}", owner=group.owner)
+        Membership.objects.create(group=extra, user=group.owner, role=Membership.Role.OWNER)
+        Player.objects.create(group=extra, name="Anna", user=group.owner)
+
+
+@pytest.mark.parametrize("page", ["home", "group_list", "account"])
+def test_the_pages_listing_ones_groups_cost_the_same_with_120_groups_as_with_31(
+    anna_client: Client, group: Group, page: str
+) -> None:
+    """The start page and the account page show the first few groups, the list of groups a
+    page of them (each page was every group: 24 KB at 62 groups, growing 230 bytes a group)."""
+    url = reverse(page)
+    join_groups(group, max(GROUPS_SHOWN, GROUPS_PER_PAGE))
+    anna_client.get(url)
+    queries_31, bytes_31 = cost(anna_client, url)
+    join_groups(group, 89)
+    queries_120, bytes_120 = cost(anna_client, url)
+
+    assert queries_120 == queries_31
+    assert abs(bytes_120 - bytes_31) < 300, (bytes_31, bytes_120)
+
+
+@pytest.mark.parametrize("page", ["home", "account"])
+def test_a_page_with_the_first_groups_links_to_all_of_them(
+    anna_client: Client, group: Group, page: str
+) -> None:
+    join_groups(group, GROUPS_SHOWN - 1)
+    html = anna_client.get(reverse(page)).content.decode()
+    assert len(re.findall(r'href="/g/\d+/"', html)) == GROUPS_SHOWN
+    more = re.compile(r'class="btn btn-link w-100 mb-\d" href="/groups/"')  # not the top bar's
+    assert not more.search(html)
+    join_groups(group, 1)
+    html = anna_client.get(reverse(page)).content.decode()
+    first = Group.objects.filter(memberships__user=group.owner).order_by("name", "id")
+    assert re.findall(r'href="/g/(\d+)/"', html) == [
+        str(g.pk) for g in first[:GROUPS_SHOWN]]
+    assert more.search(html)
+
+
+def test_the_list_of_groups_shows_every_one_by_name_across_its_pages(
+    anna_client: Client, group: Group
+) -> None:
+    join_groups(group, 2 * GROUPS_PER_PAGE + 4)
+    seen: list[str] = []
+    page = 1
+    while True:
+        headers = {"HTTP_HX_REQUEST": "true"} if page > 1 else {}
+        html = anna_client.get(f"{reverse('group_list')}?page={page}", **headers).content.decode()
+        seen += re.findall(r'href="/g/(\d+)/"', html)
+        following = re.search(r'href="\?page=(\d+)"\s+hx-get="\?page=\1"', html)
+        if following is None:
+            break
+        page = int(following.group(1))
+    assert page == 3
+    expected = Group.objects.filter(memberships__user=group.owner).order_by("name", "id")
+    assert seen == [str(g.pk) for g in expected]
