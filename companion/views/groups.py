@@ -25,7 +25,12 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import condition, require_POST, require_safe
+from django.views.decorators.http import (
+    condition,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
 from companion import idempotency
 from companion.access import (
@@ -382,7 +387,6 @@ def _roster_response(
         "group": group,
         "rows": rows,
         "palette": PALETTE,
-        "members": selectors.members(group),
         "is_owner": group.owner_id == request.user.pk,
         "add_form": add_form or PlayerForm(),
     }
@@ -444,10 +448,24 @@ def player_rename(request: HttpRequest, group_id: int, player_id: int) -> HttpRe
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_link(request: HttpRequest, group_id: int, player_id: int) -> HttpResponse:
+    """Link the player to a member's account (POST); GET shows the form (its ``link``
+    partial for the roster's row, which loads it when opened)."""
     player = get_player_for_user(request.user, group_id, player_id)
     group = player.group
+    if request.method != "POST":
+        is_owner = group.owner_id == request.user.pk
+        if not (is_owner or player.user_id in (None, request.user.pk)):
+            raise PermissionDenied(_("Only the owner of the group can do this."))
+        template = "companion/groups/player_link.html"
+        return render(request, f"{template}#link" if request.htmx else template, {
+            "group": group, "player": player, "is_owner": is_owner,
+            # A member links only their own account: the others are not listed to them.
+            "members": selectors.members(group) if is_owner else list(
+                Membership.objects.filter(group=group, user=request.user)
+                .select_related("user")),
+        })
     form = PlayerLinkForm(request.POST, group=group)
     if not form.is_valid():
         return _roster_response(request, group, failed=player, failed_name=player.name,

@@ -94,7 +94,8 @@ def test_the_owner_links_any_member_and_unlinks(group: Group, anna: User, ben: U
 
 
 def test_a_member_sees_only_their_own_account_to_link(group: Group, ben: User) -> None:
-    html = client_for(ben).get(f"/g/{group.pk}/roster/").content.decode()
+    cem = group.players.get(name="Cem")
+    html = client_for(ben).get(f"/g/{group.pk}/roster/{cem.pk}/link/").content.decode()
     assert f'<option value="{ben.pk}"' in html
     assert f'<option value="{group.owner_id}"' not in html
 
