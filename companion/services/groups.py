@@ -44,6 +44,17 @@ def roster_full_message() -> str:
     return _("A group's roster holds at most %(max)d players.") % {"max": ROSTER_MAX}
 
 
+MEMBERS_MAX = 100
+"""Accounts a group may have as members: more than any card group meets with, few enough
+that the settings page (each member with their players and a remove button, about 0.8 kB)
+and the roster's link form (every member to choose from) stay small."""
+
+
+def members_full_message() -> str:
+    return _("This group has %(max)d members already, as many as a group can have. Ask its "
+             "owner to remove someone who no longer plays.") % {"max": MEMBERS_MAX}
+
+
 def game_night_for_today(*, group: Group) -> GameNight:
     """Today's game night of ``group``, created when there is none.
 
@@ -252,11 +263,15 @@ def group_join(
     if invite_expired(invite):
         raise ValidationError(_("This invite link has expired."), code="expired")
     with transaction.atomic():
-        membership, created = Membership.objects.get_or_create(
-            group=group, user=user, defaults={"role": Membership.Role.MEMBER}
-        )
-        if not created:
-            return membership
+        # The group's row locked: two joins at once cannot both take the last place.
+        Group.objects.select_for_update().filter(pk=group.pk).first()
+        existing = Membership.objects.filter(group=group, user=user).first()
+        if existing is not None:
+            return existing
+        if Membership.objects.filter(group=group).count() >= MEMBERS_MAX:
+            raise ValidationError(members_full_message(), code="group_full")
+        membership = Membership.objects.create(
+            group=group, user=user, role=Membership.Role.MEMBER)
         if isinstance(player, Player):
             if player.group_id != group.pk:
                 raise ValidationError(_("That player is not in this group."), code="invalid")

@@ -428,6 +428,37 @@ def test_a_revoked_invite_gives_a_logged_out_visitor_the_clear_page(
     assert "Dieser Einladungslink funktioniert nicht" in response.content.decode()
 
 
+def test_a_full_group_refuses_another_member_and_says_why(
+    client: Client, dora_client: Client, invite: Invite, group: Group, ben: User,
+) -> None:
+    # A group of MEMBERS_MAX accounts: a further one is refused (as a visitor signing up
+    # too: no account is left behind); one already in it still just goes to the group.
+    joined = Membership.objects.filter(group=group).count()
+    others = User.objects.bulk_create(
+        User(username=f"member{n}") for n in range(services.MEMBERS_MAX - joined))
+    Membership.objects.bulk_create(Membership(group=group, user=user) for user in others)
+
+    response = dora_client.post(f"/join/{invite.token}/", {"player": "new"},
+                                HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert f"This group has {services.MEMBERS_MAX} members already" in (
+        response.content.decode())
+    german = dora_client.post(f"/join/{invite.token}/", {"player": "new"},
+                              HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert f"Diese Gruppe hat schon {services.MEMBERS_MAX} Mitglieder" in german
+    response = client.post(f"/join/{invite.token}/", {
+        "username": "mallory", "password1": "Doppelkopf-und-Skat-9",
+        "password2": "Doppelkopf-und-Skat-9", "player": "new",
+    })
+    assert response.status_code == 200
+    assert not User.objects.filter(username="mallory").exists()
+    assert Membership.objects.filter(group=group).count() == services.MEMBERS_MAX
+    assert services.group_join(invite=invite, user=ben).user == ben
+
+    Membership.objects.filter(user=others[0]).delete()  # the owner removed someone
+    assert dora_client.post(f"/join/{invite.token}/", {"player": "new"}).status_code == 302
+
+
 def test_joining_twice_changes_nothing(group: Group, invite: Invite, ben: User) -> None:
     before = Membership.objects.get(group=group, user=ben)
     after = services.group_join(invite=invite, user=ben, player=services.NEW_PLAYER)
