@@ -27,8 +27,24 @@ STEMMERS = {"de": "german", "en": "english"}
 _WORD = re.compile(r"[^\W_]+")
 """Letters and digits; everything else (punctuation, hyphens, "?") separates words."""
 
-_NUMBER_SUFFIX = re.compile(r"^(\d+)(?:er|s|st|nd|rd|th|te|ten|ter)$")
-"""``3er`` (3er-Reihe), ``4s`` (red 4s), ``3rd``: the number itself."""
+_NUMBER_SUFFIX = re.compile(r"^(\d+)(?:er|s)$")
+"""``3er`` (3er-Reihe), ``4s`` (red 4s): the number itself."""
+
+_ORDINAL = re.compile(r"^(\d+)(?:\.|st|nd|rd|th|te|ten|ter|tes)$")
+"""``4th``, ``3rd``, ``6te`` and, in German, ``6.`` (see :func:`tokens`): a card's place
+("die 6. Karte", "the 4th card"), stemmed as the word ("sechste", "fourth"), not a card."""
+
+ORDINALS = {
+    "de": ("erste", "zweite", "dritte", "vierte", "fünfte", "sechste", "siebte", "achte",
+           "neunte", "zehnte", "elfte", "zwölfte"),
+    "en": ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+           "tenth", "eleventh", "twelfth"),
+}
+
+_ORDINAL_BEFORE = frozenset({"der", "die", "den", "dem", "das", "des", "zur", "zum", "beim",
+                             "jede", "jeder", "jedes"})
+"""Words before a German ordinal written "6.": "bei der 6. Karte". Elsewhere "6." ends a
+sentence ("... nimmst du die 28. Du nimmst ...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +80,28 @@ def fold(text: str) -> str:
 
 def tokens(text: str) -> Iterator[Token]:
     """The words of ``text`` with their places in it."""
+    before = ""
     for match in _WORD.finditer(text):
         word = fold(match.group(0))
         number = _NUMBER_SUFFIX.match(word)
-        yield Token(match.start(), match.end(), number.group(1) if number else word)
+        if number:
+            word = number.group(1)
+        elif word.isdigit() and before in _ORDINAL_BEFORE and _dotted_ordinal(text, match.end()):
+            word += "."
+        before = word
+        yield Token(match.start(), match.end(), word)
+
+
+def _dotted_ordinal(text: str, end: int) -> bool:
+    """Whether the number ending at ``end`` is followed by ". " and a word that is no stop
+    word ("der 6. Karte", not "die 33. Mit einer ...")."""
+    if text[end:end + 1] != "." or not text[end + 1:end + 2].isspace():
+        return False
+    following = _WORD.match(text, end + 2)
+    if following is None:
+        return False
+    word = fold(following.group(0))
+    return word.isalpha() and not any(word in stops for stops in STOP_WORDS.values())
 
 
 @lru_cache(maxsize=2)
@@ -91,6 +125,11 @@ def stem(word: str, language: str) -> str:
     """
     if word.isdigit():
         return word
+    ordinal = _ORDINAL.match(word)
+    if ordinal:
+        place = int(ordinal.group(1))
+        words = ORDINALS[language]
+        return stem(words[place - 1], language) if 1 <= place <= len(words) else ordinal.group(1)
     folded = fold(word)
     if language == "de" and _PLAYER.match(folded):
         return folded[:folded.index("spieler") + 7]  # not "spiel": the game, to play

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from companion.games import GAME_APPS
 from companion.rules_search.answers import search
+from companion.rules_search.text import tokens
 from tests.companion.rules_questions import QUESTIONS
 
 
@@ -219,6 +220,24 @@ def test_at_start_without_the_is_the_setup_not_who_starts(game: str) -> None:
 def test_colloquial_spellings_are_understood(question: str, answer: str) -> None:
     # "zuende" (for "zu Ende") and "einsacken" (for "kassieren") were no words of the search.
     assert first(question, prefer=answer.split("#")[0]) == answer
+
+
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    ("was ist wenn ich die 3. rote nehme", "de", "drei-sind-einer-zuviel#third-card"),
+    ("what happens with the 4th card of a colour", "en", "drei-sind-einer-zuviel#third-card"),
+    ("was passiert bei der 6. Karte", "de", "sechs-nimmt#rule-sixth-card"),
+    ("who takes when i play the 6th card", "en", "sechs-nimmt#rule-sixth-card"),
+])
+def test_a_card_s_place_in_digits_is_read_as_its_ordinal(
+    question: str, language: str, answer: str,
+) -> None:
+    # "3.", "4th", "6." were read as the cards 3, 4 and 6, not as "dritte", "fourth", "sechste".
+    assert first(question, language, prefer=answer.split("#")[0]) == answer
+
+
+def test_a_number_ending_a_sentence_stays_a_number() -> None:
+    assert [t.word for t in tokens("bei der 6. Karte; oben die 33. Mit der 28. Du")] == [
+        "bei", "der", "6.", "karte", "oben", "die", "33", "mit", "der", "28", "du"]
 
 
 @pytest.mark.parametrize(("question", "language", "game", "asked", "own", "answer"), [
