@@ -57,7 +57,9 @@ def _same(typed: str, name: str) -> bool:
     # "nimmt", plain words of questions about other games.
     if len(name) < 5 or any(character.isdigit() for character in name):
         return False
-    return OSA.distance(typed, name, score_cutoff=1) <= 1
+    # Nor is a typo in the first letter: "xnimmt" less its "x" is "nimmt", in every question
+    # about taking ("wer nimmt die Reihe" named X nimmt! on any game's sheet).
+    return typed[:1] == name[:1] and OSA.distance(typed, name, score_cutoff=1) <= 1
 
 
 def _compared(words: Sequence[str], start: int) -> bool:
@@ -81,6 +83,8 @@ def find_games(words: Sequence[str]) -> Named:
     ('dreizehn',)
     >>> find_games("can i take a pile".split()).games
     ()
+    >>> find_games("wer nimmt die reihe".split()).games, find_games("xnimt wer".split()).games
+    ((), ('x-nimmt',))
     >>> find_games("x nimmt legen alle gleichzeitig wie bei 6 nimmt".split()).games
     ('x-nimmt',)
     >>> find_games("dreizehn summe genau dreizehn".split())

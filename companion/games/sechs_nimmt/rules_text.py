@@ -124,7 +124,8 @@ Spiel sind.</li>
 <p>Wo die Anleitung nichts sagt, legt die App eine Lesart fest:</p>
 """, decision=True),
         Section("app-decides-order", "Reihenfolge der Entscheidungen", """
-<p>Die Karten einer Runde werden streng von der niedrigsten zur höchsten abgehandelt. Wer
+<p>Die Karten einer Runde werden streng von der niedrigsten zur höchsten abgehandelt;
+Karten für die gleiche Reihe kommen in dieser Reihenfolge dazu, die niedrigere zuerst. Wer
 eine niedrige Karte gespielt hat, wählt seine Reihe erst, wenn seine Karte dran ist.</p>
 """, level=3, decision=True),
         Section("app-decides-played-card", "Die eigene Karte wird nicht kassiert", """
@@ -272,7 +273,8 @@ the game.</li>
 <p>Where the rulebook says nothing, the app fixes one reading:</p>
 """, decision=True),
         Section("app-decides-order", "Order of the choices", """
-<p>The cards of a round are resolved strictly from lowest to highest. Whoever played a low
+<p>The cards of a round are resolved strictly from lowest to highest;
+cards that belong in the same row join it in that order. Whoever played a low
 card chooses their row only when their card's turn comes.</p>
 """, level=3, decision=True),
         Section("app-decides-played-card", "Your own card is not taken", """

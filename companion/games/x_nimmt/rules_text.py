@@ -133,7 +133,8 @@ niedrigen Karte (Regel 4) und bei der Frage, welche kassierte Karte in die X-Rei
 <p>Wo die Anleitung nichts sagt, legt die App eine Lesart fest:</p>
 """, decision=True),
         Section("app-decides-order", "Reihenfolge der Entscheidungen", """
-<p>Die Karten einer Runde werden streng von der niedrigsten zur höchsten abgehandelt.
+<p>Die Karten einer Runde werden streng von der niedrigsten zur höchsten abgehandelt;
+Karten für die gleiche Reihe kommen in dieser Reihenfolge dazu, die niedrigere zuerst.
 Muss ein Spieler wählen (welche Reihe bei einer zu niedrigen Karte, welche kassierte
 Karte in die X-Reihe), wählt er, wenn seine Karte dran ist &ndash; vor der nächsten Karte.</p>
 """, level=3, decision=True),
@@ -279,7 +280,8 @@ points.</p>
 <p>Where the rulebook says nothing, the app fixes one reading:</p>
 """, decision=True),
         Section("app-decides-order", "Order of the choices", """
-<p>The cards of a round are handled strictly from lowest to highest. When a player has a
+<p>The cards of a round are handled strictly from lowest to highest;
+cards that belong in the same row join it in that order. When a player has a
 choice (which row for a card that is too low, which taken card goes into the X-Reihe), they
 make it when their card is handled &ndash; before the next card.</p>
 """, level=3, decision=True),
