@@ -222,6 +222,17 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
     assert first(question, prefer=answer.split("#")[0]) == answer
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("zählen die handkarten am ende", "de"), ("do hand cards count at the end", "en"),
+])
+def test_whether_hand_cards_count_at_the_end_is_freaky_s_scoring(
+    question: str, language: str,
+) -> None:
+    # "Ende"/"end" and "Handkarten" were all in the end of the game's sentence ("cannot
+    # refill to 3 hand cards at the end of their turn"), which says nothing about scoring.
+    assert first(question, language, prefer="freaky") == "freaky#scoring"
+
+
 @pytest.mark.parametrize(("question", "game", "answers"), [
     ("wann nimmt man einen stapel", "elf-nimmt", {"elf-nimmt#taking-a-pile", "elf-nimmt#turn"}),
     ("wer nimmt die reihe bei der sechsten karte", "sechs-nimmt", {"sechs-nimmt#rule-sixth-card"}),

@@ -87,8 +87,8 @@ nachholen darfst du das nicht. Die Reihe bleibt liegen (siehe „So entscheidet 
 auffüllen kann.</p>
 """),
         Section("scoring", "Wertung", """
-<p>Jede kassierte Karte ist ein Punkt. Handkarten zählen nicht. Die meisten Karten
-gewinnen; bei Gleichstand gibt es mehrere Sieger.</p>
+<p>Jede kassierte Karte ist ein Punkt. Die Handkarten, die am Ende übrig sind, zählen nicht.
+Die meisten Karten gewinnen; bei Gleichstand gibt es mehrere Sieger.</p>
 """),
         Section("special-cases", "Sonderfälle", """
 <ul>
@@ -212,8 +212,8 @@ cannot make up for it. The row stays on the table (see “How the app decides”
 turn.</p>
 """),
         Section("scoring", "Scoring", """
-<p>Every collected card is a point. Hand cards do not count. The most cards win; a tie has
-several winners.</p>
+<p>Every collected card is a point. The cards left in hand at the end do not count. The most
+cards win; a tie has several winners.</p>
 """),
         Section("special-cases", "Special cases", """
 <ul>
