@@ -223,6 +223,15 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
 
 
 @pytest.mark.parametrize(("question", "language"), [
+    ("der x-stapel zählt doppelt oder?", "de"), ("does the x stack count double", "en"),
+])
+def test_the_x_stack_counting_double_is_x_nimmt_s_scoring(question: str, language: str) -> None:
+    # The scoring said "2 Minuspunkte" only: "doppelt" was no word of it, and the X-Reihe's
+    # section (full of "X-Stapel") came first.
+    assert first(question, language, prefer="x-nimmt") == "x-nimmt#scoring"
+
+
+@pytest.mark.parametrize(("question", "language"), [
     ("zählen die handkarten am ende", "de"), ("do hand cards count at the end", "en"),
 ])
 def test_whether_hand_cards_count_at_the_end_is_freaky_s_scoring(

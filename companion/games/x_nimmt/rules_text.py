@@ -115,7 +115,7 @@ wieder Handkarten und spielt weiter.</p>
         Section("scoring", "Wertung", """
 <ul>
 <li>Jeder Hornochse auf deinen restlichen Handkarten: 1 Minuspunkt.</li>
-<li>Jeder Hornochse auf deinem X-Stapel: 2 Minuspunkte.</li>
+<li>Jeder Hornochse auf deinem X-Stapel: 2 Minuspunkte (doppelt).</li>
 <li>Karten in der X-Reihe: 0 Minuspunkte.</li>
 </ul>
 <p><em>Beispiel:</em> 5 Hornochsen auf der Hand und 9 auf dem X-Stapel ergeben
@@ -262,7 +262,7 @@ their last card and then takes cards into hand holds cards again and plays on.</
         Section("scoring", "Scoring", """
 <ul>
 <li>Each Hornochse on your remaining hand cards: 1 minus point.</li>
-<li>Each Hornochse on your X-stack: 2 minus points.</li>
+<li>Each Hornochse on your X-stack: 2 minus points (double).</li>
 <li>Cards in your X-Reihe: 0 minus points.</li>
 </ul>
 <p><em>Example:</em> 5 Hornochsen in hand and 9 on the X-stack make 5 + 2 × 9 = 23 minus
