@@ -31,6 +31,10 @@ COUNTED = word_set("""
 """)
 """A number before one of these counts things ("2 Karten"), it names no card."""
 
+SUM_BEFORE = word_set("über ueber uber over above past bis until till")
+"""A number after these is a total or a target ("über 66 kommen", "bis 100 spielen"), not a
+card."""
+
 BEFORE = word_set("auf an hinter neben nach on onto after behind to")
 """The word between the card played and the card it goes on."""
 
@@ -105,13 +109,16 @@ def card_numbers(words: Sequence[str], low: int, high: int) -> list[tuple[int, i
 
     >>> card_numbers("2 karten auf die 18".split(), 1, 100)
     [(4, 18)]
+    >>> card_numbers("was wenn zwei über 66 kommen".split(), 1, 104)
+    []
     """
     found = []
     for position, word in enumerate(words):
         if not word.isdecimal() or len(word) > 3:
             continue
         following = words[position + 1] if position + 1 < len(words) else ""
-        if following in COUNTED or not low <= int(word) <= high:
+        before = words[position - 1] if position else ""
+        if following in COUNTED or before in SUM_BEFORE or not low <= int(word) <= high:
             continue
         found.append((position, int(word)))
     return found

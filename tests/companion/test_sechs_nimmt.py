@@ -454,6 +454,16 @@ def test_how_many_rows_is_answered_by_the_setup(question: str) -> None:
     assert answers[0].section.anchor == "setup"
 
 
+@pytest.mark.parametrize(("language", "question"), [
+    ("de", "was wenn zwei über 66 kommen"), ("en", "what if two players go over 66"),
+])
+def test_two_over_66_is_the_end_decision_not_a_card_s_move(language: str, question: str) -> None:
+    # "66" with "kommen" / "go" was read as the card 66 being placed: the placement rules
+    # came first. A number after "über" / "over" is a total.
+    answers = search(question, language, prefer="sechs-nimmt")
+    assert answers[0].section.anchor == "app-decides-end"
+
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""
