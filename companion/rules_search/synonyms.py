@@ -111,7 +111,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("age", "how old", "years", "kids", "children", "minimum age"),
         ("direction", "clockwise", "counterclockwise", "anticlockwise", "to the left",
          "which way"),
-        ("tie", "tied", "ties", "equal"),
+        ("tie", "tied", "ties", "equal", "same number", "same amount"),
         ("face down", "facedown", "flip", "flipped", "turned over", "upside down", "turn over"),
         ("face up", "faceup", "visible"),
         ("steal", "take away", "nick", "swipe", "snatch"),

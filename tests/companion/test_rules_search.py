@@ -222,6 +222,17 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
     assert first(question, prefer=answer.split("#")[0]) == answer
 
 
+@pytest.mark.parametrize(("question", "game", "answers"), [
+    ("what if two players have the same number of blue", "dreizehn", {"dreizehn#scoring"}),
+    ("what if we have the same number of points", "freaky", {"freaky#scoring"}),
+    ("what if we have the same number of points", "drei-sind-einer-zuviel",
+     {"drei-sind-einer-zuviel#overview", "drei-sind-einer-zuviel#at-a-glance"}),
+])
+def test_the_same_number_is_a_tie(question: str, game: str, answers: set[str]) -> None:
+    # "same number" was "number" (a card's value): the components or the recording came first.
+    assert first(question, "en", prefer=game) in answers
+
+
 @pytest.mark.parametrize(("question", "language"), [
     ("der x-stapel zählt doppelt oder?", "de"), ("does the x stack count double", "en"),
 ])
