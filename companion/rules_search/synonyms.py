@@ -91,6 +91,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("mehrere", "mehr"),
         ("dran", "am zug", "zug"),
         ("hand", "handkarten", "halten", "auf der hand"),
+        ("wählen", "wahl", "auswählen", "aussuchen"),
     ),
     "en": (
         # A deal is the glossary's word; many players say round or hand.
@@ -148,6 +149,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("several", "multiple"),
         ("turn", "move"),
         ("hand", "hold", "holds", "holding", "in hand", "hand cards"),
+        ("choose", "chooses", "choice", "pick", "select"),
     ),
 }
 

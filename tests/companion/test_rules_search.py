@@ -222,6 +222,15 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
     assert first(question, prefer=answer.split("#")[0]) == answer
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("can I choose where to put my card", "en"), ("darf ich wählen wo meine karte hinkommt", "de"),
+])
+def test_choosing_where_a_card_goes_is_3_sind_s_placement(question: str, language: str) -> None:
+    # "choose", "wählen" met no word of the placement rules ("decision", "entscheiden").
+    assert first(question, language, prefer="drei-sind-einer-zuviel") == \
+        "drei-sind-einer-zuviel#placement"
+
+
 @pytest.mark.parametrize(("question", "game", "answers"), [
     ("what if two players have the same number of blue", "dreizehn", {"dreizehn#scoring"}),
     ("what if we have the same number of points", "freaky", {"freaky#scoring"}),

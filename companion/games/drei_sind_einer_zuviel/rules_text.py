@@ -73,7 +73,7 @@ Punkte hat; bei Gleichstand gibt es mehrere Sieger.</p>
 Das passiert zweimal, dann ist dein Stapel leer. Jeder spielt so 18 Karten aus.</p>
 """),
         Section("placement", "Legeregeln", """
-<p>Für jede Karte gibt es genau eine Stelle. Entscheiden musst du nur, welche Karte du
+<p>Für jede Karte gibt es genau eine Stelle. Wählen musst du nur, welche Karte du
 spielst &ndash; nicht, wohin sie kommt.</p>
 """),
         Section("row-by-number", "Welche Reihe?", """
@@ -239,7 +239,7 @@ cards out of that row. You do not draw after your turn.</p>
 twice, then your pile is empty. So everyone plays 18 cards.</p>
 """),
         Section("placement", "Placement rules", """
-<p>Every card has exactly one spot. Your only decision is which card to play &ndash;
+<p>Every card has exactly one spot. Your only choice is which card to play &ndash;
 never where it goes.</p>
 """),
         Section("row-by-number", "Which row?", """
