@@ -222,6 +222,17 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
     assert first(question, prefer=answer.split("#")[0]) == answer
 
 
+@pytest.mark.parametrize(("question", "game"), [
+    ("darf die rote 4 auf gelb", "dreizehn"), ("darf ich eine rote 4 auf blau legen", None),
+])
+def test_a_red_4_on_a_colour_is_the_red_fours_rule(question: str, game: str | None) -> None:
+    # The heading "Die fiesen Vieren" had no "rot": the rule for coloured cards (gelb auf
+    # gelb) came first, though a red 4 may go on any target.
+    answers = search(question, "de", prefer=game)
+    assert f"{answers[0].game.slug}#{answers[0].section.anchor}" == "dreizehn#red-fours"
+    assert first("darf eine gelbe 5 auf blau", prefer="dreizehn") == "dreizehn#colours"
+
+
 @pytest.mark.parametrize(("question", "language"), [
     ("can I choose where to put my card", "en"), ("darf ich wählen wo meine karte hinkommt", "de"),
 ])

@@ -64,7 +64,7 @@ und 7) und 8 rote Vieren, die „fiesen Vieren“.</li>
 <p>Eine farbige Karte darf nur auf die Zielscheibe ihrer Farbe: gelb auf gelb, grün auf
 grün, blau auf blau.</p>
 """, level=3),
-        Section("red-fours", "Die fiesen Vieren", """
+        Section("red-fours", "Die fiesen roten Vieren", """
 <p>Eine rote 4 darf auf <strong>jede</strong> Zielscheibe. Dafür kostet sie am Ende immer
 2 Minuspunkte.</p>
 """, level=3),
