@@ -150,6 +150,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("turn", "move"),
         ("hand", "hold", "holds", "holding", "in hand", "hand cards"),
         ("choose", "chooses", "choice", "pick", "select"),
+        ("keep", "keeps", "kept", "carry over", "carries over", "carried over"),
     ),
 }
 

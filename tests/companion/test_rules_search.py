@@ -222,6 +222,12 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
     assert first(question, prefer=answer.split("#")[0]) == answer
 
 
+def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
+    # "carry over" was "carry" and "over": the end of a deal came first.
+    assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \
+        "elf-nimmt#app-decides-bull-cards-kept"
+
+
 @pytest.mark.parametrize(("question", "game"), [
     ("darf die rote 4 auf gelb", "dreizehn"), ("darf ich eine rote 4 auf blau legen", None),
 ])
