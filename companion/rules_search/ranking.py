@@ -152,6 +152,13 @@ HOW_MANY = (("wie", "viele"), ("wie", "viel"), ("wieviele",), ("wieviel",), ("an
 ("wie viele Farben" → "sieben Farben")."""
 
 
+PER = {"de": frozenset({"pro", "je"}), "en": frozenset({"per"})}
+"""Said in questions ("Karten pro Reihe", "minus points per bullhead"), not searched: "pro
+Durchgang und Spieler" / "per deal and player" begin the recording decisions, and "pro" /
+"per" pulled them first. (They stay in the texts: taken out there, "per" changed which
+English sections answer other questions.)"""
+
+
 def _counted(words: Sequence[str], language: str) -> set[int]:
     """Positions of the words a "how many" asks about."""
     found: set[int] = set()
@@ -209,7 +216,7 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
             concepts.append(Concept(words[position], 1.0, dict.fromkeys(groups, 1.0)))
     counted = _counted(words, language)
     for position, word in enumerate(words):
-        if position in used or is_stop_word(word, language):
+        if position in used or is_stop_word(word, language) or word in PER[language]:
             continue
         if len(word) == 1 and not word.isdigit() and word != "x":
             continue

@@ -222,6 +222,18 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
     assert first(question, prefer=answer.split("#")[0]) == answer
 
 
+@pytest.mark.parametrize(("question", "language", "game", "answers"), [
+    ("wie viele karten pro reihe", "de", "sechs-nimmt",
+     {"sechs-nimmt#special-cases", "sechs-nimmt#rule-sixth-card"}),
+    ("how many minus points per bullhead in hand", "en", "x-nimmt", {"x-nimmt#scoring"}),
+])
+def test_per_is_not_what_a_question_asks_about(
+    question: str, language: str, game: str, answers: set[str],
+) -> None:
+    # "pro" / "per" met the recording decisions ("pro Durchgang und Spieler"), which came first.
+    assert first(question, language, prefer=game) in answers
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \
