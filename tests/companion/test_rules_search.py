@@ -234,6 +234,15 @@ def test_per_is_not_what_a_question_asks_about(
     assert first(question, language, prefer=game) in answers
 
 
+@pytest.mark.parametrize("question", [
+    "darf ich die genommenen karten gleich wieder spielen",
+    "dürfen kassierte Karten wieder ausgespielt werden",
+])
+def test_playing_taken_cards_again_is_where_taken_cards_go(question: str) -> None:
+    # "wieder" was only in the end of a deal ("hat wieder Handkarten"), which came first.
+    assert first(question, prefer="x-nimmt") == "x-nimmt#taken-cards"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \

@@ -98,7 +98,7 @@ vorne in dieser Reihe.</p>
         Section("taken-cards", "Wohin mit kassierten Karten?", """
 <p>Hast du nach Regel 3 oder 4 Karten genommen, legst du <strong>genau eine</strong>
 davon (deine Wahl) in deine X-Reihe. Alle anderen nimmst du auf die Hand; du darfst sie
-ab der nächsten Runde ausspielen. Ist es nur eine Karte, kommt sie in die X-Reihe.</p>
+ab der nächsten Runde wieder ausspielen. Ist es nur eine Karte, kommt sie in die X-Reihe.</p>
 """),
         Section("x-row", "X-Reihe und X-Stapel", """
 <p>Auch in der X-Reihe müssen die Karten von links nach rechts steigen. Kommt eine Karte
@@ -245,8 +245,8 @@ which holds only the 59 at that moment, takes the 59, and the 43 now heads that 
 """, level=3),
         Section("taken-cards", "Where do taken cards go?", """
 <p>When you take cards by rule 3 or 4, put <strong>exactly one</strong> of them (your
-choice) into your X-Reihe. All others go into your hand; you may play them from the next
-round on. If it is only one card, it goes into the X-Reihe.</p>
+choice) into your X-Reihe. All others go into your hand; you may play them again from the
+next round on. If it is only one card, it goes into the X-Reihe.</p>
 """),
         Section("x-row", "X-Reihe and X-stack", """
 <p>In your X-Reihe, too, cards must rise from left to right. When a card joins that is
