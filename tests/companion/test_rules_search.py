@@ -243,6 +243,13 @@ def test_playing_taken_cards_again_is_where_taken_cards_go(question: str) -> Non
     assert first(question, prefer="x-nimmt") == "x-nimmt#taken-cards"
 
 
+def test_how_many_cards_to_play_in_a_freaky_turn_is_the_turn_not_drawing() -> None:
+    # The turn said "1 to 3 hand cards" (a count of "hand"), drawing "3 cards": the short
+    # drawing rule came first for "how many cards".
+    assert first("how many cards can i play per turn", "en", prefer="freaky") == "freaky#turn"
+    assert first("how many cards do i refill to", "en", prefer="freaky") == "freaky#drawing"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \

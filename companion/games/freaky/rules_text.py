@@ -176,7 +176,7 @@ the app, a card is simply the features you enter.</p>
 <p>The youngest player starts, then play goes clockwise. A turn has three steps, always in
 this order:</p>
 <ol>
-<li><strong>Play cards</strong> (must): 1 to 3 hand cards, one after the other.</li>
+<li><strong>Play cards</strong> (must): 1 to 3 cards from your hand, one after the other.</li>
 <li><strong>Collect rows</strong> (may).</li>
 <li><strong>Draw</strong> (must) back up to 3 hand cards.</li>
 </ol>
