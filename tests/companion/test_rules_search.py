@@ -250,6 +250,17 @@ def test_how_many_cards_to_play_in_a_freaky_turn_is_the_turn_not_drawing() -> No
     assert first("how many cards do i refill to", "en", prefer="freaky") == "freaky#drawing"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("was wenn keiner mehr nachziehen kann", "de"),
+    ("was ist wenn der nachziehstapel leer ist", "de"),
+    ("what if the draw pile is empty", "en"),
+])
+def test_an_empty_draw_pile_in_freaky_is_the_end_of_the_game(question: str, language: str) -> None:
+    # The end said only "nicht mehr auf 3 Handkarten auffüllen": drawing or the setup
+    # (the "Nachziehstapel") came first.
+    assert first(question, language, prefer="freaky") == "freaky#end"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \

@@ -84,7 +84,7 @@ nachholen darfst du das nicht. Die Reihe bleibt liegen (siehe „So entscheidet 
 """, level=3),
         Section("end", "Spielende", """
 <p>Das Spiel endet sofort, wenn jemand am Ende seines Zuges nicht mehr auf 3 Handkarten
-auffüllen kann.</p>
+nachziehen kann, weil der Nachziehstapel leer ist oder nicht mehr reicht.</p>
 """),
         Section("scoring", "Wertung", """
 <p>Jede kassierte Karte ist ein Punkt. Die Handkarten, die am Ende übrig sind, zählen nicht.
@@ -209,7 +209,7 @@ cannot make up for it. The row stays on the table (see “How the app decides”
 """, level=3),
         Section("end", "End of the game", """
 <p>The game ends at once when somebody cannot refill to 3 hand cards at the end of their
-turn.</p>
+turn because the draw pile is empty or runs short.</p>
 """),
         Section("scoring", "Scoring", """
 <p>Every collected card is a point. The cards left in hand at the end do not count. The most
