@@ -261,6 +261,15 @@ def test_an_empty_draw_pile_in_freaky_is_the_end_of_the_game(question: str, lang
     assert first(question, language, prefer="freaky") == "freaky#end"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("wenn keine bullenkarten mehr da sind", "de"), ("what if there are no bull cards left", "en"),
+])
+def test_no_bull_cards_left_is_stealing_one(question: str, language: str) -> None:
+    # "keine ... mehr" / "no ... left" were in no words of the rule for an empty supply:
+    # how to get a bull card came first.
+    assert first(question, language, prefer="elf-nimmt") == "elf-nimmt#bull-card-steal"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \

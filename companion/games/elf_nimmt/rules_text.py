@@ -98,7 +98,8 @@ der Stapel wächst also.</p>
 Bullenkarte aus dem Vorrat und legst sie offen vor dich, auch wenn du schon welche hast.</p>
 """, level=3),
         Section("bull-card-steal", "Vorrat leer: Bullenkarte wegnehmen", """
-<p>Sind alle 10 Bullenkarten verteilt, darfst du die Bullenkarte dem Spieler wegnehmen, der
+<p>Sind alle 10 Bullenkarten verteilt und keine mehr im Vorrat, darfst du die Bullenkarte
+dem Spieler wegnehmen, der
 die meisten hat. Haben mehrere gleich viele, suchst du dir einen davon aus. Wie die App
 „die meisten“ zählt, steht unten unter „So entscheidet die App“.</p>
 """, level=3),
@@ -267,7 +268,8 @@ piles grows.</p>
 supply and put it face up in front of you, also when you already hold some.</p>
 """, level=3),
         Section("bull-card-steal", "Supply empty: take a bull card away", """
-<p>Once all 10 bull cards are handed out, you may take (steal) the bull card from the player who
+<p>Once all 10 bull cards are handed out and none are left in the supply, you may take
+(steal) the bull card from the player who
 has the most. If several have equally many, you choose one of them. How the app counts “the
 most” is explained below under “How the app decides”.</p>
 """, level=3),
