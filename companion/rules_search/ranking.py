@@ -159,6 +159,13 @@ Durchgang und Spieler" / "per deal and player" begin the recording decisions, an
 English sections answer other questions.)"""
 
 
+MODALS = frozenset({"muss", "musst", "müssen", "must"})
+MODAL_WEIGHT = 0.5
+""""Must" decides a little: "muss ich einen Stapel nehmen" asks when one has to ("und musst
+es, wenn keine deiner Karten passt"), not how taking a pile goes. Counted in full, it
+pulled every rule with a "muss" ("welche Karten muss ich nehmen" lost its rule)."""
+
+
 def _counted(words: Sequence[str], language: str) -> set[int]:
     """Positions of the words a "how many" asks about."""
     found: set[int] = set()
@@ -227,7 +234,10 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
                 own_words.append((text[read[position].start:read[position].end],
                                   siblings[word]))
             continue
-        concepts.extend(_concepts_of(word, index))
+        found = _concepts_of(word, index)
+        if word in MODALS:
+            found = [Concept(c.word, c.weight * MODAL_WEIGHT, c.alternatives) for c in found]
+        concepts.extend(found)
         if position in counted:
             counts = {COUNT + term: 1.0 for term in (stems[position],
                                                      *index.forms(word).parts)

@@ -270,6 +270,17 @@ def test_no_bull_cards_left_is_stealing_one(question: str, language: str) -> Non
     assert first(question, language, prefer="elf-nimmt") == "elf-nimmt#bull-card-steal"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("11 nimmt: muss ich einen Stapel nehmen, wenn ich noch legen könnte?", "de"),
+    ("must i take a pile if i can't play", "en"),
+])
+def test_must_i_take_a_pile_is_the_turn_that_says_when(question: str, language: str) -> None:
+    # "muss" / "must" were stop words: how taking a pile goes came first, not when one must.
+    assert first(question, language, prefer="elf-nimmt") == "elf-nimmt#turn"
+    assert first("Meine Karte ist nicht die höchste in der Reihe, welche Karten muss ich nehmen?",
+                 prefer="drei-sind-einer-zuviel") == "drei-sind-einer-zuviel#fifth-card-lower"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \
