@@ -194,10 +194,16 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
     for position, token in enumerate(found):
         if not is_number(token.word):
             continue
+        counted = 0
         for after in range(position + 1, min(position + 4, len(found))):
             word = found[after].word
-            if not is_number(word) and not is_stop_word(word, language):
-                also[after].append(COUNT + stems[after])
+            if is_number(word) or is_stop_word(word, language):
+                if counted:
+                    break
+                continue
+            also[after].append(COUNT + stems[after])
+            counted += 1
+            if counted == COUNTED_WORDS[language]:
                 break
     words: list[Word] = []
     for position, token in enumerate(found):
@@ -213,6 +219,11 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
                           tuple(t for t in dict.fromkeys(extra) if t != stems[position]),
                           forms.parts))
     return Passage(text, tuple(words), frozenset(t for w in words for t in w.terms))
+
+
+COUNTED_WORDS = {"de": 1, "en": 2}
+"""How many words after a number it counts: English puts a word before the thing counted
+("20 face-down cards", "5 hand cards"), German makes one word of them ("5 Handkarten")."""
 
 
 FACTS = "at-a-glance"

@@ -281,6 +281,17 @@ def test_must_i_take_a_pile_is_the_turn_that_says_when(question: str, language: 
                  prefer="drei-sind-einer-zuviel") == "drei-sind-einer-zuviel#fifth-card-lower"
 
 
+@pytest.mark.parametrize(("question", "game"), [
+    ("how many cards does each player hold", "dreizehn"),
+    ("how many cards dealt each", "elf-nimmt"),
+])
+def test_how_many_cards_finds_a_count_with_a_word_between(question: str, game: str) -> None:
+    # "5 hand cards", "10 cards each": English puts a word between the number and the thing
+    # counted, and only the first word after a number was taken as what it counts.
+    assert first(question, "en", prefer=game) == f"{game}#setup"
+    assert first("how many cards do i refill to", "en", prefer="freaky") == "freaky#drawing"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \

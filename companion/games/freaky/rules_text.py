@@ -208,7 +208,7 @@ cannot make up for it. The row stays on the table (see “How the app decides”
 <p>At the end of your turn, draw until you hold 3 cards again.</p>
 """, level=3),
         Section("end", "End of the game", """
-<p>The game ends at once when somebody cannot refill to 3 hand cards at the end of their
+<p>The game ends at once when somebody cannot refill their hand to three at the end of their
 turn because the draw pile is empty or runs short.</p>
 """),
         Section("scoring", "Scoring", """
