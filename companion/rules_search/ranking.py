@@ -131,6 +131,8 @@ def _concepts_of(word: str, index: Index) -> list[Concept]:
     forms = index.forms(word)
     for base in forms.bases:
         _alternatives(base, 1.0, index, alternatives)
+    if word.isdecimal() and int(word) in DIGIT_WORDS[language]:
+        _alternatives(stem(DIGIT_WORDS[language][int(word)], language), 1.0, index, alternatives)
     if term in index.postings or word.isdigit():
         return [Concept(word, weight, alternatives)]
     if (not alternatives and term not in index.word_stems and word.isalpha() and len(word) >= 4
@@ -157,6 +159,16 @@ PER = {"de": frozenset({"pro", "je"}), "en": frozenset({"per"})}
 Durchgang und Spieler" / "per deal and player" begin the recording decisions, and "pro" /
 "per" pulled them first. (They stay in the texts: taken out there, "per" changed which
 English sections answer other questions.)"""
+
+
+DIGIT_WORDS = {
+    "de": dict(enumerate(("fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf"),
+                         start=5)),
+    "en": dict(enumerate(("five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
+                         start=5)),
+}
+"""A number asked as a digit is also its word in the texts ("all 7 colours": "all seven
+colours"), in questions only ("drei"/"3" and "vier"/"4" are synonym groups)."""
 
 
 MODALS = frozenset({"muss", "musst", "müssen", "must"})

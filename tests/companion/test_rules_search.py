@@ -292,6 +292,18 @@ def test_how_many_cards_finds_a_count_with_a_word_between(question: str, game: s
     assert first("how many cards do i refill to", "en", prefer="freaky") == "freaky#drawing"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("what do i get for all 7 colours", "en"), ("ich hab alle 7 farben offen was krieg ich", "de"),
+])
+def test_a_digit_in_a_question_meets_its_word_in_the_rules(question: str, language: str) -> None:
+    # The bonuses say "all seven colours": "7" met no word of them, and "get the third card
+    # of a colour" came first.
+    assert first(question, language, prefer="drei-sind-einer-zuviel") in {
+        "drei-sind-einer-zuviel#final-bonus", "drei-sind-einer-zuviel#interim-bonus"}
+    assert first("Was bringt es, alle sieben Farben zu haben?",
+                 prefer="drei-sind-einer-zuviel") == "drei-sind-einer-zuviel#final-bonus"
+
+
 def test_carrying_bull_cards_over_is_the_decision_that_they_are_kept() -> None:
     # "carry over" was "carry" and "over": the end of a deal came first.
     assert first("do bull cards carry over to the next deal", "en", prefer="elf-nimmt") == \
