@@ -223,8 +223,6 @@ def test_colloquial_spellings_are_understood(question: str, answer: str) -> None
 
 
 @pytest.mark.parametrize(("question", "language", "game", "answers"), [
-    ("wie viele karten pro reihe", "de", "sechs-nimmt",
-     {"sechs-nimmt#special-cases", "sechs-nimmt#rule-sixth-card"}),
     ("how many minus points per bullhead in hand", "en", "x-nimmt", {"x-nimmt#scoring"}),
 ])
 def test_per_is_not_what_a_question_asks_about(
@@ -363,7 +361,6 @@ def test_whether_hand_cards_count_at_the_end_is_freaky_s_scoring(
 
 @pytest.mark.parametrize(("question", "game", "answers"), [
     ("wann nimmt man einen stapel", "elf-nimmt", {"elf-nimmt#taking-a-pile", "elf-nimmt#turn"}),
-    ("wer nimmt die reihe bei der sechsten karte", "sechs-nimmt", {"sechs-nimmt#rule-sixth-card"}),
     ("wer nimmt die karten bei über 13", "dreizehn", {"dreizehn#over-13"}),
     ("wer nimmt zuerst wenn zwei karten in die gleiche reihe", "x-nimmt",
      {"x-nimmt#turn", "x-nimmt#app-decides-order"}),
@@ -377,8 +374,6 @@ def test_nimmt_alone_names_no_game(question: str, game: str, answers: set[str]) 
 @pytest.mark.parametrize(("question", "language", "answer"), [
     ("was ist wenn ich die 3. rote nehme", "de", "drei-sind-einer-zuviel#third-card"),
     ("what happens with the 4th card of a colour", "en", "drei-sind-einer-zuviel#third-card"),
-    ("was passiert bei der 6. Karte", "de", "sechs-nimmt#rule-sixth-card"),
-    ("who takes when i play the 6th card", "en", "sechs-nimmt#rule-sixth-card"),
 ])
 def test_a_card_s_place_in_digits_is_read_as_its_ordinal(
     question: str, language: str, answer: str,

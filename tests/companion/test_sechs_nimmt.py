@@ -464,6 +464,24 @@ def test_two_over_66_is_the_end_decision_not_a_card_s_move(language: str, questi
     assert answers[0].section.anchor == "app-decides-end"
 
 
+
+@pytest.mark.parametrize(("question", "language", "anchors"), [
+    # "pro" met the recording decisions ("pro Durchgang und Spieler"), which came first
+    # (tests/companion/test_rules_search.py: test_per_is_not_what_a_question_asks_about).
+    ("wie viele karten pro reihe", "de", {"special-cases", "rule-sixth-card"}),
+    # "nimmt" alone was read as X nimmt! (test_nimmt_alone_names_no_game there).
+    ("wer nimmt die reihe bei der sechsten karte", "de", {"rule-sixth-card"}),
+    # "6." / "6th" before "card" is the sixth card, not the card 6
+    # (test_a_card_s_place_in_digits_is_read_as_its_ordinal there).
+    ("was passiert bei der 6. Karte", "de", {"rule-sixth-card"}),
+    ("who takes when i play the 6th card", "en", {"rule-sixth-card"}),
+])
+def test_the_sixth_card_and_the_rows_asked_in_a_players_words(
+    question: str, language: str, anchors: set[str],
+) -> None:
+    answers = search(question, language, prefer="sechs-nimmt")
+    assert answers[0].section.anchor in anchors
+
 def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
     """6 nimmt!'s figures computed from scratch, for the statistics records' reference
     (``tests/companion/history_reference.py``: :func:`deal_figures`)."""
