@@ -56,7 +56,7 @@ def live_step(*, match: Match, revision: int, action: str, data: Mapping[str, An
     with transaction.atomic():
         match, live, seats = _live_change(match, revision)
         if action not in live.actions:
-            raise ValidationError(_("This tap is not part of this game's board."),
+            raise ValidationError(_("This tap is not part of this match's live board."),
                                   code="no_action")
         _live_store(match, live, live.actions[action](live_steps(match, live.option), seats, data))
 
@@ -97,7 +97,7 @@ def live_save(*, match: Match, revision: int, user: Any = None, confirm: bool = 
             )
         if not confirm and existing is not None:
             raise ConfirmationNeeded(
-                _("The sheet already has a result for this game. Replace it with the "
+                _("The sheet already has a result for this match. Replace it with the "
                   "live board's?"),
                 code="confirm_replace",
             )

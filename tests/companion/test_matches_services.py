@@ -312,6 +312,11 @@ def test_live_mode_gives_the_same_score_as_the_counts(group: Group, players: lis
     ]
     match.refresh_from_db()
     live_services.live_save(match=match, revision=match.options["live_rev"])
+    match.refresh_from_db()
+    # Saving the board again asks first, in the glossary's words (a match, not a "game").
+    with translation.override("en"), pytest.raises(ValidationError,
+                                                   match="a result for this match"):
+        live_services.live_save(match=match, revision=match.options["live_rev"])
     live_scores = {s.player.name: s.score for s in DealScore.objects.select_related("player")}
     # Anna: 7 × 1 open + interim 10 + final 10 = 27; Ben: −3; Cem: 1.
     assert live_scores == {"Anna": 27, "Ben": -3, "Cem": 1}
