@@ -245,6 +245,22 @@ def test_buttons_links_and_live_labels_reach_wcag_aa_contrast(
     assert all(found for found in measured.values())
 
 
+def longest_name(name: str) -> str:
+    """``name`` made one word as long as the roster allows (40 letters)."""
+    return (name.lower() * 40)[:40].capitalize()
+
+
+def wider_than_the_phone(page: Page, base: str, paths: list[str]) -> dict[str, int]:
+    """The pages among ``paths`` wider than the 390 px phone, with their widths."""
+    wide = {}
+    for path in paths:
+        page.goto(base + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    return wide
+
+
 def test_a_player_name_as_long_as_the_roster_allows_stays_inside_the_phone(
     live_server: Any, page: Page, scene: Evening
 ) -> None:
@@ -252,7 +268,7 @@ def test_a_player_name_as_long_as_the_roster_allows_stays_inside_the_phone(
     # inside the word where it must, instead of pushing the page (and the score beside the
     # name on the live boards) past the phone's right edge.
     for player in (scene.players[0], scene.players[4]):
-        player.name = (player.name.lower() * 40)[:40].capitalize()
+        player.name = longest_name(player.name)
         player.save(update_fields=["name"])
     log_in(page, live_server.url, scene.user)
     group = f"/g/{scene.group.pk}/"
@@ -261,13 +277,7 @@ def test_a_player_name_as_long_as_the_roster_allows_stays_inside_the_phone(
               scene.sheet(scene.running["x-nimmt"]) + "changes/", group + "roster/",
               group + f"players/{scene.players[4].pk}/",
               group + f"nights/{scene.finished.game_night_id}/"]
-    wide = {}
-    for path in pages:
-        page.goto(live_server.url + path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > 390:
-            wide[path] = width
-    assert wide == {}
+    assert wider_than_the_phone(page, live_server.url, pages) == {}
 
 
 def test_a_guest_with_a_name_as_long_as_a_pass_allows_stays_inside_the_phone(
@@ -276,7 +286,7 @@ def test_a_guest_with_a_name_as_long_as_a_pass_allows_stays_inside_the_phone(
     # The pass's page lists the match's players to pick from; the guest's own name (typed,
     # 40 letters) then heads the sheet.
     player = scene.players[0]
-    player.name = (player.name.lower() * 40)[:40].capitalize()
+    player.name = longest_name(player.name)
     player.save(update_fields=["name"])
     match = scene.running["x-nimmt"]
     table_pass = pass_services.table_pass_create(created_by=scene.user, may_write=True,
@@ -301,17 +311,11 @@ def test_a_group_name_and_a_place_as_long_as_allowed_stay_inside_the_phone(
     night.place = ("Spielecafébeimhauptbahnhof" * 4)[:100]
     night.save(update_fields=["place"])
     player = scene.players[4]
-    player.name = (player.name.lower() * 40)[:40].capitalize()
+    player.name = longest_name(player.name)
     player.save(update_fields=["name"])
     log_in(page, live_server.url, scene.user)
     group = f"/g/{scene.group.pk}/"
     pages = ["/", "/groups/", "/accounts/", group, group + "matches/new/",
              scene.sheet(scene.running["x-nimmt"]), group + f"nights/{night.pk}/",
              group + "ratings/"]
-    wide = {}
-    for path in pages:
-        page.goto(live_server.url + path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > 390:
-            wide[path] = width
-    assert wide == {}
+    assert wider_than_the_phone(page, live_server.url, pages) == {}
