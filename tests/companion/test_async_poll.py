@@ -9,7 +9,7 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -24,6 +24,7 @@ from companion.models import Group, Match, Player
 from companion.services import deals as deal_services
 from companion.services import matches as match_services
 from scoring import GAMES
+from tests.event_loops import run_apart
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,28 +42,6 @@ def quiet_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(waiting, "RECHECK_SQLITE", 60.0)
     monkeypatch.setattr(waiting, "POLL_WAIT", 10.0)
     monkeypatch.setattr(waiting, "_state", waiting._State())
-
-
-def run_apart(scenario: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` in a thread of its own: in a test process that ran a browser test
-    before, Playwright's sync API keeps an event loop running in the main thread, where
-    ``asyncio.run`` refuses to start another."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = asyncio.run(scenario)
-        except BaseException as error:  # raised again in the test's thread
-            outcome["error"] = error
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 def sheet_url(match: Match) -> str:
@@ -370,7 +349,7 @@ def test_the_poll_lane_lets_a_leader_go_first_and_loses_no_place() -> None:
         assert lane.free == 1 and lane.waiting() == 0
         return order
 
-    assert asyncio.run(scenario()) == ["leader", "a", "b"]
+    assert run_apart(scenario()) == ["leader", "a", "b"]
 
 
 class HeldDjango:

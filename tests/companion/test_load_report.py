@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion import load_report
+from tests.event_loops import run_apart
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +78,7 @@ def test_the_report_logs_a_line_every_few_seconds_and_starts_afresh(
         load_report._task.cancel()
 
     with caplog.at_level(logging.INFO, logger="companion.load"):
-        asyncio.run(serve())
+        run_apart(serve())
     lines = [record.getMessage() for record in caplog.records if record.name == "companion.load"]
     assert len(lines) >= 2
     assert all("held=42" in line for line in lines)
@@ -93,5 +94,5 @@ def test_no_report_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     async def serve() -> None:
         load_report.start(lambda: 0, lambda: 0)
 
-    asyncio.run(serve())
+    run_apart(serve())
     assert load_report._task is None

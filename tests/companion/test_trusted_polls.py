@@ -30,10 +30,10 @@ from tests.companion.test_async_poll import (
     in_thread,
     quiet_waiting,  # noqa: F401  (a fixture: only what a test does wakes a poll)
     record,
-    run_apart,
     sheet_url,
 )
 from tests.companion.test_table_passes import guest_with
+from tests.event_loops import run_apart
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
