@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 import time
 import warnings
+import zoneinfo
 from collections.abc import Iterator
 from typing import Any
 
 import hypothesis
 import pytest
+import time_machine
 from django.db import connections
 from django.test import override_settings
 
@@ -51,6 +54,43 @@ STATIC_FILES_FROM_THE_SOURCE_TREE = {
     "WHITENOISE_USE_FINDERS": True,
     "WHITENOISE_AUTOREFRESH": True,
 }
+
+
+@pytest.fixture(scope="session")
+def to_the_evening(django_test_environment: None) -> dt.timedelta:
+    """How far 20:00 of the evening in progress is from now (at most 14 hours)."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    from companion.evenings import game_night_date
+
+    now = timezone.now()
+    evening = dt.datetime.combine(game_night_date(now), dt.time(20),
+                                  tzinfo=zoneinfo.ZoneInfo(settings.TIME_ZONE))
+    return evening - now
+
+
+@pytest.fixture(autouse=True)
+def an_evening_clock(request: pytest.FixtureRequest, to_the_evening: dt.timedelta
+                     ) -> Iterator[None]:
+    """The tests run in the evening, whatever the hour: Python's clock is moved to 20:00 of
+    the evening in progress when the run starts, and goes on from there.
+
+    A card evening ends at 06:00 (companion/evenings.py), and with it the table passes
+    made that night: in one CI run a test made a pass at 05:59:59.99 and was refused (410)
+    a moment later. Ten hours before the end of the night, no test meets it, nor a night
+    whose date changes under it. The tests of the hours themselves give their moment
+    (``pass_expiry(now)``, ``game_night_date(now)``).
+
+    Only Python's clock moves: ``time.monotonic`` does not, the browser keeps its own (what
+    it is sent, a session's age or a pass's end, is relative), and so do the file
+    system's times. A test that compares those with ``time.time()`` is marked
+    ``real_clock`` and runs at the real hour."""
+    if request.node.get_closest_marker("real_clock"):
+        yield
+        return
+    with time_machine.travel(time.time() + to_the_evening.total_seconds(), tick=True):
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

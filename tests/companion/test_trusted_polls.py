@@ -457,6 +457,7 @@ def test_a_step_is_answered_from_the_loop_only_to_phones_that_show_the_version_b
     assert b'id="deal-1"' in behind[2] and b'id="deal-2"' in behind[2]
 
 
+@pytest.mark.real_clock  # the marks' ages: their files' times against time.time()
 @pytest.mark.parametrize("other", ["shares its answer", "shares none", "takes too long"])
 def test_a_poll_another_process_asks_django_for_waits_for_its_answer(
     ben: User, running: Match, players: list[Player], monkeypatch: pytest.MonkeyPatch,

@@ -4,7 +4,6 @@ gunicorn with the production settings)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 from collections.abc import Iterator
@@ -12,11 +11,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Error, Page, expect
 
 from companion.models import Group, Membership, Player
-from companion.services import passes as pass_services
 
 EXTERNAL_URL = os.environ.get("KARTENRUNDE_E2E_URL", "").rstrip("/")
 
@@ -112,15 +109,3 @@ def annas_table(live_server: Any, page: Page) -> tuple[Group, list[Player], User
     page.locator("main form").get_by_role("button").click()
     expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
     return group, players, anna
-
-
-@pytest.fixture(autouse=True)
-def passes_made_in_the_evening(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A journey takes a minute or two and runs at any hour; a pass made at 05:59 rightly
-    stops working at 06:00, the end of that game night (one such run failed). Here passes
-    live as one made at 20:00 does: ten hours (companion/services/passes.py, whose hours
-    tests/companion/test_table_passes.py checks)."""
-    def ten_hours(now: dt.datetime | None = None) -> dt.datetime:
-        return (now or timezone.now()) + dt.timedelta(hours=10)
-
-    monkeypatch.setattr(pass_services, "pass_expiry", ten_hours)
