@@ -285,6 +285,27 @@ def deal_edit(
             player_id: score - old.get(player_id, 0) for player_id, score in scores.items()})
     return deal
 
+def end_before_the_last(
+    game: str, players: int, deals: Sequence[Mapping[Any, int]], *,
+    options: Mapping[str, object] | None = None, first: int = 1,
+) -> int | None:
+    """The position (1, 2, …) in ``deals`` (each deal's scores per player, in order) of
+    the deal after which a match that ends by its totals was over although later deals
+    follow; ``None`` when the end comes at the last deal or not yet. Positions before
+    ``first`` are not reported (their totals still count). A game of a fixed number of
+    deals never ends before its last deal here (more deals than it has are refused
+    where they are counted)."""
+    totals: dict[Any, int] = {}
+    for position, scores in enumerate(deals[:-1], start=1):
+        for player, score in scores.items():
+            totals[player] = totals.get(player, 0) + score
+        if position >= first and engine_deals_needed(
+            game, players, recorded=position, options=options, totals=lambda: totals,
+        ) <= position:
+            return position
+    return None
+
+
 def _check_end_kept(
     match: Match, players: int, number: int, scores: Mapping[int, int]
 ) -> None:
@@ -300,22 +321,16 @@ def _check_end_kept(
     ):
         per_deal.setdefault(deal_number, {})[player_id] = score
     per_deal[number] = dict(scores)
-    totals: dict[str, int] = {}
     ordered = sorted(per_deal)
-    for recorded, deal_number in enumerate(ordered[:-1], start=1):
-        for player_id, score in per_deal[deal_number].items():
-            totals[str(player_id)] = totals.get(str(player_id), 0) + score
-        if deal_number < number:
-            continue  # unchanged by this correction
-        needed = engine_deals_needed(match.game, players, recorded=recorded,
-                                     options=match.options, totals=lambda: totals)
-        if needed <= recorded:
-            raise ValidationError(
-                _("With this correction the match would have ended after deal %(end)s, but "
-                  "later deals are recorded. Check the correction, or delete the later deals "
-                  "first.") % {"end": deal_number},
-                code="ended_before",
-            )
+    end = end_before_the_last(match.game, players, [per_deal[n] for n in ordered],
+                              options=match.options, first=ordered.index(number) + 1)
+    if end is not None:
+        raise ValidationError(
+            _("With this correction the match would have ended after deal %(end)s, but "
+              "later deals are recorded. Check the correction, or delete the later deals "
+              "first.") % {"end": ordered[end - 1]},
+            code="ended_before",
+        )
 
 
 def _shift(match: Match, *, from_number: int, by: int) -> None:

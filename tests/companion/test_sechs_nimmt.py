@@ -20,6 +20,7 @@ from companion.models import Deal, Group, Match, Player
 from companion.rules_search.answers import search
 from companion.selectors.stats import Figure
 from companion.services import matches as match_services
+from companion.services.deals import end_before_the_last
 from companion.services.transfer.export import group_export
 from companion.services.transfer.importer import group_import
 from tests.companion import history_reference as reference
@@ -212,6 +213,16 @@ def test_a_correction_cannot_end_the_match_before_deals_recorded_after_it(
     assert correct(2, "31").status_code == 302
     assert totals(match) == [66, 10, 0]
     assert anna_client.post(url("match_finish", match)).status_code == 302
+
+
+def test_the_end_before_the_last_deal_is_found_where_the_totals_reach_the_target() -> None:
+    # One reading for a correction on the sheet and for an imported match.
+    deals = [{"Anna": 40, "Ben": 5}, {"Anna": 30, "Ben": 5}, {"Anna": 1, "Ben": 1}]
+    assert end_before_the_last("sechs-nimmt", 2, deals) == 2
+    assert end_before_the_last("sechs-nimmt", 2, deals[:2]) is None  # it ends at the last
+    assert end_before_the_last("sechs-nimmt", 2, deals, first=3) is None  # not before 3
+    assert end_before_the_last("sechs-nimmt", 2, [{"Anna": 66}, {"Anna": 0}]) == 1
+    assert end_before_the_last("x-nimmt", 2, [{"Anna": 99}, {"Anna": 0}]) is None
 
 
 @pytest.mark.django_db

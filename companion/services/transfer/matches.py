@@ -18,6 +18,7 @@ from companion.games.checks import Refusal
 from companion.games.messages import message_for
 from companion.models import Match, MatchChange, Player
 from companion.parsing import MAX_POSITIVE, MAX_SMALL
+from companion.services.deals import end_before_the_last
 from companion.services.transfer.reader import Reader
 from scoring import GAMES, ScoringError, rank
 from scoring.common import deals_needed, rules_for
@@ -313,14 +314,14 @@ def check_match(reader: Reader, players: Mapping[str, Player]) -> MatchPlan:
             totals[key] += score
             rows.append(ScorePlan(key, rules.entry_to_dict(entry), score))
         deals.append(DealPlan(number, version, created_at, updated_at, rows))  # type: ignore[arg-type]
-        if index < len(deal_readers) and deals_needed(
-            game, len(seats), recorded=index, options=match.options, totals=lambda: totals,
-        ) <= index:
-            # A match that ends by its totals (6 nimmt!: the deal in which somebody reaches
-            # the target) has no deal after that one; the sheet could not have recorded it.
-            raise deal_reader.fail(
-                _("the match was over after this deal by its totals, but more deals follow.")
-            )
+    # A match that ends by its totals (6 nimmt!: the deal in which somebody reaches the
+    # target) has no deal after that one; the sheet could not have recorded it.
+    end = end_before_the_last(game, len(seats), options=match.options, deals=[
+        {row.player: row.score for row in deal.scores} for deal in deals])
+    if end is not None:
+        raise deal_readers[end - 1].fail(
+            _("the match was over after this deal by its totals, but more deals follow.")
+        )
     if imported:  # no deals to add up: the final scores are the totals
         totals = {seat.player: seat.total for seat in seats}
     places = {
