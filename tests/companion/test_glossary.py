@@ -83,3 +83,11 @@ def test_the_english_texts_say_group_and_gloss_the_zwischenwertung() -> None:
 def test_the_readme_has_the_glossary(german: str, english: str) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"| {german} | {english} |" in readme
+
+
+def test_red_4s_are_rote_vieren_everywhere() -> None:
+    """13's red 4s are "rote Vieren", as the rulebook says, in the deal form as in its
+    messages (the form's field once said "rote 4er")."""
+    wrong = [(msgid, text) for msgid, text in catalogue()
+             if re.search(r"\bred 4s\b", msgid, re.I) and "rote vieren" not in text.lower()]
+    assert wrong == []
