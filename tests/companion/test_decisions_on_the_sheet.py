@@ -72,3 +72,47 @@ def test_the_interim_cards_in_their_order_are_recorded(
     assert response.status_code == 302
     # Seven open colours: 7 points and the final bonus 10, plus the interim card.
     assert [s.total for s in match.seats.order_by("number")] == [24, 27, 0]
+
+
+# ---------------------------------------------------------------------- 11 nimmt!
+# "A deal in which the last pile is taken while the draw pile is empty and no card can be
+# turned up ends at once ("blocked"): everybody scores their hand, nobody went out."
+
+def test_a_blocked_deal_with_every_card_in_the_hands_is_recorded_with_nobody_out(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = _start(group, players, "elf-nimmt")
+    response = _post(anna_client, match, {"mode": "counts", "s0-hand": "100", "s1-hand": "60",
+                                          "s2-hand": "7"}, "en")
+    assert response.status_code == 302
+    assert [s.total for s in match.seats.order_by("number")] == [100, 60, 7]
+
+
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "Nobody went out, but the hands show only 12 of the 167 Hornochsen: a deal ends "
+           "when one player goes out, or, blocked, with every card in the hands."),
+    ("de", "Niemand hat ausgespielt, aber die Hände zeigen nur 12 der 167 Hornochsen: Ein "
+           "Durchgang endet, wenn ein Spieler ausspielt, oder blockiert mit allen Karten auf "
+           "der Hand."),
+])
+def test_a_deal_nobody_went_out_of_says_it_could_only_have_been_blocked(
+    anna_client: Client, group: Group, players: list[Player], language: str, message: str,
+) -> None:
+    match = _start(group, players, "elf-nimmt")
+    response = _post(anna_client, match, {"mode": "counts", "s0-hand": "3", "s1-hand": "4",
+                                          "s2-hand": "5"}, language)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Deal.objects.exists()
+
+
+def test_more_hornochsen_than_the_deck_with_nobody_out_is_said_as_such(
+    anna_client: Client, group: Group, players: list[Player],
+) -> None:
+    match = _start(group, players, "elf-nimmt")
+    response = _post(anna_client, match, {"mode": "counts", "s0-hand": "100", "s1-hand": "60",
+                                          "s2-hand": "8"}, "en")
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "The hands show 168 Hornochsen, but all cards together show only 167." in html
+    assert "show only 168 of the 167" not in html
