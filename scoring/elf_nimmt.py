@@ -336,7 +336,8 @@ def validate_deal(entries: Mapping[str, Entry], *, deck: Deck = _STANDARD) -> No
     >>> validate_deal({"Anna": Entry(hand=3), "Ben": Entry(hand=4)})
     Traceback (most recent call last):
     ...
-    scoring.ScoringError: Exactly one player goes out and ends the deal; here nobody did.
+    scoring.ScoringError: Nobody went out, but the hands show only 7 of the 167 Hornochsen: \
+a deal ends when one player goes out, or, blocked, with every card in the hands.
     """
     _deal_hornochsen(entries, deck)
 
@@ -376,8 +377,14 @@ def _deal_hornochsen(entries: Mapping[str, Entry], deck: Deck) -> dict[str, int]
             "Only one player can go out, the deal ends at once: {players} are marked.",
             players=", ".join(out),
         )
-    if not out and total != deck.total:
-        raise error("nobody_out", "Exactly one player goes out and ends the deal; here nobody did.")
+    if not out and total < deck.total:
+        # Not "exactly one goes out": a blocked deal ends with nobody out (the Decisions).
+        raise error(
+            "nobody_out",
+            "Nobody went out, but the hands show only {total} of the {most} Hornochsen: a "
+            "deal ends when one player goes out, or, blocked, with every card in the hands.",
+            total=total, most=deck.total,
+        )
     for player, entry in checked.items():
         if not entry.went_out and scores[player] == 0:
             raise error(

@@ -166,7 +166,11 @@ def test_the_tracker_steals_at_once_says_why_and_offers_to_give_it_back() -> Non
         "Anna and Ben held the most bull cards (4 each): Anna takes one from Ben.")
     assert tracker_undo(step.event, step.state) == {"Anna": 4, "Ben": 4, "Cem": 2}
     assert tracker_take(state, 0, keep=True).event == "kept.0"
-    assert tracker_event("kept.0", state) == "Anna takes no bull card from another player."
+    assert tracker_event("kept.0", state) == (
+        "Anna takes no bull card from Ben: taking one is allowed, not required.")
+    # Nothing to decline: a bull card in the supply, or the taker alone with the most.
+    assert tracker_event("kept.0", BullCards(1, {"Anna": 4, "Ben": 3, "Cem": 2})) == ""
+    assert tracker_event("kept.0", BullCards(0, {"Anna": 5, "Ben": 3, "Cem": 2})) == ""
 
 
 def test_the_tracker_asks_on_a_tie_of_others_with_the_reason() -> None:

@@ -422,6 +422,23 @@ def test_a_row_with_four_6s_may_be_collected(client: Client) -> None:
     assert "5× number 6" in answer
 
 
+def test_the_collect_check_takes_a_row_as_long_as_the_table_can_hold(client: Client) -> None:
+    # "Checks take as many rows and as many cards per row as a real table can hold (no
+    # arbitrary small limits)": 105 cards, all but one other player's hand of 3.
+    row = {f"c_{n}": ("red", "blue", str(1 + n % 3)) for n in range(1, 106)}
+    html = post(client, FREAKY, "collect", _cards(row))
+    assert "Yes: you may collect this row of 105 cards." in text(html, id_="answer-collect")
+
+
+def test_the_place_check_takes_every_row_a_table_can_hold(client: Client) -> None:
+    # 104 rows (every card on the table heading its own); the card fits only the last one.
+    ends = {f"end_{n}": ("red", "red", "1") for n in range(1, 104)}
+    ends["end_104"] = ("blue", "green", "3")
+    html = post(client, FREAKY, "place", _cards({**ends, "card": ("blue", "blue", "2")}))
+    answer = text(html, id_="answer-place")
+    assert "Your card may join: row 104 (same background colour)" in answer, answer[:300]
+
+
 def test_a_row_with_no_value_four_times_may_not_be_collected(client: Client) -> None:
     row = {f"c_{n}": card for n, card in enumerate(
         [("red", "blue", "1"), ("red", "green", "1"), ("yellow", "green", "2"),

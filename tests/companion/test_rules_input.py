@@ -116,6 +116,20 @@ def test_the_tracker_offers_to_give_a_stolen_bull_card_back(client: Client) -> N
     assert undo.group(1) == "players=Anna%2CBen%2CCem&amp;held=4.4.2&amp;ev=kept.0"
 
 
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", "Anna takes no bull card from Ben or Cem: taking one is allowed, not required."),
+    ("de", "Anna nimmt Ben oder Cem keine Bullenkarte weg: Das darf man, muss es aber nicht."),
+])
+def test_declining_to_steal_says_from_whom_and_why(
+    client: Client, language: str, line: str,
+) -> None:
+    # Stealing is optional ("darf"): declining names the players one could have taken from.
+    html = client.get(reverse("tool", args=["bulls"]), {
+        "players": "Anna,Ben,Cem", "held": "2.4.4", "ev": "kept.0"},
+        HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert line in html
+
+
 def test_a_taker_alone_with_the_most_is_told_why_in_german(client: Client) -> None:
     response = client.get(reverse("tool", args=["bulls"]), {
         "players": "Anna,Ben", "held": "6.4", "take": "0"}, HTTP_ACCEPT_LANGUAGE="de")

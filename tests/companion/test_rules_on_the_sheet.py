@@ -52,10 +52,10 @@ def test_an_x_nimmt_deal_by_card_numbers_with_an_empty_hand_is_recorded(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "starts", "note"), [
-    ("en", "Ben starts", "(a tie: Ben, Cem have the most minus points; the first in seat order "
+    ("en", "Ben starts", "(a tie: Ben and Cem have the most minus points; the first in seat order "
                          "starts unless you decide otherwise)"),
-    ("de", "Ben beginnt", "(Gleichstand: Ben, Cem haben die meisten Minuspunkte; es beginnt, wer "
-                          "in der Sitzreihenfolge zuerst kommt, außer ihr entscheidet anders)"),
+    ("de", "Ben beginnt", "(Gleichstand: Ben und Cem haben die meisten Minuspunkte; es beginnt, "
+                          "wer in der Sitzreihenfolge zuerst kommt, außer ihr entscheidet anders)"),
 ])
 def test_the_sheet_says_when_the_next_11_nimmt_starter_won_a_tie(
     client: Client, anna: Any, group: Group, players: list[Player], language: str, starts: str,

@@ -140,7 +140,7 @@ def test_a_correction_previews_the_totals_with_the_old_deal_replaced(
     ("x-nimmt", {"mode": "cards", "s0-hand_cards": "7", "s1-x_stack_cards": "7"},
      "Card 7 appears more than once in this deal (Anna and Ben)."),
     ("elf-nimmt", {"mode": "counts", "s0-hand": "3", "s1-hand": "4", "s2-hand": "5"},
-     "Exactly one player goes out and ends the deal; here nobody did."),
+     "Nobody went out, but the hands show only 12 of the 167 Hornochsen"),
     ("freaky", {"s0-collected": "3"}, "Anna: 3 collected cards is impossible"),
     ("x-nimmt", {"mode": "nonsense", "number": "x", "s9-hand": "5"}, None),
 ])

@@ -147,7 +147,7 @@ def test_saving_a_deal_without_javascript_redirects_to_the_sheet(
     ("elf-nimmt", {"mode": "counts", "went_out": "1", "s0-hand": "100", "s2-hand": "100"},
      "The hands show 200 Hornochsen, but all cards together show only 167."),
     ("elf-nimmt", {"mode": "counts", "s0-hand": "3", "s1-hand": "4", "s2-hand": "5"},
-     "Exactly one player goes out and ends the deal; here nobody did."),
+     "Nobody went out, but the hands show only 12 of the 167 Hornochsen"),
     ("dreizehn", {"s0-red": "5", "s1-red": "4"},
      "9 red 4s taken in this deal, but there are only 8."),
 ])

@@ -578,7 +578,8 @@ def test_match_totals_add_the_deals_up() -> None:
     ("entries", "message"),
     [
         ({"Anna": Entry(hand=3), "Ben": Entry(hand=4)},
-         "Exactly one player goes out and ends the deal; here nobody did."),
+         "Nobody went out, but the hands show only 7 of the 167 Hornochsen: a deal ends when "
+         "one player goes out, or, blocked, with every card in the hands."),
         ({"Anna": Entry(went_out=True), "Ben": Entry(went_out=True)},
          "Only one player can go out, the deal ends at once: Anna, Ben are marked."),
         ({"Anna": Entry(went_out=True, hand=2), "Ben": Entry(hand=4)},

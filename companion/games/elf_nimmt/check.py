@@ -281,8 +281,12 @@ def tracker_event(event: str, state: elf_nimmt.BullCards) -> str:
         return gettext("%(player)s gets a bull card from the supply (%(left)s left).") % {
             "player": names[0], "left": state.supply}
     if kind == "kept" and len(names) == 1:
-        return gettext("%(player)s takes no bull card from another player.") % {
-            "player": names[0]}
+        due = elf_nimmt.bull_card_source(state, names[0])
+        if due.source not in (elf_nimmt.BullCardSource.PLAYER, elf_nimmt.BullCardSource.CHOICE):
+            return ""  # nothing to decline: the supply has one, or the taker alone has most
+        return gettext("%(player)s takes no bull card from %(players)s: taking one is "
+                       "allowed, not required.") % {
+            "player": names[0], "players": names_or(due.candidates)}
     if kind == "none" and len(names) == 1:
         due = elf_nimmt.bull_card_source(state, names[0])
         if due.source is not elf_nimmt.BullCardSource.TAKER_HAS_MOST:
