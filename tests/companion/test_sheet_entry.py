@@ -89,8 +89,8 @@ def test_the_german_preview_heads_its_place_column_platz(
         "Orange", "Flieder", "Hellblau", "Rot", "Türkis", "Magenta", "Olivgrün")],
      [f"Anna: {colour}" for colour in (
          "Orange", "Flieder", "Hellblau", "Rot", "Türkis", "Magenta", "Olivgrün")]),
-    ("dreizehn", ["Anna Gelb − + Grün − + Blau − + rote 4er − +"],
-     [f"Anna: {colour}" for colour in ("Gelb", "Grün", "Blau", "rote 4er")]),
+    ("dreizehn", ["Anna Gelb − + Grün − + Blau − + rote Vieren − +"],
+     [f"Anna: {colour}" for colour in ("Gelb", "Grün", "Blau", "rote Vieren")]),
 ])
 def test_the_german_deal_form_names_the_colours_as_nouns(
     anna_client: Client, group: Group, players: list[Player], game: str, labels: list[str],
