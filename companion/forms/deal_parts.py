@@ -87,6 +87,8 @@ class ChipRow:
     """What the deck holds of it at most (across players), or None (no such limit)."""
     auto: bool = False
     """The field the chips layout fills in when the counts make it certain."""
+    opens: bool = False
+    """Its count mod 3 says whether its colour is open (``EntryFormat.opens``)."""
 
 
 @dataclass

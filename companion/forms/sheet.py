@@ -218,6 +218,11 @@ class DealForm(forms.Form):
         return [self[name] for name in self.deal_field_names]
 
     @property
+    def count_hint(self) -> Any:
+        """What exactly to count in this entry mode, said above the fields."""
+        return self.format.hint_for(self.mode_key)
+
+    @property
     def layout(self) -> str:
         """``grid`` (the card grid), ``colours`` (a row per colour), ``chips`` (a panel per
         player with a number button per count) or ``blocks``."""
@@ -246,7 +251,7 @@ class DealForm(forms.Form):
                     name=name, label=self.player_field_labels[name],
                     swatch=self.format.colours.get(name, ""), field=bound, deck=highest,
                     chips=tuple(Chip(value, label, value == current) for value, label in options),
-                    auto=name == self.format.auto_bonus,
+                    auto=name == self.format.auto_bonus, opens=self.format.opens(name),
                 ))
             panels.append(ChipPanel(seat=seat, rows=rows,
                                     errors=self.seat_errors.get(seat.number, [])))

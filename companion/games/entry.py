@@ -162,6 +162,15 @@ class EntryFormat(ABC):
         """A ``card_value`` in words, read out with each card of the grid that has it."""
         return str(value)
 
+    def hint_for(self, mode: str) -> Any:
+        """What exactly to count in entry ``mode``, said above the fields."""
+        return self.count_hint
+
+    def opens(self, name: str) -> bool:
+        """For ``auto_bonus``: whether the field's count mod 3 says if a colour is open (the
+        chips layout's ``data-opens`` rows)."""
+        return False
+
     def layout_for(self, mode: str) -> str:
         """The layout of entry ``mode`` (``blocks``, ``colours``, ``chips``; the card grid's
         is ``grid``)."""

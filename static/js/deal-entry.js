@@ -80,8 +80,8 @@
     var rows = Array.prototype.slice.call(box.querySelectorAll('.chip-row[data-field="' + name + '"]'));
     rows.forEach(function (row) {
       var panel = row.closest(".chip-panel");
-      var colours = Array.prototype.slice.call(panel.querySelectorAll(".chip-row[data-deck]"));
-      var allOpen = colours.length > 0 && colours.every(function (c) { return chipValue(c) % 3 !== 0; });
+      var colours = Array.prototype.slice.call(panel.querySelectorAll(".chip-row[data-opens]"));
+      var allOpen = colours.length > 0 && colours.every(function (c) { return chipValue(c) % 3 !== 0; });  // a total, or 0-2 open
       if (allOpen && !chipValue(row) && !row.dataset.declined) {
         var used = rows.map(chipValue);
         var free = Array.prototype.map.call(row.querySelectorAll(".chip > input"), function (i) { return parseInt(i.value, 10); })

@@ -491,6 +491,51 @@ def test_a_deal_tapped_per_player_is_saved_as_if_typed(
 
 
 @pytest.mark.django_db
+def test_a_deal_entered_as_open_and_face_down_cards_scores_as_its_totals(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    # The Decision: at the end, per colour the total taken, or the open and face-down
+    # counts; both give the same score.
+    match = start(group, players, "drei-sind-einer-zuviel")
+    split = anna_client.post(url("deal_new", match), {
+        "mode": "split", "number": 1, "s0-orange_open": "2", "s0-rot_open": "1",
+        "s0-rot_down": "3", "s1-magenta_open": "2", "s1-magenta_down": "3"}, **EN)
+    assert split.status_code == 302
+    deal = Deal.objects.get(match=match, number=1)
+    taken = {score.player.name: score.data["taken"] for score in deal.scores.all()}
+    assert (taken["Anna"]["orange"], taken["Anna"]["rot"], taken["Ben"]["magenta"]) == (2, 4, 5)
+    assert [s.total for s in match.seats.order_by("number")] == [3, 2, 0]  # as typed as 2, 4, 5
+
+
+@pytest.mark.django_db
+def test_open_and_face_down_counts_offer_what_can_lie_so_and_refuse_the_rest(
+    anna_client: Client, group: Group, players: list[Player]
+) -> None:
+    match = start(group, players, "drei-sind-einer-zuviel")
+    html = anna_client.post(url("deal_new", match), {
+        "mode": "players", "switch_mode": "split", "number": 1, "s0-rot": "7"},
+        **HX, **EN).content.decode()
+    assert re.findall(r'name="s0-rot_open" value="(\d+)"', html) == ["0", "1", "2"]
+    assert re.findall(r'name="s0-rot_down" value="(\d+)"', html) == ["0", "3", "6", "9", "12"]
+    # 7 red cards as the table shows them: 1 open, 6 face down.
+    assert 'name="s0-rot_open" value="1" checked' in html
+    assert 'name="s0-rot_down" value="6" checked' in html
+    assert "red open" in html and "red face-down" in html and "flipped triples" in html
+    back = anna_client.post(url("deal_new", match), {
+        "mode": "split", "switch_mode": "players", "number": 1, "s0-rot_open": "2",
+        "s0-rot_down": "9"}, **HX, **EN).content.decode()
+    assert 'name="s0-rot" value="11" checked' in back
+    refused = anna_client.post(url("deal_new", match), {
+        "mode": "split", "number": 1, "s0-rot_open": "1", "s0-rot_down": "4"}, **HX, **EN)
+    assert refused.status_code == 422
+    assert not Deal.objects.filter(match=match).exists()
+    too_many = anna_client.post(url("deal_new", match), {
+        "mode": "split", "number": 1, "s0-rot_open": "1", "s0-rot_down": "12"}, **HX, **EN)
+    assert too_many.status_code == 422
+    assert "took 13 cards of red, but there are only 12" in too_many.content.decode()
+
+
+@pytest.mark.django_db
 def test_a_count_the_buttons_do_not_offer_keeps_a_button_of_its_own(
     anna_client: Client, group: Group, players: list[Player]
 ) -> None:

@@ -62,6 +62,29 @@ def test_a_3_sind_einer_zuviel_deal_takes_25_taps(live_server: Any, page: Page) 
     assert taps.count == 25
 
 
+def test_the_same_deal_as_open_and_face_down_cards_scores_the_same(
+    live_server: Any, page: Page
+) -> None:
+    """The Decision: the end's counts may be totals or open and face-down cards; both
+    give the same score. The interim cards are filled in from the open cards here too."""
+    match = table("drei-sind-einer-zuviel", page, live_server.url)
+    form = page.locator("#deal-form")
+    form.get_by_role("button", name="Open/face-down").click()
+    expect(form.locator('input[name="s0-orange_open"]').first).to_be_attached()
+    assert_no_sideways_swipe(page)
+    for seat, counts in DREI_DEAL.items():
+        for colour, count in counts.items():
+            if count % 3:
+                chip(form, seat, f"{colour}_open", count % 3).click()
+            if count >= 3:
+                chip(form, seat, f"{colour}_down", count - count % 3).click()
+    expect(form.locator('input[name="s0-interim_bonus"][value="10"]')).to_be_checked()
+    expect(form.locator('input[name="s1-interim_bonus"][value="7"]')).to_be_checked()
+    expect(form.locator('input[name="s2-interim_bonus"][value="0"]')).to_be_checked()
+    save(Taps(), page)
+    assert scores(match) == {"Anna": 30, "Ben": 27, "Cem": -1, "Dora": 2}
+
+
 REALISTIC_DREI_DEAL = {
     # Each player takes three or four colours, up to 6 cards of one, a triple flipped in most.
     0: {"orange": 6, "rot": 5, "flieder": 4, "hellblau": 2},

@@ -7,18 +7,50 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.drei_sind_einer_zuviel.colours import SWATCHES
 from companion.games.drei_sind_einer_zuviel.colours import WORDS as COLOUR_WORDS
 from companion.games.entry import EntryFormat, Mode, count_field
 from companion.models import Seat
+from scoring import ScoringError
 from scoring.drei_sind_einer_zuviel import (
     CARDS_PER_COLOUR,
     COLOURS,
     INTERIM_BONUSES,
     fewest_coloured_taken,
 )
+
+OPEN, FACE_DOWN = "_open", "_down"
+"""The suffixes of a colour's two fields in the open/face-down mode."""
+OPEN_COUNTS = (0, 1, 2)
+FACE_DOWN_COUNTS = tuple(range(0, CARDS_PER_COLOUR + 1, 3))
+
+
+def _split(taken: Mapping[str, Any]) -> dict[str, int]:
+    """Cards taken per colour as the table shows them: n mod 3 open, the rest face down."""
+    split = {}
+    for colour in COLOURS:
+        total = int(taken.get(colour) or 0)
+        split[colour + OPEN] = total % 3
+        split[colour + FACE_DOWN] = total - total % 3
+    return split
+
+
+def _number(value: str) -> int | None:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _count_choice(label: Any, counts: tuple[int, ...]) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=label, coerce=int, required=False, empty_value=0,
+        choices=[(count, str(count)) for count in counts],
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
 
 
 class DreiFormat(EntryFormat):
@@ -31,10 +63,15 @@ class DreiFormat(EntryFormat):
     the next of 10/7/5/3 in the order such players are entered, shown and correctable.
     """
 
-    modes = (Mode("players", _("Per player")), Mode("counts", _("Table")))
+    modes = (Mode("players", _("Per player")), Mode("counts", _("Table")),
+             Mode("split", _("Open/face-down")))
     steppers = frozenset({"orange", "flieder", "hellblau", "rot", "tuerkis", "magenta",
                           "olivgruen"})
-    colours = SWATCHES
+    colours = MappingProxyType({
+        **SWATCHES,
+        **{f"{colour}{part}": SWATCHES[colour] for colour in COLOURS
+           for part in (OPEN, FACE_DOWN)},
+    })
     layout = "colours"
     chips = MappingProxyType(dict.fromkeys(COLOURS, CARDS_PER_COLOUR))
     auto_bonus = "interim_bonus"
@@ -46,10 +83,25 @@ class DreiFormat(EntryFormat):
         "Grey cards do not count."
     )
 
+    split_hint = _(
+        "Each player counts, per colour, the cards lying open (0 to 2) and the face-down "
+        "ones (flipped triples: 3, 6, 9 or 12). Grey cards do not count."
+    )
+
+    def hint_for(self, mode: str) -> Any:
+        return self.split_hint if mode == "split" else self.count_hint
+
     def player_fields(self, mode: str) -> dict[str, forms.Field]:
-        fields: dict[str, forms.Field] = {
-            colour: count_field(COLOUR_WORDS[colour]) for colour in COLOURS
-        }
+        if mode == "split":
+            fields = {}
+            for colour in COLOURS:
+                fields[colour + OPEN] = _count_choice(
+                    format_lazy(_("{colour} open"), colour=COLOUR_WORDS[colour]), OPEN_COUNTS)
+                fields[colour + FACE_DOWN] = _count_choice(
+                    format_lazy(_("{colour} face-down"), colour=COLOUR_WORDS[colour]),
+                    FACE_DOWN_COUNTS)
+        else:
+            fields = {colour: count_field(COLOUR_WORDS[colour]) for colour in COLOURS}
         fields["interim_bonus"] = forms.TypedChoiceField(
             label=_("Interim scoring card (Zwischenwertung)"), coerce=int, required=False,
             empty_value=0,
@@ -61,16 +113,51 @@ class DreiFormat(EntryFormat):
     def entry_data(
         self, values: Mapping[str, Any], deal: Mapping[str, Any], seat: Seat, mode: str
     ) -> dict[str, object]:
-        return {
-            "taken": {colour: values.get(colour) or 0 for colour in COLOURS},
-            "interim_bonus": values.get("interim_bonus") or 0,
-        }
+        if mode == "split":  # the choices offer only what can lie open or face down
+            taken = {colour: (values.get(colour + OPEN) or 0)
+                     + (values.get(colour + FACE_DOWN) or 0) for colour in COLOURS}
+        else:
+            taken = {colour: values.get(colour) or 0 for colour in COLOURS}
+        return {"taken": taken, "interim_bonus": values.get("interim_bonus") or 0}
 
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
-        return {**dict(data.get("taken", {})), "interim_bonus": data.get("interim_bonus", 0)}
+        taken = dict(data.get("taken", {}))
+        if mode == "split":
+            return {**_split(taken), "interim_bonus": data.get("interim_bonus", 0)}
+        return {**taken, "interim_bonus": data.get("interim_bonus", 0)}
+
+    def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
+        """Totals per colour into open and face-down counts and back (the rules' n mod 3
+        open, the rest face down); a value that is not a count stays as typed."""
+        converted = dict(values)
+        for colour in COLOURS:
+            if mode == "split" and colour in values:
+                total = _number(values[colour])
+                if total is not None:
+                    converted.update({name: str(count) for name, count in
+                                      _split({colour: total}).items()})
+            elif mode != "split" and (colour + OPEN in values or colour + FACE_DOWN in values):
+                parts = [_number(values.get(colour + part, "0") or "0")
+                         for part in (OPEN, FACE_DOWN)]
+                if None not in parts:
+                    converted[colour] = str(sum(part or 0 for part in parts))
+        return converted
+
+    def opens(self, name: str) -> bool:
+        """A colour's total (n mod 3 lie open) and its open cards (0 to 2) say whether the
+        colour is open: deal-entry.js fills in the interim card when all seven are."""
+        return name in COLOURS or (name.endswith(OPEN) and name[: -len(OPEN)] in COLOURS)
 
     def layout_for(self, mode: str) -> str:
-        return "chips" if mode == "players" else "colours"
+        return "colours" if mode == "counts" else "chips"
+
+    def field_for_error(self, err: ScoringError, mode: str) -> str | None:
+        """In the open/face-down mode a colour's refusal (too many cards of it) is shown at
+        its face-down count, the one that holds most of them."""
+        colour = err.params.get("colour")
+        if mode == "split" and isinstance(colour, str) and colour in COLOURS:
+            return colour + FACE_DOWN
+        return super().field_for_error(err, mode)
 
     def unlikely(self, entries: Mapping[int, Mapping[str, Any]]) -> str:
         players = len(entries)

@@ -158,8 +158,10 @@ Zug erreichen.</li>
 """, decision=True),
         Section("app-decides-recording", "Live oder am Ende notieren", """
 <p>Du kannst live mitschreiben (Farbe jeder genommenen Karte antippen) oder am Ende pro
-Farbe die Anzahl eintragen. Beides ergibt dieselbe Punktzahl; im Live-Modus vergibt die
-App die Zwischenwertung in der richtigen Reihenfolge selbst.</p>
+Farbe eintragen: entweder wie viele Karten du insgesamt genommen hast, oder wie viele offen
+liegen (0 bis 2) und wie viele umgedreht sind (3, 6, 9 oder 12). Alle Wege ergeben dieselbe
+Punktzahl; im Live-Modus vergibt die App die Zwischenwertung in der richtigen Reihenfolge
+selbst.</p>
 """, level=3, decision=True),
         Section("app-decides-limits", "Was die App prüft", """
 <p>Höchstens 12 Karten einer Farbe über alle Spieler, höchstens 84 farbige Karten
@@ -321,9 +323,10 @@ on your own turn.</li>
 <p>Where the rulebook says nothing, the app fixes one reading:</p>
 """, decision=True),
         Section("app-decides-recording", "Recording live or at the end", """
-<p>You can record live (tap the colour of each card taken) or enter the number of cards
-per colour at the end. Both give the same score; in live mode the app hands out the
-interim bonus cards in the right order by itself.</p>
+<p>You can record live (tap the colour of each card taken) or enter per colour at the
+end: either how many cards you took in all, or how many lie open (0 to 2) and how many are
+face down (3, 6, 9 or 12). Every way gives the same score; in live mode the app hands out
+the interim bonus cards in the right order by itself.</p>
 """, level=3, decision=True),
         Section("app-decides-limits", "What the app checks", """
 <p>At most 12 cards of a colour across all players and at most 84 coloured cards in all;
