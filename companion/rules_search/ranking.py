@@ -24,7 +24,14 @@ from companion.rules_search.card_questions import is_move, move_games
 from companion.rules_search.index import FACTS, Document, Index, Passage
 from companion.rules_search.names import find_games
 from companion.rules_search.synonyms import find_phrases, thesaurus
-from companion.rules_search.text import COUNT, is_number, is_stop_word, stem, tokens
+from companion.rules_search.text import (
+    COUNT,
+    is_number,
+    is_stop_word,
+    stem,
+    tokens,
+    umlaut_spellings,
+)
 
 MAX_QUESTION = 200
 """Characters of a question that are read (a question at the table is short)."""
@@ -171,7 +178,7 @@ DIGIT_WORDS = {
 colours"), in questions only ("drei"/"3" and "vier"/"4" are synonym groups)."""
 
 
-MODALS = frozenset({"muss", "musst", "müssen", "must"})
+MODALS = umlaut_spellings(frozenset({"muss", "musst", "müssen", "must"}))
 MODAL_WEIGHT = 0.5
 """"Must" decides a little: "muss ich einen Stapel nehmen" asks when one has to ("und musst
 es, wenn keine deiner Karten passt"), not how taking a pile goes. Counted in full, it

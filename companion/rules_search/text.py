@@ -181,6 +181,25 @@ STOP_WORDS = {
 }
 
 
+def umlaut_spellings(words: frozenset[str]) -> frozenset[str]:
+    """German words as they are also typed: umlauts as ae/oe/ue or dropped ("könnte",
+    "koennte", "konnte"; "für", "fuer", "fur").
+
+    >>> sorted(umlaut_spellings(frozenset({"für"})))
+    ['fuer', 'fur', 'für']
+    """
+    typed = {"ä": ("ae", "a"), "ö": ("oe", "o"), "ü": ("ue", "u")}
+    found = set(words)
+    for way in (0, 1):
+        found.update("".join(typed[c][way] if c in typed else c for c in word) for word in words)
+    return frozenset(found)
+
+
+# A question typed without umlauts has the same stop words ("koennte", "fur"): the stems
+# agree (Snowball reads them alike), the stop word list did not.
+STOP_WORDS["de"] = umlaut_spellings(STOP_WORDS["de"])
+
+
 def is_stop_word(word: str, language: str) -> bool:
     return word in STOP_WORDS[language]
 

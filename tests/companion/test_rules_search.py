@@ -76,6 +76,19 @@ def test_case_umlauts_and_punctuation_do_not_matter(question: str) -> None:
     assert first(question) == "drei-sind-einer-zuviel#third-card"
 
 
+@pytest.mark.parametrize("question", [
+    "kann ich nen stapel nehmen obwohl ich legen könnte",
+    "kann ich nen stapel nehmen obwohl ich legen koennte",
+    "kann ich nen stapel nehmen obwohl ich legen konnte",
+])
+def test_a_stop_word_typed_without_its_umlaut_is_still_a_stop_word(question: str) -> None:
+    from companion.rules_search.index import index_for
+    from companion.rules_search.ranking import read_question
+
+    read = read_question(question, index_for("de"))
+    assert {concept.word for concept in read.concepts} == {"stapel", "nehmen", "obwohl", "legen"}
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
