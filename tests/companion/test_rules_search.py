@@ -129,6 +129,9 @@ def test_a_game_named_in_any_spelling_keeps_the_answers_to_that_game(name: str) 
     ("3 sind einer", "drei-sind-einer-zuviel"), ("13er", "dreizehn"), ("Dreizehn", "dreizehn"),
     ("x nimmt", "x-nimmt"), ("X-nimmt!", "x-nimmt"), ("Freeky", "freaky"),
     ("elf nimmt", "elf-nimmt"), ("Elfnimmt", "elf-nimmt"),
+    # A name's number and "nimmt" in the other language, or as a digit or a word.
+    ("elf takes", "elf-nimmt"), ("eleven nimmt", "elf-nimmt"), ("11 takes", "elf-nimmt"),
+    ("three sind einer zuviel", "drei-sind-einer-zuviel"),
 ])
 def test_every_game_is_named_as_people_say_it(name: str, game: str) -> None:
     answers = found(f"{name} wer gewinnt", prefer="freaky" if game != "freaky" else "dreizehn")
