@@ -155,8 +155,9 @@ def _concepts_of(word: str, index: Index) -> list[Concept]:
     return concepts
 
 
-HOW_MANY = (("wie", "viele"), ("wie", "viel"), ("wieviele",), ("wieviel",), ("anzahl",),
-            ("how", "many"), ("how", "much"))
+HOW_MANY = (("wie", "viele"), ("wie", "vielen"), ("wie", "viel"), ("wieviele",), ("wievielen",),
+            ("wieviel",), ("anzahl",), ("wie", "oft"), ("how", "many"), ("how", "much"),
+            ("how", "often"))
 """Words that ask for a number: the word after them is looked for after a number
 ("wie viele Farben" → "sieben Farben")."""
 
@@ -193,7 +194,8 @@ def _counted(words: Sequence[str], language: str) -> set[int]:
             if tuple(words[start:start + len(phrase)]) != phrase:
                 continue
             for after in range(start + len(phrase), min(start + len(phrase) + 3, len(words))):
-                if not is_stop_word(words[after], language) and not is_number(words[after]):
+                if (not is_stop_word(words[after], language) and not is_number(words[after])
+                        and words[after] not in MODALS):
                     found.add(after)
                     break
     return found
