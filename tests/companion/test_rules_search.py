@@ -89,6 +89,14 @@ def test_a_stop_word_typed_without_its_umlaut_is_still_a_stop_word(question: str
     assert {concept.word for concept in read.concepts} == {"stapel", "nehmen", "obwohl", "legen"}
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("are the start cards ever taken", "en"), ("werden die startkarten mal genommen", "de"),
+    ("are the black cards ever taken", "en"),
+])
+def test_the_start_cards_are_3_sind_s_own_word(question: str, language: str) -> None:
+    assert first(question, language) == "drei-sind-einer-zuviel#special-cases"
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
