@@ -89,6 +89,12 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("drei", "3"),
         ("zweimal", "mehrmals", "nochmal", "öfter", "mehrfach"),
         ("mehrere", "mehr"),
+        # Going out: the rules say it as an empty hand ("keine Handkarten mehr").
+        ("keine handkarten mehr", "keine karte mehr", "keine karten mehr", "hände leer",
+         "hand leer", "leere hand", "raus", "rausgehen", "ausgehen", "geht aus", "gehe aus",
+         "ausgegangen", "ausgespielt"),
+        # Nothing left of something: a supply, a pile, the bull cards.
+        ("leer", "aufgebraucht", "alle weg", "keine mehr", "nichts mehr"),
         ("dran", "am zug", "zug"),
         ("hand", "handkarten", "halten", "auf der hand"),
         ("wählen", "wahl", "auswählen", "aussuchen"),
@@ -147,6 +153,14 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("three", "3"),
         ("twice", "again", "more than once", "several times"),
         ("several", "multiple"),
+        # Going out: the rules say it as an empty hand ("no hand cards left").
+        ("no hand cards left", "no hand cards", "no card left", "no cards left",
+         "no card left in hand", "hand is empty", "every hand is empty", "empty hand",
+         "went out", "go out", "goes out", "gone out", "going out", "out of cards",
+         "am i out", "is out", "are out"),
+        # Nothing left of something: a supply, a pile, the bull cards.
+        ("empty", "gone", "none left", "none are left", "run out", "ran out",
+         "runs out", "all gone", "nothing left"),
         ("turn", "move"),
         ("hand", "hold", "holds", "holding", "in hand", "hand cards"),
         ("choose", "chooses", "choice", "pick", "select"),

@@ -97,6 +97,16 @@ def test_the_start_cards_are_3_sind_s_own_word(question: str, language: str) -> 
     assert first(question, language) == "drei-sind-einer-zuviel#special-cases"
 
 
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    ("11 nimmt was kriegt wer raus ist", "de", "elf-nimmt#scoring"),
+    ("11 nimmt what does the player who goes out score", "en", "elf-nimmt#scoring"),
+    ("x nimmt: i played my last card but took a row, am i out?", "en", "x-nimmt#end"),
+])
+def test_going_out_is_the_empty_hand_of_the_rules(question: str, language: str,
+                                                  answer: str) -> None:
+    assert first(question, language) == answer
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
