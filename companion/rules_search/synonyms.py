@@ -93,6 +93,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("keine handkarten mehr", "keine karte mehr", "keine karten mehr", "hände leer",
          "hand leer", "leere hand", "raus", "rausgehen", "ausgehen", "geht aus", "gehe aus",
          "ausgegangen", "ausgespielt"),
+        # Allowed whatever else holds: "darf ich ..., obwohl ich legen könnte" is answered
+        # by "das darfst du immer".
+        ("immer", "jederzeit", "trotzdem", "obwohl", "egal", "sowieso",
+         "ohnehin"),
         # Nothing left of something: a supply, a pile, the bull cards.
         ("leer", "aufgebraucht", "alle weg", "keine mehr", "nichts mehr"),
         ("dran", "am zug", "zug"),
@@ -158,6 +162,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
          "no card left in hand", "hand is empty", "every hand is empty", "empty hand",
          "went out", "go out", "goes out", "gone out", "going out", "out of cards",
          "am i out", "is out", "are out"),
+        # Allowed whatever else holds: "can I ..., even though I could play" is answered by
+        # "you may always do this".
+        ("always", "any time", "anytime", "even though", "even if", "although", "though",
+         "anyway", "regardless", "no matter", "still"),
         # Nothing left of something: a supply, a pile, the bull cards.
         ("empty", "gone", "none left", "none are left", "run out", "ran out",
          "runs out", "all gone", "nothing left"),

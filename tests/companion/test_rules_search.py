@@ -107,6 +107,14 @@ def test_going_out_is_the_empty_hand_of_the_rules(question: str, language: str,
     assert first(question, language) == answer
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("Darf ich bei 11 nimmt einen Stapel nehmen obwohl ich legen kann?", "de"),
+    ("11 nimmt can I take a pile even though I could play a card", "en"),
+])
+def test_allowed_even_though_is_the_rule_that_says_always(question: str, language: str) -> None:
+    assert first(question, language) == "elf-nimmt#turn"
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
