@@ -436,6 +436,11 @@ def test_a_number_ending_a_sentence_stays_a_number() -> None:
      "elf-nimmt#taking-a-pile"),
     ("zählt mein Stapel am Ende", "de", "x-nimmt", "Stapel", ("Reihe", "X-Stapel"),
      "x-nimmt#scoring x-nimmt#x-row"),
+    # Points, in a game that counts Hornochsen.
+    ("wie viele Punkte hat die 55", "de", "elf-nimmt", "Punkte", ("Hornochsen",),
+     "elf-nimmt#material"),
+    ("11 nimmt how many points for the 55", "en", None, "points", ("Hornochsen",),
+     "elf-nimmt#material"),
 ])
 def test_a_sibling_game_s_word_is_searched_as_this_game_s_word_with_a_note(
     question: str, language: str, game: str | None, asked: str, own: tuple[str, ...],
