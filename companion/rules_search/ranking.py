@@ -179,6 +179,23 @@ DIGIT_WORDS = {
 colours"), in questions only ("drei"/"3" and "vier"/"4" are synonym groups)."""
 
 
+THERE_ARE = {"de": (("gibt", "es"), ("existieren",)),
+             "en": (("are", "there"), ("is", "there"), ("exist",))}
+"""With a "how many", they ask how many of a thing the game has ("wie viele Bullenkarten
+gibt es", "how many rows are there"): what is in the box answers (the material group).
+Not when it is for something: "wie viele Punkte gibt es für zwei Karten" asks what one
+gets."""
+FOR = umlaut_spellings(frozenset({"für", "for"}))
+THERE_ARE_WORD = {"de": "material", "en": "components"}
+"""A word of the group of what is in the box, in each language."""
+
+
+def _asks_what_there_is(words: Sequence[str], language: str) -> bool:
+    return FOR.isdisjoint(words) and any(
+        tuple(words[start:start + len(phrase)]) == phrase
+        for phrase in THERE_ARE[language] for start in range(len(words)))
+
+
 MODALS = umlaut_spellings(frozenset({"muss", "musst", "müssen", "must"}))
 MODAL_WEIGHT = 0.5
 """"Must" decides a little: "muss ich einen Stapel nehmen" asks when one has to ("und musst
@@ -265,6 +282,11 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
                       if COUNT + term in index.postings}
             if counts:
                 concepts.append(Concept(f"#{word}", 1.0, counts))
+    if counted and _asks_what_there_is(words, language):
+        box = thesaurus(language).groups_of.get(stem(THERE_ARE_WORD[language], language), ())
+        found_box = {term: 1.0 for term in box if term in index.postings}
+        if found_box:
+            concepts.append(Concept("#there", 1.0, found_box))
     if not concepts and named.used:
         # Nothing but a game's name ("13", "Freaky"): its words are the question.
         for position in sorted(named.used):

@@ -115,6 +115,19 @@ def test_allowed_even_though_is_the_rule_that_says_always(question: str, languag
     assert first(question, language) == "elf-nimmt#turn"
 
 
+@pytest.mark.parametrize(("question", "language", "answers"), [
+    ("wie viele bullenkarten gibt es", "de", {"elf-nimmt#material", "elf-nimmt#at-a-glance"}),
+    ("how many bull cards are there", "en", {"elf-nimmt#material", "elf-nimmt#at-a-glance"}),
+    ("3 sind einer zuviel wie viele Farben gibt es", "de", {"drei-sind-einer-zuviel#material"}),
+    # For something, it is what one gets.
+    ("3 sind einer zuviel: wie viele Punkte gibt es für zwei Karten einer Farbe", "de",
+     {"drei-sind-einer-zuviel#scoring", "drei-sind-einer-zuviel#final-bonus"}),
+])
+def test_how_many_there_are_is_what_is_in_the_box(question: str, language: str,
+                                                  answers: set[str]) -> None:
+    assert first(question, language) in answers
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
