@@ -93,6 +93,9 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("keine handkarten mehr", "keine karte mehr", "keine karten mehr", "hände leer",
          "hand leer", "leere hand", "raus", "rausgehen", "ausgehen", "geht aus", "gehe aus",
          "ausgegangen", "ausgespielt"),
+        # The order of things, not who starts: "welche kommt zuerst".
+        ("reihenfolge", "welche zuerst", "welche kommt zuerst", "welche kommt als erstes",
+         "welche karte zuerst", "was zuerst", "nacheinander"),
         # Allowed whatever else holds: "darf ich ..., obwohl ich legen könnte" is answered
         # by "das darfst du immer".
         ("immer", "jederzeit", "trotzdem", "obwohl", "egal", "sowieso",
@@ -162,6 +165,9 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
          "no card left in hand", "hand is empty", "every hand is empty", "empty hand",
          "went out", "go out", "goes out", "gone out", "going out", "out of cards",
          "am i out", "is out", "are out"),
+        # The order of things, not who starts: "which goes first".
+        ("order", "which goes first", "which comes first", "which card goes first",
+         "which first", "what order", "in which order", "sequence"),
         # Allowed whatever else holds: "can I ..., even though I could play" is answered by
         # "you may always do this".
         ("always", "any time", "anytime", "even though", "even if", "although", "though",

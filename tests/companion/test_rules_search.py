@@ -128,6 +128,19 @@ def test_how_many_there_are_is_what_is_in_the_box(question: str, language: str,
     assert first(question, language) in answers
 
 
+@pytest.mark.parametrize(("question", "language", "answers"), [
+    ("two cards for the same row, which goes first", "en", {"x-nimmt#app-decides-order"}),
+    ("zwei karten für dieselbe reihe, welche kommt zuerst", "de", {"x-nimmt#app-decides-order"}),
+    # Who goes first is still who starts.
+    ("who goes first", "en", {"freaky#at-a-glance", "freaky#turn"}),
+    ("wer kommt zuerst dran", "de", {"freaky#at-a-glance", "freaky#turn"}),
+])
+def test_which_goes_first_is_the_order_not_who_starts(question: str, language: str,
+                                                      answers: set[str]) -> None:
+    game = next(iter(answers)).split("#")[0]
+    assert first(question, language, prefer=game) in answers
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
