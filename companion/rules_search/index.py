@@ -199,7 +199,7 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
         counted = 0
         for after in range(position + 1, min(position + 4, len(found))):
             word = found[after].word
-            if is_number(word) or is_stop_word(word, language):
+            if is_number(word) or is_stop_word(word, language) or word in NUMBER_LINKS:
                 if counted:
                     break
                 continue
@@ -224,6 +224,9 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
 
 
 COUNTED_WORDS = {"de": 1, "en": 2}
+
+NUMBER_LINKS = frozenset({"mehr", "weniger", "more", "fewer", "less"})
+"""Part of a number, not what it counts: "3 oder mehr Karten", "two or more players"."""
 """How many words after a number it counts: English puts a word before the thing counted
 ("20 face-down cards", "5 hand cards"), German makes one word of them ("5 Handkarten")."""
 
