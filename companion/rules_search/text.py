@@ -78,11 +78,27 @@ def fold(text: str) -> str:
     return "".join(kept)
 
 
+CONTRACTIONS = {word + "s": (word, "es") for word in (
+    "gibt", "geht", "gilt", "kommt", "zählt", "zaehlt", "zahlt", "passt", "klappt", "macht",
+    "hat", "war", "ist")}
+"""Spoken German runs "es" into its verb: "gibts" is "gibt es" (which a synonym reads as
+"bekommen"), "gehts" is "geht es"."""
+
+
 def tokens(text: str) -> Iterator[Token]:
-    """The words of ``text`` with their places in it."""
+    """The words of ``text`` with their places in it.
+
+    >>> [t.word for t in tokens("wieviel gibts dafür")]
+    ['wieviel', 'gibt', 'es', 'dafür']
+    """
     before = ""
     for match in _WORD.finditer(text):
         word = fold(match.group(0))
+        if word in CONTRACTIONS:
+            for part in CONTRACTIONS[word]:
+                yield Token(match.start(), match.end(), part)
+            before = CONTRACTIONS[word][-1]
+            continue
         number = _NUMBER_SUFFIX.match(word)
         if number:
             word = number.group(1)
