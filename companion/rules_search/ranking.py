@@ -31,6 +31,7 @@ from companion.rules_search.text import (
     stem,
     tokens,
     umlaut_spellings,
+    word_set,
 )
 
 MAX_QUESTION = 200
@@ -190,10 +191,26 @@ THERE_ARE_WORD = {"de": "material", "en": "components"}
 """A word of the group of what is in the box, in each language."""
 
 
-def _asks_what_there_is(words: Sequence[str], language: str) -> bool:
-    return FOR.isdisjoint(words) and any(
-        tuple(words[start:start + len(phrase)]) == phrase
-        for phrase in THERE_ARE[language] for start in range(len(words)))
+THERE_ARE_AFTER = word_set("spiel spielen game insgesamt total altogether schachtel box deck")
+"""Words that may follow "gibt es" when it asks what there is ("... gibt es im Spiel")."""
+
+
+def _asks_what_there_is(words: Sequence[str], counted: set[int], names: frozenset[int],
+                        language: str) -> bool:
+    """Whether the thing counted is followed by "gibt es" / "are there" and nothing else
+    that asks ("wie viele Farben gibt es", not "ab wie vielen Karten gibts eine
+    Bullenkarte": that asks when one gets one)."""
+    if not FOR.isdisjoint(words):
+        return False
+    for position in counted:  # the thing counted, of one or two words ("bull cards")
+        for start, phrase in ((start, phrase) for start in (position + 1, position + 2)
+                              for phrase in THERE_ARE[language]):
+            end = start + len(phrase)
+            if tuple(words[start:end]) == phrase and all(
+                    is_stop_word(word, language) or word in THERE_ARE_AFTER or at in names
+                    for at, word in enumerate(words[end:], start=end)):
+                return True
+    return False
 
 
 MODALS = umlaut_spellings(frozenset({"muss", "musst", "müssen", "must"}))
@@ -282,7 +299,7 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
                       if COUNT + term in index.postings}
             if counts:
                 concepts.append(Concept(f"#{word}", 1.0, counts))
-    if counted and _asks_what_there_is(words, language):
+    if _asks_what_there_is(words, counted, named.used, language):
         box = thesaurus(language).groups_of.get(stem(THERE_ARE_WORD[language], language), ())
         found_box = {term: 1.0 for term in box if term in index.postings}
         if found_box:

@@ -119,9 +119,10 @@ def test_allowed_even_though_is_the_rule_that_says_always(question: str, languag
     ("wie viele bullenkarten gibt es", "de", {"elf-nimmt#material", "elf-nimmt#at-a-glance"}),
     ("how many bull cards are there", "en", {"elf-nimmt#material", "elf-nimmt#at-a-glance"}),
     ("3 sind einer zuviel wie viele Farben gibt es", "de", {"drei-sind-einer-zuviel#material"}),
-    # For something, it is what one gets.
+    # For something, or followed by what one gets, it is when one gets it.
     ("3 sind einer zuviel: wie viele Punkte gibt es für zwei Karten einer Farbe", "de",
      {"drei-sind-einer-zuviel#scoring", "drei-sind-einer-zuviel#final-bonus"}),
+    ("11 nimmt ab wie vielen karten gibts ne bullenkarte", "de", {"elf-nimmt#bull-card-gain"}),
 ])
 def test_how_many_there_are_is_what_is_in_the_box(question: str, language: str,
                                                   answers: set[str]) -> None:
