@@ -93,6 +93,8 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("keine handkarten mehr", "keine karte mehr", "keine karten mehr", "hände leer",
          "hand leer", "leere hand", "raus", "rausgehen", "ausgehen", "geht aus", "gehe aus",
          "ausgegangen", "ausgespielt"),
+        # Several at once, as 11 nimmt!'s bull cards allow: "mehrere Karten auf einmal".
+        ("mehrere", "auf einmal"),
         # The order of things, not who starts: "welche kommt zuerst".
         ("reihenfolge", "welche zuerst", "welche kommt zuerst", "welche kommt als erstes",
          "welche karte zuerst", "was zuerst", "nacheinander"),
@@ -165,6 +167,9 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
          "no card left in hand", "hand is empty", "every hand is empty", "empty hand",
          "went out", "go out", "goes out", "gone out", "going out", "out of cards",
          "am i out", "is out", "are out"),
+        # Several at once, as 11 nimmt!'s bull cards allow: "several cards at once" ("once"
+        # alone is a stop word).
+        ("several", "at once", "at a time"),
         # The order of things, not who starts: "which goes first".
         ("order", "which goes first", "which comes first", "which card goes first",
          "which first", "what order", "in which order", "sequence"),

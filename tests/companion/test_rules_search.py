@@ -142,6 +142,13 @@ def test_which_goes_first_is_the_order_not_who_starts(question: str, language: s
     assert first(question, language, prefer=game) in answers
 
 
+@pytest.mark.parametrize("question", [
+    "can i play 3 cards at once", "can i put down two cards at a time",
+])
+def test_cards_at_once_are_the_bull_cards_rule(question: str) -> None:
+    assert first(question, "en", prefer="elf-nimmt") == "elf-nimmt#bull-cards"
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
