@@ -99,6 +99,8 @@ def find_games(words: Sequence[str]) -> Named:
     ((), ('x-nimmt',))
     >>> find_games("x nimmt legen alle gleichzeitig wie bei 6 nimmt".split()).games
     ('x-nimmt',)
+    >>> find_games("dreizen wer fängt an".split()).games
+    ('dreizehn',)
     >>> find_games("six nimmt age".split()).games, find_games("eleven nimmt".split()).games
     (('sechs-nimmt',), ('elf-nimmt',))
     >>> find_games("dreizehn summe genau dreizehn".split())
@@ -121,7 +123,7 @@ def find_games(words: Sequence[str]) -> Named:
     for slug, app in GAME_APPS.items():
         names = app.search.number_names
         for position, word in enumerate(words):
-            if word not in names or position in used:
+            if position in used or not any(_same(word, name) for name in names):
                 continue
             if position > 0 and words[position - 1] in AS_NUMBER:
                 preferred.append(slug)

@@ -192,6 +192,8 @@ def test_a_game_named_in_any_spelling_keeps_the_answers_to_that_game(name: str) 
     # A name's number and "nimmt" in the other language, or as a digit or a word.
     ("elf takes", "elf-nimmt"), ("eleven nimmt", "elf-nimmt"), ("11 takes", "elf-nimmt"),
     ("three sind einer zuviel", "drei-sind-einer-zuviel"),
+    # A number name written out may have a typo, like the other names.
+    ("dreizen", "dreizehn"), ("thirten", "dreizehn"),
 ])
 def test_every_game_is_named_as_people_say_it(name: str, game: str) -> None:
     answers = found(f"{name} wer gewinnt", prefer="freaky" if game != "freaky" else "dreizehn")
