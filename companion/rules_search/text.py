@@ -85,15 +85,26 @@ CONTRACTIONS = {word + "s": (word, "es") for word in (
 "bekommen"), "gehts" is "geht es"."""
 
 
+def _minus_before(text: str, start: int) -> bool:
+    """Whether a minus sign stands before the number at ``start`` ("−1 Punkt", "(−6)",
+    " -2"), not a hyphen ("1-3")."""
+    return start >= 1 and text[start - 1] in "−-" and (
+        start == 1 or text[start - 2].isspace() or text[start - 2] == "(")
+
+
 def tokens(text: str) -> Iterator[Token]:
     """The words of ``text`` with their places in it.
 
     >>> [t.word for t in tokens("wieviel gibts dafür")]
     ['wieviel', 'gibt', 'es', 'dafür']
+    >>> [t.word for t in tokens("−1 Punkt, (−6), 1-3")]
+    ['minus', '1', 'punkt', 'minus', '6', '1', '3']
     """
     before = ""
     for match in _WORD.finditer(text):
         word = fold(match.group(0))
+        if word.isdigit() and _minus_before(text, match.start()):
+            yield Token(match.start() - 1, match.start(), "minus")  # "−1 Punkt": minus points
         if word in CONTRACTIONS:
             for part in CONTRACTIONS[word]:
                 yield Token(match.start(), match.end(), part)

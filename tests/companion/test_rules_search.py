@@ -149,6 +149,12 @@ def test_cards_at_once_are_the_bull_cards_rule(question: str) -> None:
     assert first(question, "en", prefer="elf-nimmt") == "elf-nimmt#bull-cards"
 
 
+def test_a_minus_sign_in_the_rules_reads_as_minus_points() -> None:
+    # 3 sind einer zuviel! says "jede umgedrehte Karte: −1 Punkt", never "Minuspunkt".
+    assert first("umgedrehte Karten Minuspunkte") in {
+        "drei-sind-einer-zuviel#scoring", "drei-sind-einer-zuviel#third-card"}
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
