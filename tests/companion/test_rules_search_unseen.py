@@ -3,7 +3,7 @@ sets were read and measured once before the search changed) at the level the sea
 reaches now: a change that answers fewer of them right fails here.
 
 Measured before any change: 74 of 84 first (de 39, en 35), 79 in the top three
-(de 40, en 39)."""
+(de 40, en 39). After the branch rulesq: 79 first (de 41, en 38), 83 in the top three."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from companion.rules_content import all_texts
 from companion.rules_search.answers import search
 from tests.companion.rules_questions_unseen import UNSEEN_QUESTIONS, Question
 
-FIRST = {"de": 39, "en": 35}
-"""Questions answered first with a right section, per language (of 42 each)."""
-TOP_3 = {"de": 40, "en": 39}
+FIRST = {"de": 41, "en": 38}
+"""Questions answered first with a right section, per language (of 42 each): before the
+branch rulesq changed the search de 39, en 35 (top three: de 40, en 39)."""
+TOP_3 = {"de": 42, "en": 41}
 
 
 def found(question: Question) -> list[str]:
