@@ -155,6 +155,22 @@ def test_a_minus_sign_in_the_rules_reads_as_minus_points() -> None:
         "drei-sind-einer-zuviel#scoring", "drei-sind-einer-zuviel#third-card"}
 
 
+@pytest.mark.parametrize(("question", "language", "counted"), [
+    ("ab wie vielen karten gibt es eine bullenkarte", "de", "#karten"),
+    ("wie oft muss ein merkmal vorkommen", "de", "#merkmal"),
+    ("how often must a feature appear", "en", "#feature"),
+])
+def test_how_often_and_wie_vielen_ask_for_a_number(question: str, language: str,
+                                                   counted: str) -> None:
+    from companion.rules_search.index import index_for
+    from companion.rules_search.ranking import read_question
+
+    read = read_question(question, index_for(language))
+    assert read.how_many
+    # The thing counted, not the modal before it ("wie oft muss").
+    assert [c.word for c in read.concepts if c.word.startswith("#")] == [counted]
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
