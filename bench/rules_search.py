@@ -9,12 +9,14 @@ the questions that miss the top 3 (``--misses``), the time per question
 index already built) and the time to build the index of one language once.
 
     .venv/bin/python bench/rules_search.py [--repeats 20] [--misses]
+        [--fresh | --heldout | --independent | --unseen] [--sheet]
 
 Before (the old search: every word of the query, as typed, in one section)
 on the same questions: de top-1 3 %, top-3 3 %; en top-1 5 %, top-3 6 %;
 1.9 ms median per question. After: de 89 % / 98 %, en 91 % / 100 %, 0.6 ms
 median, p95 under 7 ms on the shared 2-core machine; on the questions written
-after tuning (--fresh): de 72 % / 88 %, en 68 % / 92 %.
+after tuning (--fresh): de 72 % / 88 %, en 68 % / 92 %. The later sets and their
+figures: docs/rules-search.md.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ def main() -> None:
                         help="ask each question from its game's sheet (prefer=its game)")
     parser.add_argument("--heldout", action="store_true",
                         help="the held-out set (HELDOUT_QUESTIONS), each from its own sheet")
+    parser.add_argument("--independent", action="store_true",
+                        help="the independent set (rules_questions_independent.py)")
+    parser.add_argument("--unseen", action="store_true",
+                        help="the set written for this branch before tuning "
+                             "(rules_questions_unseen.py)")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
     import django
@@ -52,14 +59,21 @@ def main() -> None:
     from companion.rules_search.answers import search
     from companion.rules_search.index import build_index
     from tests.companion.rules_questions import FRESH_QUESTIONS, QUESTIONS
-    from tests.companion.rules_questions_heldout import HELDOUT_QUESTIONS
+    from tests.companion.rules_questions_heldout import HELDOUT_QUESTIONS, Question
+    from tests.companion.rules_questions_independent import QUESTIONS as INDEPENDENT
+    from tests.companion.rules_questions_unseen import UNSEEN_QUESTIONS
 
     questions: list[Any] = list(FRESH_QUESTIONS if args.fresh else QUESTIONS)
+    with_sheets = args.heldout or args.independent or args.unseen
     if args.heldout:
         questions = list(HELDOUT_QUESTIONS)
+    elif args.independent:
+        questions = [Question(*question) for question in INDEPENDENT]
+    elif args.unseen:
+        questions = list(UNSEEN_QUESTIONS)
 
     def sheet_of(question: Any) -> str | None:
-        if args.heldout:
+        if with_sheets:
             return cast(str | None, question.sheet)
         return cast(str, question.game) if args.sheet else None
     reverse("rules_index")  # the URL configuration loads once, outside the index build
@@ -80,8 +94,10 @@ def main() -> None:
         first = bool(found) and found[0] in question.answers
         other_first += bool(found) and not found[0].startswith(question.game + "#")
         three = any(url in question.answers for url in found[:3])
-        asked = ("sheet" if prefer else "no sheet") if args.heldout else question.game
-        for key in ((question.language, "all"), (question.language, asked), ("all", "all")):
+        asked = ("sheet" if prefer else "no sheet") if with_sheets else question.game
+        keys = {(question.language, "all"), (question.language, asked),
+                (question.language, question.game), ("all", "all")}
+        for key in keys:
             tally[key][0] += 1
             tally[key][1] += first
             tally[key][2] += three

@@ -153,12 +153,13 @@ def _verb_bases(word: str) -> list[str]:
 
 
 def analyse(word: str, language: str, known: frozenset[str]) -> WordForms:
-    """A German verb's other forms, and a compound's parts when the texts know them.
+    """A German verb's other forms and a compound's parts, when the texts or the synonyms
+    know them ("kriegt" is "kriegen", "zuerst" is no verb "zuer").
 
     The longest known last part wins ("Nachzieh|stapel", "Hand|karten"); a head's
     linking "s" ("Zwischenwertungs-") goes with the stemmer.
 
-    >>> known = frozenset({"hand", "kart"})
+    >>> known = frozenset({"hand", "kart", "ausspiel", "spiel", "pass"})
     >>> analyse("ausgespielt", "de", known)
     WordForms(bases=('ausspiel', 'spiel'), parts=())
     >>> analyse("passt", "de", known), analyse("handkarten", "de", known)
@@ -169,7 +170,8 @@ def analyse(word: str, language: str, known: frozenset[str]) -> WordForms:
     own = stem(word, language)
     bases = tuple(dict.fromkeys(
         base for base in (stem(form, language) for form in _verb_bases(word))
-        if len(base) >= 3 and base != own))
+        if len(base) >= 3 and base != own
+        and (base in known or base in thesaurus(language).groups_of)))
     for cut in range(MIN_PART, len(word) - MIN_TAIL + 1):
         tail = stem(word[cut:], language)
         if tail not in known or len(tail) < MIN_TAIL - 1:
@@ -197,7 +199,7 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
         counted = 0
         for after in range(position + 1, min(position + 4, len(found))):
             word = found[after].word
-            if is_number(word) or is_stop_word(word, language):
+            if is_number(word) or is_stop_word(word, language) or word in NUMBER_LINKS:
                 if counted:
                     break
                 continue
@@ -222,6 +224,9 @@ def _passage(text: str, language: str, known: frozenset[str]) -> Passage:
 
 
 COUNTED_WORDS = {"de": 1, "en": 2}
+
+NUMBER_LINKS = frozenset({"mehr", "weniger", "more", "fewer", "less"})
+"""Part of a number, not what it counts: "3 oder mehr Karten", "two or more players"."""
 """How many words after a number it counts: English puts a word before the thing counted
 ("20 face-down cards", "5 hand cards"), German makes one word of them ("5 Handkarten")."""
 

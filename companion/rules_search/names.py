@@ -34,9 +34,21 @@ COMPARING = word_set("""
 "like in 6 nimmt" ask about the game of the page or the other game named, not this one."""
 COMPARING_LINKS = word_set("bei beim in im")
 
+SAME_IN_NAMES = {"sechs": "6", "six": "6", "elf": "11", "eleven": "11", "drei": "3",
+                 "three": "3", "takes": "nimmt"}
+"""Words of a name that players swap, in either language: "six nimmt", "sechs takes",
+"eleven nimmt" name the game like "6 nimmt" and "11 nimmt" (the games list one spelling
+of each; in a name only, never in the rest of a question)."""
+
+
+def _in_names(word: str) -> str:
+    return SAME_IN_NAMES.get(word, word)
+
+
 _PHRASES = sorted(
-    ((slug, tuple(name.split())) for slug, app in GAME_APPS.items() for name in app.search.names),
-    key=lambda item: -len(item[1]),
+    {(slug, tuple(map(_in_names, name.split())))
+     for slug, app in GAME_APPS.items() for name in app.search.names},
+    key=lambda item: (-len(item[1]), item),
 )
 
 
@@ -87,6 +99,10 @@ def find_games(words: Sequence[str]) -> Named:
     ((), ('x-nimmt',))
     >>> find_games("x nimmt legen alle gleichzeitig wie bei 6 nimmt".split()).games
     ('x-nimmt',)
+    >>> find_games("dreizen wer fängt an".split()).games
+    ('dreizehn',)
+    >>> find_games("six nimmt age".split()).games, find_games("eleven nimmt".split()).games
+    (('sechs-nimmt',), ('elf-nimmt',))
     >>> find_games("dreizehn summe genau dreizehn".split())
     Named(games=('dreizehn',), used=frozenset({0}), preferred=())
     """
@@ -98,7 +114,8 @@ def find_games(words: Sequence[str]) -> Named:
             span = range(start, start + size)
             if used.intersection(span):
                 continue
-            if all(_same(words[i], part) for i, part in zip(span, phrase, strict=True)):
+            if all(_same(_in_names(words[i]), part)
+                   for i, part in zip(span, phrase, strict=True)):
                 used.update(span)
                 if not _compared(words, start) and slug not in games:
                     games.append(slug)
@@ -106,7 +123,7 @@ def find_games(words: Sequence[str]) -> Named:
     for slug, app in GAME_APPS.items():
         names = app.search.number_names
         for position, word in enumerate(words):
-            if word not in names or position in used:
+            if position in used or not any(_same(word, name) for name in names):
                 continue
             if position > 0 and words[position - 1] in AS_NUMBER:
                 preferred.append(slug)

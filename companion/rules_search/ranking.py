@@ -24,7 +24,15 @@ from companion.rules_search.card_questions import is_move, move_games
 from companion.rules_search.index import FACTS, Document, Index, Passage
 from companion.rules_search.names import find_games
 from companion.rules_search.synonyms import find_phrases, thesaurus
-from companion.rules_search.text import COUNT, is_number, is_stop_word, stem, tokens
+from companion.rules_search.text import (
+    COUNT,
+    is_number,
+    is_stop_word,
+    stem,
+    tokens,
+    umlaut_spellings,
+    word_set,
+)
 
 MAX_QUESTION = 200
 """Characters of a question that are read (a question at the table is short)."""
@@ -148,8 +156,9 @@ def _concepts_of(word: str, index: Index) -> list[Concept]:
     return concepts
 
 
-HOW_MANY = (("wie", "viele"), ("wie", "viel"), ("wieviele",), ("wieviel",), ("anzahl",),
-            ("how", "many"), ("how", "much"))
+HOW_MANY = (("wie", "viele"), ("wie", "vielen"), ("wie", "viel"), ("wieviele",), ("wievielen",),
+            ("wieviel",), ("anzahl",), ("wie", "oft"), ("how", "many"), ("how", "much"),
+            ("how", "often"))
 """Words that ask for a number: the word after them is looked for after a number
 ("wie viele Farben" → "sieben Farben")."""
 
@@ -171,7 +180,40 @@ DIGIT_WORDS = {
 colours"), in questions only ("drei"/"3" and "vier"/"4" are synonym groups)."""
 
 
-MODALS = frozenset({"muss", "musst", "müssen", "must"})
+THERE_ARE = {"de": (("gibt", "es"), ("existieren",)),
+             "en": (("are", "there"), ("is", "there"), ("exist",))}
+"""With a "how many", they ask how many of a thing the game has ("wie viele Bullenkarten
+gibt es", "how many rows are there"): what is in the box answers (the material group).
+Not when it is for something: "wie viele Punkte gibt es für zwei Karten" asks what one
+gets."""
+FOR = umlaut_spellings(frozenset({"für", "for"}))
+THERE_ARE_WORD = {"de": "material", "en": "components"}
+"""A word of the group of what is in the box, in each language."""
+
+
+THERE_ARE_AFTER = word_set("spiel spielen game insgesamt total altogether schachtel box deck")
+"""Words that may follow "gibt es" when it asks what there is ("... gibt es im Spiel")."""
+
+
+def _asks_what_there_is(words: Sequence[str], counted: set[int], names: frozenset[int],
+                        language: str) -> bool:
+    """Whether the thing counted is followed by "gibt es" / "are there" and nothing else
+    that asks ("wie viele Farben gibt es", not "ab wie vielen Karten gibts eine
+    Bullenkarte": that asks when one gets one)."""
+    if not FOR.isdisjoint(words):
+        return False
+    for position in counted:  # the thing counted, of one or two words ("bull cards")
+        for start, phrase in ((start, phrase) for start in (position + 1, position + 2)
+                              for phrase in THERE_ARE[language]):
+            end = start + len(phrase)
+            if tuple(words[start:end]) == phrase and all(
+                    is_stop_word(word, language) or word in THERE_ARE_AFTER or at in names
+                    for at, word in enumerate(words[end:], start=end)):
+                return True
+    return False
+
+
+MODALS = umlaut_spellings(frozenset({"muss", "musst", "müssen", "must"}))
 MODAL_WEIGHT = 0.5
 """"Must" decides a little: "muss ich einen Stapel nehmen" asks when one has to ("und musst
 es, wenn keine deiner Karten passt"), not how taking a pile goes. Counted in full, it
@@ -186,7 +228,8 @@ def _counted(words: Sequence[str], language: str) -> set[int]:
             if tuple(words[start:start + len(phrase)]) != phrase:
                 continue
             for after in range(start + len(phrase), min(start + len(phrase) + 3, len(words))):
-                if not is_stop_word(words[after], language) and not is_number(words[after]):
+                if (not is_stop_word(words[after], language) and not is_number(words[after])
+                        and words[after] not in MODALS):
                     found.add(after)
                     break
     return found
@@ -256,6 +299,11 @@ def read_question(text: str, index: Index, *, prefer: str | None = None) -> Ques
                       if COUNT + term in index.postings}
             if counts:
                 concepts.append(Concept(f"#{word}", 1.0, counts))
+    if _asks_what_there_is(words, counted, named.used, language):
+        box = thesaurus(language).groups_of.get(stem(THERE_ARE_WORD[language], language), ())
+        found_box = {term: 1.0 for term in box if term in index.postings}
+        if found_box:
+            concepts.append(Concept("#there", 1.0, found_box))
     if not concepts and named.used:
         # Nothing but a game's name ("13", "Freaky"): its words are the question.
         for position in sorted(named.used):

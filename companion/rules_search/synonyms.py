@@ -89,6 +89,21 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("drei", "3"),
         ("zweimal", "mehrmals", "nochmal", "öfter", "mehrfach"),
         ("mehrere", "mehr"),
+        # Going out: the rules say it as an empty hand ("keine Handkarten mehr").
+        ("keine handkarten mehr", "keine karte mehr", "keine karten mehr", "hände leer",
+         "hand leer", "leere hand", "raus", "rausgehen", "ausgehen", "geht aus", "gehe aus",
+         "ausgegangen", "ausgespielt"),
+        # Several at once, as 11 nimmt!'s bull cards allow: "mehrere Karten auf einmal".
+        ("mehrere", "auf einmal"),
+        # The order of things, not who starts: "welche kommt zuerst".
+        ("reihenfolge", "welche zuerst", "welche kommt zuerst", "welche kommt als erstes",
+         "welche karte zuerst", "was zuerst", "nacheinander"),
+        # Allowed whatever else holds: "darf ich ..., obwohl ich legen könnte" is answered
+        # by "das darfst du immer".
+        ("immer", "jederzeit", "trotzdem", "obwohl", "egal", "sowieso",
+         "ohnehin"),
+        # Nothing left of something: a supply, a pile, the bull cards.
+        ("leer", "aufgebraucht", "alle weg", "keine mehr", "nichts mehr"),
         ("dran", "am zug", "zug"),
         ("hand", "handkarten", "halten", "auf der hand"),
         ("wählen", "wahl", "auswählen", "aussuchen"),
@@ -147,6 +162,24 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
         ("three", "3"),
         ("twice", "again", "more than once", "several times"),
         ("several", "multiple"),
+        # Going out: the rules say it as an empty hand ("no hand cards left").
+        ("no hand cards left", "no hand cards", "no card left", "no cards left",
+         "no card left in hand", "hand is empty", "every hand is empty", "empty hand",
+         "went out", "go out", "goes out", "gone out", "going out", "out of cards",
+         "am i out", "is out", "are out"),
+        # Several at once, as 11 nimmt!'s bull cards allow: "several cards at once" ("once"
+        # alone is a stop word).
+        ("several", "at once", "at a time"),
+        # The order of things, not who starts: "which goes first".
+        ("order", "which goes first", "which comes first", "which card goes first",
+         "which first", "what order", "in which order", "sequence"),
+        # Allowed whatever else holds: "can I ..., even though I could play" is answered by
+        # "you may always do this".
+        ("always", "any time", "anytime", "even though", "even if", "although", "though",
+         "anyway", "regardless", "no matter", "still"),
+        # Nothing left of something: a supply, a pile, the bull cards.
+        ("empty", "gone", "none left", "none are left", "run out", "ran out",
+         "runs out", "all gone", "nothing left"),
         ("turn", "move"),
         ("hand", "hold", "holds", "holding", "in hand", "hand cards"),
         ("choose", "chooses", "choice", "pick", "select"),

@@ -78,11 +78,38 @@ def fold(text: str) -> str:
     return "".join(kept)
 
 
+CONTRACTIONS = {word + "s": (word, "es") for word in (
+    "gibt", "geht", "gilt", "kommt", "zählt", "zaehlt", "zahlt", "passt", "klappt", "macht",
+    "hat", "war", "ist")}
+"""Spoken German runs "es" into its verb: "gibts" is "gibt es" (which a synonym reads as
+"bekommen"), "gehts" is "geht es"."""
+
+
+def _minus_before(text: str, start: int) -> bool:
+    """Whether a minus sign stands before the number at ``start`` ("−1 Punkt", "(−6)",
+    " -2"), not a hyphen ("1-3")."""
+    return start >= 1 and text[start - 1] in "−-" and (
+        start == 1 or text[start - 2].isspace() or text[start - 2] == "(")
+
+
 def tokens(text: str) -> Iterator[Token]:
-    """The words of ``text`` with their places in it."""
+    """The words of ``text`` with their places in it.
+
+    >>> [t.word for t in tokens("wieviel gibts dafür")]
+    ['wieviel', 'gibt', 'es', 'dafür']
+    >>> [t.word for t in tokens("−1 Punkt, (−6), 1-3")]
+    ['minus', '1', 'punkt', 'minus', '6', '1', '3']
+    """
     before = ""
     for match in _WORD.finditer(text):
         word = fold(match.group(0))
+        if word.isdigit() and _minus_before(text, match.start()):
+            yield Token(match.start() - 1, match.start(), "minus")  # "−1 Punkt": minus points
+        if word in CONTRACTIONS:
+            for part in CONTRACTIONS[word]:
+                yield Token(match.start(), match.end(), part)
+            before = CONTRACTIONS[word][-1]
+            continue
         number = _NUMBER_SUFFIX.match(word)
         if number:
             word = number.group(1)
@@ -179,6 +206,25 @@ STOP_WORDS = {
         ok okay let lets s t d ll re ve m many much
     """),
 }
+
+
+def umlaut_spellings(words: frozenset[str]) -> frozenset[str]:
+    """German words as they are also typed: umlauts as ae/oe/ue or dropped ("könnte",
+    "koennte", "konnte"; "für", "fuer", "fur").
+
+    >>> sorted(umlaut_spellings(frozenset({"für"})))
+    ['fuer', 'fur', 'für']
+    """
+    typed = {"ä": ("ae", "a"), "ö": ("oe", "o"), "ü": ("ue", "u")}
+    found = set(words)
+    for way in (0, 1):
+        found.update("".join(typed[c][way] if c in typed else c for c in word) for word in words)
+    return frozenset(found)
+
+
+# A question typed without umlauts has the same stop words ("koennte", "fur"): the stems
+# agree (Snowball reads them alike), the stop word list did not.
+STOP_WORDS["de"] = umlaut_spellings(STOP_WORDS["de"])
 
 
 def is_stop_word(word: str, language: str) -> bool:

@@ -76,6 +76,101 @@ def test_case_umlauts_and_punctuation_do_not_matter(question: str) -> None:
     assert first(question) == "drei-sind-einer-zuviel#third-card"
 
 
+@pytest.mark.parametrize("question", [
+    "kann ich nen stapel nehmen obwohl ich legen könnte",
+    "kann ich nen stapel nehmen obwohl ich legen koennte",
+    "kann ich nen stapel nehmen obwohl ich legen konnte",
+])
+def test_a_stop_word_typed_without_its_umlaut_is_still_a_stop_word(question: str) -> None:
+    from companion.rules_search.index import index_for
+    from companion.rules_search.ranking import read_question
+
+    read = read_question(question, index_for("de"))
+    assert {concept.word for concept in read.concepts} == {"stapel", "nehmen", "obwohl", "legen"}
+
+
+@pytest.mark.parametrize(("question", "language"), [
+    ("are the start cards ever taken", "en"), ("werden die startkarten mal genommen", "de"),
+    ("are the black cards ever taken", "en"),
+])
+def test_the_start_cards_are_3_sind_s_own_word(question: str, language: str) -> None:
+    assert first(question, language) == "drei-sind-einer-zuviel#special-cases"
+
+
+@pytest.mark.parametrize(("question", "language", "answer"), [
+    ("11 nimmt was kriegt wer raus ist", "de", "elf-nimmt#scoring"),
+    ("11 nimmt what does the player who goes out score", "en", "elf-nimmt#scoring"),
+    ("x nimmt: i played my last card but took a row, am i out?", "en", "x-nimmt#end"),
+])
+def test_going_out_is_the_empty_hand_of_the_rules(question: str, language: str,
+                                                  answer: str) -> None:
+    assert first(question, language) == answer
+
+
+@pytest.mark.parametrize(("question", "language"), [
+    ("Darf ich bei 11 nimmt einen Stapel nehmen obwohl ich legen kann?", "de"),
+    ("11 nimmt can I take a pile even though I could play a card", "en"),
+])
+def test_allowed_even_though_is_the_rule_that_says_always(question: str, language: str) -> None:
+    assert first(question, language) == "elf-nimmt#turn"
+
+
+@pytest.mark.parametrize(("question", "language", "answers"), [
+    ("wie viele bullenkarten gibt es", "de", {"elf-nimmt#material", "elf-nimmt#at-a-glance"}),
+    ("how many bull cards are there", "en", {"elf-nimmt#material", "elf-nimmt#at-a-glance"}),
+    ("3 sind einer zuviel wie viele Farben gibt es", "de", {"drei-sind-einer-zuviel#material"}),
+    # For something, or followed by what one gets, it is when one gets it.
+    ("3 sind einer zuviel: wie viele Punkte gibt es für zwei Karten einer Farbe", "de",
+     {"drei-sind-einer-zuviel#scoring", "drei-sind-einer-zuviel#final-bonus"}),
+    ("11 nimmt ab wie vielen karten gibts ne bullenkarte", "de", {"elf-nimmt#bull-card-gain"}),
+])
+def test_how_many_there_are_is_what_is_in_the_box(question: str, language: str,
+                                                  answers: set[str]) -> None:
+    assert first(question, language) in answers
+
+
+@pytest.mark.parametrize(("question", "language", "answers"), [
+    ("two cards for the same row, which goes first", "en", {"x-nimmt#app-decides-order"}),
+    ("zwei karten für dieselbe reihe, welche kommt zuerst", "de", {"x-nimmt#app-decides-order"}),
+    # Who goes first is still who starts.
+    ("who goes first", "en", {"freaky#at-a-glance", "freaky#turn"}),
+    ("wer kommt zuerst dran", "de", {"freaky#at-a-glance", "freaky#turn"}),
+])
+def test_which_goes_first_is_the_order_not_who_starts(question: str, language: str,
+                                                      answers: set[str]) -> None:
+    game = next(iter(answers)).split("#")[0]
+    assert first(question, language, prefer=game) in answers
+
+
+@pytest.mark.parametrize("question", [
+    "can i play 3 cards at once", "can i put down two cards at a time",
+])
+def test_cards_at_once_are_the_bull_cards_rule(question: str) -> None:
+    assert first(question, "en", prefer="elf-nimmt") == "elf-nimmt#bull-cards"
+
+
+def test_a_minus_sign_in_the_rules_reads_as_minus_points() -> None:
+    # 3 sind einer zuviel! says "jede umgedrehte Karte: −1 Punkt", never "Minuspunkt".
+    assert first("umgedrehte Karten Minuspunkte") in {
+        "drei-sind-einer-zuviel#scoring", "drei-sind-einer-zuviel#third-card"}
+
+
+@pytest.mark.parametrize(("question", "language", "counted"), [
+    ("ab wie vielen karten gibt es eine bullenkarte", "de", "#karten"),
+    ("wie oft muss ein merkmal vorkommen", "de", "#merkmal"),
+    ("how often must a feature appear", "en", "#feature"),
+])
+def test_how_often_and_wie_vielen_ask_for_a_number(question: str, language: str,
+                                                   counted: str) -> None:
+    from companion.rules_search.index import index_for
+    from companion.rules_search.ranking import read_question
+
+    read = read_question(question, index_for(language))
+    assert read.how_many
+    # The thing counted, not the modal before it ("wie oft muss").
+    assert [c.word for c in read.concepts if c.word.startswith("#")] == [counted]
+
+
 def test_inflected_words_meet_their_stem() -> None:
     # "benutzen" in the question, "nutzt" and "verbraucht" in the decision.
     assert first("darf ich eine Bullenkarte zweimal benutzen") == \
@@ -116,6 +211,11 @@ def test_a_game_named_in_any_spelling_keeps_the_answers_to_that_game(name: str) 
     ("3 sind einer", "drei-sind-einer-zuviel"), ("13er", "dreizehn"), ("Dreizehn", "dreizehn"),
     ("x nimmt", "x-nimmt"), ("X-nimmt!", "x-nimmt"), ("Freeky", "freaky"),
     ("elf nimmt", "elf-nimmt"), ("Elfnimmt", "elf-nimmt"),
+    # A name's number and "nimmt" in the other language, or as a digit or a word.
+    ("elf takes", "elf-nimmt"), ("eleven nimmt", "elf-nimmt"), ("11 takes", "elf-nimmt"),
+    ("three sind einer zuviel", "drei-sind-einer-zuviel"),
+    # A number name written out may have a typo, like the other names.
+    ("dreizen", "dreizehn"), ("thirten", "dreizehn"),
 ])
 def test_every_game_is_named_as_people_say_it(name: str, game: str) -> None:
     answers = found(f"{name} wer gewinnt", prefer="freaky" if game != "freaky" else "dreizehn")
@@ -394,6 +494,11 @@ def test_a_number_ending_a_sentence_stays_a_number() -> None:
      "elf-nimmt#taking-a-pile"),
     ("zählt mein Stapel am Ende", "de", "x-nimmt", "Stapel", ("Reihe", "X-Stapel"),
      "x-nimmt#scoring x-nimmt#x-row"),
+    # Points, in a game that counts Hornochsen.
+    ("wie viele Punkte hat die 55", "de", "elf-nimmt", "Punkte", ("Hornochsen",),
+     "elf-nimmt#material"),
+    ("11 nimmt how many points for the 55", "en", None, "points", ("Hornochsen",),
+     "elf-nimmt#material"),
 ])
 def test_a_sibling_game_s_word_is_searched_as_this_game_s_word_with_a_note(
     question: str, language: str, game: str | None, asked: str, own: tuple[str, ...],

@@ -14,9 +14,11 @@ import pytest
 from companion.rules_search.answers import search
 from tests.companion.rules_questions_heldout import HELDOUT_QUESTIONS, Question
 
-FIRST = {"de": 26, "en": 25}
-"""Questions answered first with a right section, per language (of 32 each)."""
-TOP_3 = {"de": 32, "en": 30}
+FIRST = {"de": 29, "en": 26}
+"""Questions answered first with a right section, per language (of 32 each), as the
+search reaches them after the branch rulesq (when written: de 26, en 25; top three de 32,
+en 30)."""
+TOP_3 = {"de": 32, "en": 31}
 
 
 def found(question: Question) -> list[str]:

@@ -33,6 +33,13 @@ SEARCH = GameSearch(
         "3 sind", "drei sind", "dreisind", "dreisindeinerzuviel",
         "3sindeinerzuviel", "drei sind einer", "3 sind einer",
     ),
+    synonyms={
+        # The three black cards that begin the rows, as players call them.
+        "de": (("startkarte", "startkarten", "schwarze karte", "schwarze karten",
+                "anfangskarte", "anfangskarten"),),
+        "en": (("start card", "start cards", "starting card", "starting cards", "black card",
+                "black cards"),),
+    },
     move_sections=("placement", "row-by-number", "ascending-order", "fifth-card",
                    "fifth-card-highest", "fifth-card-lower"),
     read_cards=read_cards,

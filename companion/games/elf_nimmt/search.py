@@ -58,7 +58,10 @@ SEARCH = GameSearch(
     read_cards=read_cards,
     move_phrased=move_phrased,
     own_words={
-        "de": {"reihe": ("Stapel",), "reihen": ("Stapel",)},
-        "en": {"row": ("pile",), "rows": ("pile",)},
+        # Points, in a game that counts Hornochsen: "wie viele Punkte kriegt man".
+        "de": {"reihe": ("Stapel",), "reihen": ("Stapel",), "punkte": ("Hornochsen",),
+               "punkt": ("Hornochsen",)},
+        "en": {"row": ("pile",), "rows": ("pile",), "points": ("Hornochsen",),
+               "point": ("Hornochsen",)},
     },
 )

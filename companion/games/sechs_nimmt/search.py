@@ -52,4 +52,9 @@ SEARCH = GameSearch(
     move_sections=("placement", "rule-ascending", "rule-lowest-difference", "rule-sixth-card",
                    "rule-low-card"),
     read_cards=read_cards,
+    # Points, in a game that counts Hornochsen: "bis wie viel Punkte spielt man".
+    own_words={
+        "de": {"punkte": ("Hornochsen",), "punkt": ("Hornochsen",)},
+        "en": {"points": ("Hornochsen",), "point": ("Hornochsen",)},
+    },
 )

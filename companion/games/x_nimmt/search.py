@@ -61,8 +61,11 @@ SEARCH = GameSearch(
                    "rule-low-card", "x-row"),
     read_cards=read_cards,
     own_words={
-        "de": {"stapel": ("Reihe", "X-Stapel"), "stapeln": ("Reihe", "X-Stapel")},
+        # Points, in a game that counts Hornochsen: "wie viele Punkte zählt der X-Stapel".
+        "de": {"stapel": ("Reihe", "X-Stapel"), "stapeln": ("Reihe", "X-Stapel"),
+               "punkte": ("Hornochsen",), "punkt": ("Hornochsen",)},
         "en": {"pile": ("row", "X-Stapel"), "piles": ("row", "X-Stapel"),
-               "stack": ("row", "X-Stapel")},
+               "stack": ("row", "X-Stapel"), "points": ("Hornochsen",),
+               "point": ("Hornochsen",)},
     },
 )
