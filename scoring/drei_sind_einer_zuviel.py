@@ -760,7 +760,7 @@ class LiveGame:
             return self.players.index(player)
         except ValueError:
             raise error(
-                "unknown_player", "{player!r} does not play in this game.", player=player
+                "unknown_player", "{player!r} does not play in this match.", player=player
             ) from None
 
 
@@ -823,7 +823,7 @@ def live_turn(state: LiveGame, player: str, colours: Sequence[str]) -> LiveGame:
     >>> live_turn(game, "Cem", ["rot"])
     Traceback (most recent call last):
     ...
-    scoring.ScoringError: 'Cem' does not play in this game.
+    scoring.ScoringError: 'Cem' does not play in this match.
     """
     if not isinstance(state, LiveGame):
         raise error("state_type", "Expected a live game, not {value!r}.", value=state)

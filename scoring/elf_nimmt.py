@@ -1590,7 +1590,7 @@ class GameState:
             raise error("unknown_seat", "There is no seat {seat} at this table.",
                         seat=self.starter)
         if len(self.results) > len(self.players):
-            raise error("too_many_deals", "A game of {players} players has {players} deals.",
+            raise error("too_many_deals", "A match of {players} players has {players} deals.",
                         players=len(self.players))
 
     @property
@@ -1696,7 +1696,7 @@ def start_next_deal(state: GameState, shuffled: Sequence[int]) -> GameState:
     if state.phase is Phase.PLAYING:
         raise error("deal_running", "The deal is still being played.")
     if state.phase is Phase.GAME_OVER:
-        raise error("game_over", "The game is over: all {deals} deals are played.",
+        raise error("game_over", "The match is over: all {deals} deals are played.",
                     deals=len(state.results))
     seat = _seat(state.players, next_starter(state.results[-1].scores, state.players))
     core = _Deal.dealt(_shuffled(shuffled), len(state.players), seat)

@@ -1102,7 +1102,7 @@ def new_game(
     if isinstance(setups, (str, bytes)) or not isinstance(setups, Sequence) or len(
         setups
     ) != DEALS:
-        raise error("setups_count", "A game of X nimmt! has exactly two deals.")
+        raise error("setups_count", "A match of X nimmt! has exactly two deals.")
     checked = tuple(_check_setup(setup, len(names)) for setup in setups)
     return _start_deal(names, _deck(deck), 1, checked[0], (), checked[1:])
 
@@ -1150,7 +1150,7 @@ def _seat_of(state: State, player: object) -> int:
         return state.players.index(player)
     except ValueError:
         raise error(
-            "unknown_player", "{player} is not playing in this game.", player=player
+            "unknown_player", "{player} is not playing in this match.", player=player
         ) from None
 
 

@@ -431,7 +431,7 @@ def test_live_mode_and_end_counting_give_the_same_scores() -> None:
 @pytest.mark.parametrize(
     ("turns", "message"),
     [
-        ([("Cem", ["rot"])], "'Cem' does not play in this game."),
+        ([("Cem", ["rot"])], "'Cem' does not play in this match."),
         ([("Anna", ["grau"])], "Unknown colour 'grau'; the colours are orange, flieder, "
                                "hellblau, rot, tuerkis, magenta, olivgruen."),
         ([("Anna", ["rot"] * 4)], "A turn takes at most 3 cards, but 4 were recorded for Anna."),

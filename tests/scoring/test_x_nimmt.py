@@ -733,7 +733,7 @@ def test_every_card_has_exactly_one_place_in_a_new_game() -> None:
     ("action", "message"),
     [
         (PlayCard("Anna", 11), "Anna does not hold card 11"),
-        (PlayCard("Cem", 1), "Cem is not playing in this game"),
+        (PlayCard("Cem", 1), "Cem is not playing in this match"),
         (ChooseRow("Anna", 0), "No row has to be chosen now"),
         (ChooseXCard("Anna", 1), "No card for an X-row has to be chosen now"),
     ],

@@ -51,7 +51,7 @@ TEMPLATES = [
     gettext_noop('Unknown colour {colour!r}; the colours are {colours}.'),
     gettext_noop('Unknown entry field(s): {keys}.'),
     gettext_noop('With {players} players at most {limit} cards can be taken in a game, not {count}.'),
-    gettext_noop('{player!r} does not play in this game.'),
+    gettext_noop('{player!r} does not play in this match.'),
     gettext_noop('{player} and {other} both have the interim bonus {bonus}; there is one of each.'),
     gettext_noop('{player} does not hold card {card}.'),
     gettext_noop('{player} has the interim bonus {bonus} but took no card of {colours}; it needs all seven colours open.'),
