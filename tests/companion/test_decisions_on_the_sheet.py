@@ -116,3 +116,24 @@ def test_more_hornochsen_than_the_deck_with_nobody_out_is_said_as_such(
     html = response.content.decode()
     assert "The hands show 168 Hornochsen, but all cards together show only 167." in html
     assert "show only 168 of the 167" not in html
+
+
+# ------------------------------------------------------------------------------- 13
+# "Validation: ≤ 14 per colour, ≤ 8 red 4s across all players"
+
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "15 yellow cards taken in this deal, but there are only 14."),
+    ("de", "15 Karten der Farbe Gelb in diesem Durchgang genommen, aber es gibt nur 14."),
+])
+def test_more_cards_of_a_colour_than_13_has_are_refused_across_the_players(
+    anna_client: Client, group: Group, players: list[Player], language: str, message: str,
+) -> None:
+    match = _start(group, players, "dreizehn")
+    refused = _post(anna_client, match, {"mode": "counts", "s0-yellow": "8", "s1-yellow": "7"},
+                    language)
+    assert refused.status_code == 422
+    assert message in refused.content.decode()
+    assert not Deal.objects.filter(match=match).exists()
+    kept = _post(anna_client, match, {"mode": "counts", "s0-yellow": "8", "s1-yellow": "6"},
+                 language)
+    assert kept.status_code == 302
