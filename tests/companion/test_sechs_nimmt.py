@@ -131,6 +131,30 @@ def test_a_deal_that_cannot_be_true_is_refused_and_nothing_is_stored(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("options", "data", "message"), [
+    ({}, {"mode": "counts"},
+     "In jedem Durchgang nimmt jemand Karten: die Reihen fassen nicht alle gespielten Karten, "
+     "also kann nicht jeder 0 Hornochsen haben."),
+    ({}, {"mode": "counts", "s0-hornochsen": "100", "s1-hornochsen": "72"},
+     "In diesem Durchgang stehen 172 Hornochsen, die Karten im Spiel zeigen aber nur 171."),
+    ({}, {"mode": "cards", "s0-cards": "17, 4", "s2-cards": "17"},
+     "Karte 17 kommt in diesem Durchgang mehrfach vor (Anna und Cem)."),
+    ({"profi": True}, {"mode": "cards", "s0-cards": "35"},
+     "Es gibt keine Karte 35: die Karten gehen von 1 bis 34."),
+    ({}, {"mode": "cards", "s0-cards": " ".join(str(card) for card in range(1, 32))},
+     "In den Stapeln liegen 31 Karten, 3 Spieler nehmen aber höchstens 30"),
+])
+def test_a_deal_that_cannot_be_true_is_refused_in_german_too(
+    anna_client: Client, group: Group, players: list[Player],
+    options: dict[str, object], data: dict[str, str], message: str,
+) -> None:
+    match = start(group, players, **options)
+    response = anna_client.post(url("deal_new", match), {"number": 1, **data}, **DE)
+    assert response.status_code == 422
+    assert message in text(response.content.decode())
+
+
+@pytest.mark.django_db
 def test_a_card_outside_the_profi_cards_is_refused_at_its_player(
     anna_client: Client, group: Group, players: list[Player],
 ) -> None:
