@@ -656,6 +656,24 @@ def text_html(html: str, id_: str) -> str:
     return html[start:html.index("</div>", start)]
 
 
+@pytest.mark.parametrize(("others", "en", "de"), [
+    ("a 2", "“a” is not a number of bull cards.", "„a“ ist keine Anzahl Bullenkarten."),
+    ("11 2", "Nobody holds 11 bull cards: there are only 10.",
+     "Niemand hat 11 Bullenkarten: es gibt nur 10."),
+    ("1 " * 30, "Enter one number of bull cards per other player, at most 21 numbers.",
+     "Gib pro anderem Spieler eine Zahl Bullenkarten ein, höchstens 21 Zahlen."),
+])
+def test_the_other_players_bull_cards_are_refused_as_counts_not_card_numbers(
+        client: Client, others: str, en: str, de: str) -> None:
+    # The field holds how many bull cards each other player has (0 to 10), not cards:
+    # "There is no card 11" or "not a card number" would send the player looking for a card.
+    for language, message in (("en", en), ("de", de)):
+        html = post(client, ELF, "take", {"size": "3", "mine": "1", "others": others},
+                    language=language)
+        assert texts(html, cls="invalid-feedback") == [message]
+        assert 'id="answer-take"' not in html
+
+
 def test_more_than_10_bull_cards_are_refused(client: Client) -> None:
     html = post(client, ELF, "take", {"size": "3", "mine": "5", "others": "4 3"})
     assert "There are only 10 bull cards, but 12 are held." in html
