@@ -152,6 +152,27 @@ def test_it_rejects_cards_that_cannot_be(client: Client, data: dict[str, str],
     assert 'id="answer"' not in html
 
 
+@pytest.mark.parametrize(("rows", "card"), [
+    ({"row_1": "0 10"}, 0), ({"row_2": "30 40"}, 30), ({"row_3": "60 61"}, 60)])
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "Card {card} is a start card: it heads its row and is not typed in. Enter only the "
+           "number cards after it."),
+    ("de", "Karte {card} ist eine Startkarte: sie steht vor ihrer Reihe und wird nicht "
+           "eingegeben. Gib nur die Zahlenkarten danach ein."),
+])
+def test_a_start_card_typed_into_its_row_is_told_at_that_row(
+        client: Client, rows: dict[str, str], card: int, language: str, says: str) -> None:
+    # "Start cards 0, 30, 60 (black): they head the three rows and never move": typed into
+    # the row they were refused as "There is no card 0" (untrue) or, for 30 and 60, as a
+    # card "never played" above the form instead of at the row.
+    html = post(client, DREI, "place", {"row_1": "", "row_2": "", "row_3": "", **rows,
+                                        "card": "5"}, language=language)
+    field = next(iter(rows))
+    errors = html[html.index(f'name="place-{field}"'):]
+    assert texts(errors, cls="invalid-feedback")[0] == says.format(card=card)
+    assert 'id="answer"' not in html
+
+
 def test_an_unsorted_row_is_named_at_its_field_with_its_two_cards_in_german(
         client: Client) -> None:
     # "Within a row, cards lie in ascending order."
