@@ -777,6 +777,46 @@ def test_in_the_variant_the_first_coloured_card_fixes_the_colour(client: Client)
     assert "New total: 9. Nobody takes anything." in text(html, id_="answer")
 
 
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "A red 4 may go on any target. The nasty red 4s"),
+    ("de", "Eine rote 4 darf auf jede Zielscheibe. Die fiesen roten Vieren"),
+])
+@pytest.mark.parametrize("cards", ["5", "7 5"])
+def test_a_red_4_on_a_green_target_is_allowed_by_the_red_4_rule(
+        client: Client, language: str, says: str, cards: str) -> None:
+    # "a red 4 on any target": the answer said only "Yes" and named the over-13 rule, so
+    # the table arguing about a red 4 on green never saw the rule that allows it.
+    html = post(client, DREIZEHN, "play", {
+        "target": "green", "cards": cards, "colour": "red", "value": "4"}, language=language)
+    assert text(html, cls="why-allowed") == says
+    assert 'href="/rules/dreizehn/#red-fours"' in text_html(html, "answer")
+
+
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "It is the first coloured card on this target: the target is blue for the rest of "
+           "the deal."),
+    ("de", "Sie ist die erste farbige Karte auf dieser Zielscheibe: die Zielscheibe ist für "
+           "den Rest des Durchgangs blau."),
+])
+def test_in_the_variant_the_answer_says_the_first_coloured_card_gives_the_colour(
+        client: Client, language: str, says: str) -> None:
+    # Variant: "the first coloured card played on an empty target fixes its colour for the
+    # deal" (red 4s give no colour).
+    html = post(client, DREIZEHN, "play", {
+        "variant": "on", "target": "none", "cards": "4", "colour": "blue", "value": "5",
+        "elsewhere": "yellow"}, language=language)
+    assert text(html, cls="why-allowed").startswith(says)
+    assert 'href="/rules/dreizehn/#variant-open-targets"' in text_html(html, "answer")
+
+
+def test_a_coloured_card_on_its_own_target_names_the_colour_rule(client: Client) -> None:
+    html = post(client, DREIZEHN, "play", {
+        "target": "green", "cards": "5", "colour": "green", "value": "2"})
+    assert text(html, cls="why-allowed").startswith(
+        "A coloured card goes on the target of its colour.")
+    assert 'href="/rules/dreizehn/#colours"' in text_html(html, "answer")
+
+
 def test_in_the_variant_a_colour_already_elsewhere_is_refused(client: Client) -> None:
     html = post(client, DREIZEHN, "play", {
         "variant": "on", "target": "none", "cards": "", "colour": "blue", "value": "5",
