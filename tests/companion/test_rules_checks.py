@@ -293,6 +293,26 @@ def test_an_x_row_given_shows_the_cards_going_to_the_x_stack(client: Client) -> 
     assert "X-Reihe afterwards: 45 · to the X-stack: 50, 77" in step
 
 
+@pytest.mark.parametrize(("data", "says", "rule"), [
+    # Rule 3: the 12 would be the 3-row's 3rd card.
+    ({"row_3": "10 11", "row_4": "31", "row_5": "70", "name_1": "Anna", "card_1": "12",
+      "name_2": "Ben", "card_2": "50"}, "Anna’s 12 → 3-row", "rule-full-row"),
+    # Rule 4: the 20 is lower than every row end and Anna took the 4-row of three cards.
+    ({"row_3": "50", "row_4": "31 40 45", "row_5": "70", "name_1": "Anna", "card_1": "20",
+      "name_2": "Ben", "card_2": "81", "basis": "50|31 40 45|70|Anna=20/|Ben=81/",
+      "choose_row": "20:1"}, "Anna’s 20 → 4-row", "rule-low-card"),
+])
+def test_the_x_reihe_choice_says_where_the_card_went_and_why_it_takes(
+        client: Client, data: dict[str, str], says: str, rule: str) -> None:
+    # While the round waits for the X-Reihe card, the answer asked "which one goes to the
+    # X-Reihe?" without the row or the rule that makes the player take.
+    html = _resolve(client, data)
+    pending = text(html, cls="pending-take")
+    assert pending.startswith(says)
+    start = html.index("pending-take")
+    assert f'href="/rules/{X}/#{rule}"' in html[start:html.index("</p>", start)]
+
+
 def test_stale_choices_are_dropped_when_the_table_changes(client: Client) -> None:
     first = _resolve(client, ROUND_ONE)
     html = _resolve(client, {**ROUND_ONE, "row_3": "63", "basis": _hidden(first, "round-basis"),
