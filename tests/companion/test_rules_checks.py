@@ -588,6 +588,24 @@ def test_the_5_on_the_98_is_allowed_by_the_wrap_around(
     assert 'class="rule-link" href="/rules/elf-nimmt/#rule-wrap-around"' in html
 
 
+@pytest.mark.parametrize(("data", "links"), [
+    ({"tops": "31", "hand": "36", "play_0": "36"}, []),
+    ({"tops": "98", "hand": "5", "play_0": "5"}, ["rule-wrap-around"]),
+    ({"tops": "33", "hand": "34 37", "bulls": "1", "play_0": "34 37"}, ["bull-cards"]),
+    ({"tops": "40 45", "hand": "46 50", "play_0": "46", "play_1": "50"}, ["bull-cards"]),
+    ({"tops": "95", "hand": "96 3", "bulls": "1", "play_0": "96 3"},
+     ["bull-cards", "rule-wrap-around"]),
+])
+def test_the_play_verdict_links_only_the_rules_the_play_touches(
+        client: Client, data: dict[str, str], links: list[str]) -> None:
+    # The verdict under a single 36 on the 31 cited "Bull cards" and "After 100 comes 1",
+    # neither of which has anything to do with it.
+    html = post(client, ELF, "play", data)
+    start = html.index("play-verdict")
+    verdict = html[start:html.index("#rule-ascending", start)]  # the rules under the table
+    assert re.findall(r'href="/rules/elf-nimmt/#([\w-]+)"', verdict) == links
+
+
 def test_a_card_11_away_is_refused_in_a_bull_card_play(client: Client) -> None:
     html = post(client, ELF, "play", {"tops": "33", "hand": "34 44", "bulls": "1",
                                       "play_0": "34 44"})

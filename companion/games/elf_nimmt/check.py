@@ -43,6 +43,10 @@ class ElfPlayAnswer:
     play_message: str
     bulls: int
     rule: str
+    several: bool = False
+    """The play puts down more than one card (what only bull cards allow)."""
+    wraps: bool = False
+    """A card of the play goes on a higher top card: it fits only because 1 follows 100."""
 
 
 def play_message(check: elf_nimmt.PlayCheck) -> str:
@@ -106,7 +110,10 @@ def check_elf_play(
         elif check.legal and rule == "rule-difference" and any(
                 card < tops[pile] for pile, cards_ in plays.items() for card in cards_):
             rule = "rule-wrap-around"  # one card that fits only because 1 comes after 100
-    return ElfPlayAnswer(tuple(tops), cards, must, check, message, bulls, rule)
+    put = [(pile, card) for pile, cards_ in plays.items() for card in cards_]
+    wraps = any(0 <= pile < len(tops) and card < tops[pile] for pile, card in put)
+    return ElfPlayAnswer(tuple(tops), cards, must, check, message, bulls, rule,
+                         several=len(put) > 1, wraps=wraps)
 
 
 # ------------------------------------------------------------------ bull cards
