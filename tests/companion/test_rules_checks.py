@@ -494,6 +494,17 @@ def test_a_half_picked_card_gets_a_clear_message(client: Client) -> None:
     assert 'id="answer-place"' not in html
 
 
+@pytest.mark.parametrize("card", [("red", "red", "7"), ("red", "pink", "2")])
+def test_a_value_not_on_the_picker_is_refused_once_and_truly(
+        client: Client, card: tuple[str, str, str]) -> None:
+    # All three were picked: "Pick all three" beside "not one of the available choices"
+    # was untrue.
+    html = post(client, FREAKY, "place", _cards({"end_1": ("red", "blue", "1"), "card": card}))
+    errors = texts(html, cls="text-danger")
+    assert len(errors) == 1 and "is not one of the available choices" in errors[0]
+    assert 'id="answer-place"' not in html
+
+
 def test_a_colour_that_does_not_exist_is_refused(client: Client) -> None:
     html = post(client, FREAKY, "place", _cards({"card": ("pink", "blue", "4")}))
     assert "Select a valid choice. pink is not one of the available choices." in html
