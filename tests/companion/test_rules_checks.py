@@ -525,6 +525,20 @@ def test_on_96_the_cards_97_to_100_and_1_to_6_fit(client: Client) -> None:
     assert "95 fits on no pile" in items
 
 
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", ["46 fits on pile 1 or 2", "50 fits on pile 1 or 2", "95 fits on pile 3"]),
+    ("de", ["46 passt auf Stapel 1 oder 2", "50 passt auf Stapel 1 oder 2",
+            "95 passt auf Stapel 3"]),
+])
+def test_a_card_that_fits_several_piles_names_them_as_a_choice(
+        client: Client, language: str, says: list[str]) -> None:
+    # A card goes on one pile: "fits on pile 1, 2" read as if it went on both.
+    html = post(client, ELF, "play", {"tops": "40 45 90", "hand": "46 50 95"},
+                language=language)
+    items = texts(html[html.index('id="answer-play"'):], cls="fits")
+    assert items == says
+
+
 def test_the_5_on_the_98_has_distance_7(client: Client) -> None:
     html = post(client, ELF, "play", {"tops": "98", "hand": "5"})
     table = text(html, cls="distances")

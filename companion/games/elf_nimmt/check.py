@@ -32,6 +32,11 @@ class ElfCard:
     legal: tuple[int, ...]
     """0-based pile indices the card may go on."""
 
+    @property
+    def piles_text(self) -> str:
+        """The piles it may go on as a player reads them: "1", "1 or 2", "1, 3 or 4"."""
+        return names_or([str(index + 1) for index in self.legal])
+
 
 @dataclass(frozen=True, slots=True)
 class ElfPlayAnswer:
