@@ -430,6 +430,18 @@ def test_the_4_may_join_row_1_by_background_and_row_2_by_circle(client: Client) 
     assert "It fits a row, so it may not open a new row." in answer
 
 
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "row 1 (same background colour, circle colour and number)"),
+    ("de", "Reihe 1 (gleiche Hintergrundfarbe, Kreisfarbe und Zahl)"),
+])
+def test_a_card_sharing_every_feature_names_them_in_a_sentence(
+        client: Client, language: str, says: str) -> None:
+    html = post(client, FREAKY, "place", _cards({"end_1": ("yellow", "red", "6"),
+                                                 "card": ("yellow", "red", "6")}),
+                language=language)
+    assert says in text(html, id_="answer-place")
+
+
 def test_the_yellow_violet_6_that_fits_nowhere_opens_a_new_row(client: Client) -> None:
     ends = {"end_1": ("red", "red", "1"), "end_2": ("green", "blue", "2"),
             "end_3": ("blue", "green", "3")}
