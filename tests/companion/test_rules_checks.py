@@ -152,6 +152,27 @@ def test_it_rejects_cards_that_cannot_be(client: Client, data: dict[str, str],
     assert 'id="answer"' not in html
 
 
+@pytest.mark.parametrize(("rows", "card"), [
+    ({"row_1": "0 10"}, 0), ({"row_2": "30 40"}, 30), ({"row_3": "60 61"}, 60)])
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "Card {card} is a start card: it heads its row and is not typed in. Enter only the "
+           "number cards after it."),
+    ("de", "Karte {card} ist eine Startkarte: sie steht vor ihrer Reihe und wird nicht "
+           "eingegeben. Gib nur die Zahlenkarten danach ein."),
+])
+def test_a_start_card_typed_into_its_row_is_told_at_that_row(
+        client: Client, rows: dict[str, str], card: int, language: str, says: str) -> None:
+    # "Start cards 0, 30, 60 (black): they head the three rows and never move": typed into
+    # the row they were refused as "There is no card 0" (untrue) or, for 30 and 60, as a
+    # card "never played" above the form instead of at the row.
+    html = post(client, DREI, "place", {"row_1": "", "row_2": "", "row_3": "", **rows,
+                                        "card": "5"}, language=language)
+    field = next(iter(rows))
+    errors = html[html.index(f'name="place-{field}"'):]
+    assert texts(errors, cls="invalid-feedback")[0] == says.format(card=card)
+    assert 'id="answer"' not in html
+
+
 def test_an_unsorted_row_is_named_at_its_field_with_its_two_cards_in_german(
         client: Client) -> None:
     # "Within a row, cards lie in ascending order."
@@ -272,6 +293,26 @@ def test_an_x_row_given_shows_the_cards_going_to_the_x_stack(client: Client) -> 
     assert "X-Reihe afterwards: 45 · to the X-stack: 50, 77" in step
 
 
+@pytest.mark.parametrize(("data", "says", "rule"), [
+    # Rule 3: the 12 would be the 3-row's 3rd card.
+    ({"row_3": "10 11", "row_4": "31", "row_5": "70", "name_1": "Anna", "card_1": "12",
+      "name_2": "Ben", "card_2": "50"}, "Anna’s 12 → 3-row", "rule-full-row"),
+    # Rule 4: the 20 is lower than every row end and Anna took the 4-row of three cards.
+    ({"row_3": "50", "row_4": "31 40 45", "row_5": "70", "name_1": "Anna", "card_1": "20",
+      "name_2": "Ben", "card_2": "81", "basis": "50|31 40 45|70|Anna=20/|Ben=81/",
+      "choose_row": "20:1"}, "Anna’s 20 → 4-row", "rule-low-card"),
+])
+def test_the_x_reihe_choice_says_where_the_card_went_and_why_it_takes(
+        client: Client, data: dict[str, str], says: str, rule: str) -> None:
+    # While the round waits for the X-Reihe card, the answer asked "which one goes to the
+    # X-Reihe?" without the row or the rule that makes the player take.
+    html = _resolve(client, data)
+    pending = text(html, cls="pending-take")
+    assert pending.startswith(says)
+    start = html.index("pending-take")
+    assert f'href="/rules/{X}/#{rule}"' in html[start:html.index("</p>", start)]
+
+
 def test_stale_choices_are_dropped_when_the_table_changes(client: Client) -> None:
     first = _resolve(client, ROUND_ONE)
     html = _resolve(client, {**ROUND_ONE, "row_3": "63", "basis": _hidden(first, "round-basis"),
@@ -389,6 +430,18 @@ def test_the_4_may_join_row_1_by_background_and_row_2_by_circle(client: Client) 
     assert "It fits a row, so it may not open a new row." in answer
 
 
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "row 1 (same background colour, circle colour and number)"),
+    ("de", "Reihe 1 (gleiche Hintergrundfarbe, Kreisfarbe und Zahl)"),
+])
+def test_a_card_sharing_every_feature_names_them_in_a_sentence(
+        client: Client, language: str, says: str) -> None:
+    html = post(client, FREAKY, "place", _cards({"end_1": ("yellow", "red", "6"),
+                                                 "card": ("yellow", "red", "6")}),
+                language=language)
+    assert says in text(html, id_="answer-place")
+
+
 def test_the_yellow_violet_6_that_fits_nowhere_opens_a_new_row(client: Client) -> None:
     ends = {"end_1": ("red", "red", "1"), "end_2": ("green", "blue", "2"),
             "end_3": ("blue", "green", "3")}
@@ -453,6 +506,17 @@ def test_a_half_picked_card_gets_a_clear_message(client: Client) -> None:
     assert 'id="answer-place"' not in html
 
 
+@pytest.mark.parametrize("card", [("red", "red", "7"), ("red", "pink", "2")])
+def test_a_value_not_on_the_picker_is_refused_once_and_truly(
+        client: Client, card: tuple[str, str, str]) -> None:
+    # All three were picked: "Pick all three" beside "not one of the available choices"
+    # was untrue.
+    html = post(client, FREAKY, "place", _cards({"end_1": ("red", "blue", "1"), "card": card}))
+    errors = texts(html, cls="text-danger")
+    assert len(errors) == 1 and "is not one of the available choices" in errors[0]
+    assert 'id="answer-place"' not in html
+
+
 def test_a_colour_that_does_not_exist_is_refused(client: Client) -> None:
     html = post(client, FREAKY, "place", _cards({"card": ("pink", "blue", "4")}))
     assert "Select a valid choice. pink is not one of the available choices." in html
@@ -471,6 +535,20 @@ def test_on_96_the_cards_97_to_100_and_1_to_6_fit(client: Client) -> None:
         assert f"{card} fits on pile 1" in items
     assert "7 fits on no pile" in items
     assert "95 fits on no pile" in items
+
+
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", ["46 fits on pile 1 or 2", "50 fits on pile 1 or 2", "95 fits on pile 3"]),
+    ("de", ["46 passt auf Stapel 1 oder 2", "50 passt auf Stapel 1 oder 2",
+            "95 passt auf Stapel 3"]),
+])
+def test_a_card_that_fits_several_piles_names_them_as_a_choice(
+        client: Client, language: str, says: list[str]) -> None:
+    # A card goes on one pile: "fits on pile 1, 2" read as if it went on both.
+    html = post(client, ELF, "play", {"tops": "40 45 90", "hand": "46 50 95"},
+                language=language)
+    items = texts(html[html.index('id="answer-play"'):], cls="fits")
+    assert items == says
 
 
 def test_the_5_on_the_98_has_distance_7(client: Client) -> None:
@@ -545,6 +623,24 @@ def test_the_5_on_the_98_is_allowed_by_the_wrap_around(
                 language=language)
     assert decided in text(html, id_="answer-play")
     assert 'class="rule-link" href="/rules/elf-nimmt/#rule-wrap-around"' in html
+
+
+@pytest.mark.parametrize(("data", "links"), [
+    ({"tops": "31", "hand": "36", "play_0": "36"}, []),
+    ({"tops": "98", "hand": "5", "play_0": "5"}, ["rule-wrap-around"]),
+    ({"tops": "33", "hand": "34 37", "bulls": "1", "play_0": "34 37"}, ["bull-cards"]),
+    ({"tops": "40 45", "hand": "46 50", "play_0": "46", "play_1": "50"}, ["bull-cards"]),
+    ({"tops": "95", "hand": "96 3", "bulls": "1", "play_0": "96 3"},
+     ["bull-cards", "rule-wrap-around"]),
+])
+def test_the_play_verdict_links_only_the_rules_the_play_touches(
+        client: Client, data: dict[str, str], links: list[str]) -> None:
+    # The verdict under a single 36 on the 31 cited "Bull cards" and "After 100 comes 1",
+    # neither of which has anything to do with it.
+    html = post(client, ELF, "play", data)
+    start = html.index("play-verdict")
+    verdict = html[start:html.index("#rule-ascending", start)]  # the rules under the table
+    assert re.findall(r'href="/rules/elf-nimmt/#([\w-]+)"', verdict) == links
 
 
 def test_a_card_11_away_is_refused_in_a_bull_card_play(client: Client) -> None:
@@ -656,6 +752,24 @@ def text_html(html: str, id_: str) -> str:
     return html[start:html.index("</div>", start)]
 
 
+@pytest.mark.parametrize(("others", "en", "de"), [
+    ("a 2", "“a” is not a number of bull cards.", "„a“ ist keine Anzahl Bullenkarten."),
+    ("11 2", "Nobody holds 11 bull cards: there are only 10.",
+     "Niemand hat 11 Bullenkarten: es gibt nur 10."),
+    ("1 " * 30, "Enter one number of bull cards per other player, at most 21 numbers.",
+     "Gib pro anderem Spieler eine Zahl Bullenkarten ein, höchstens 21 Zahlen."),
+])
+def test_the_other_players_bull_cards_are_refused_as_counts_not_card_numbers(
+        client: Client, others: str, en: str, de: str) -> None:
+    # The field holds how many bull cards each other player has (0 to 10), not cards:
+    # "There is no card 11" or "not a card number" would send the player looking for a card.
+    for language, message in (("en", en), ("de", de)):
+        html = post(client, ELF, "take", {"size": "3", "mine": "1", "others": others},
+                    language=language)
+        assert texts(html, cls="invalid-feedback") == [message]
+        assert 'id="answer-take"' not in html
+
+
 def test_more_than_10_bull_cards_are_refused(client: Client) -> None:
     html = post(client, ELF, "take", {"size": "3", "mine": "5", "others": "4 3"})
     assert "There are only 10 bull cards, but 12 are held." in html
@@ -736,6 +850,46 @@ def test_in_the_variant_the_first_coloured_card_fixes_the_colour(client: Client)
         "variant": "on", "target": "none", "cards": "4", "colour": "blue", "value": "5",
         "elsewhere": "yellow"})
     assert "New total: 9. Nobody takes anything." in text(html, id_="answer")
+
+
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "A red 4 may go on any target. The nasty red 4s"),
+    ("de", "Eine rote 4 darf auf jede Zielscheibe. Die fiesen roten Vieren"),
+])
+@pytest.mark.parametrize("cards", ["5", "7 5"])
+def test_a_red_4_on_a_green_target_is_allowed_by_the_red_4_rule(
+        client: Client, language: str, says: str, cards: str) -> None:
+    # "a red 4 on any target": the answer said only "Yes" and named the over-13 rule, so
+    # the table arguing about a red 4 on green never saw the rule that allows it.
+    html = post(client, DREIZEHN, "play", {
+        "target": "green", "cards": cards, "colour": "red", "value": "4"}, language=language)
+    assert text(html, cls="why-allowed") == says
+    assert 'href="/rules/dreizehn/#red-fours"' in text_html(html, "answer")
+
+
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "It is the first coloured card on this target: the target is blue for the rest of "
+           "the deal."),
+    ("de", "Sie ist die erste farbige Karte auf dieser Zielscheibe: die Zielscheibe ist für "
+           "den Rest des Durchgangs blau."),
+])
+def test_in_the_variant_the_answer_says_the_first_coloured_card_gives_the_colour(
+        client: Client, language: str, says: str) -> None:
+    # Variant: "the first coloured card played on an empty target fixes its colour for the
+    # deal" (red 4s give no colour).
+    html = post(client, DREIZEHN, "play", {
+        "variant": "on", "target": "none", "cards": "4", "colour": "blue", "value": "5",
+        "elsewhere": "yellow"}, language=language)
+    assert text(html, cls="why-allowed").startswith(says)
+    assert 'href="/rules/dreizehn/#variant-open-targets"' in text_html(html, "answer")
+
+
+def test_a_coloured_card_on_its_own_target_names_the_colour_rule(client: Client) -> None:
+    html = post(client, DREIZEHN, "play", {
+        "target": "green", "cards": "5", "colour": "green", "value": "2"})
+    assert text(html, cls="why-allowed").startswith(
+        "A coloured card goes on the target of its colour.")
+    assert 'href="/rules/dreizehn/#colours"' in text_html(html, "answer")
 
 
 def test_in_the_variant_a_colour_already_elsewhere_is_refused(client: Client) -> None:

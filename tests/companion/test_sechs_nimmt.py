@@ -540,3 +540,22 @@ def deal_figures(data: reference.DealData) -> tuple[Figure, ...]:
             reference._per_player(data, clean, reference._same),
         ),
     )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "says"), [
+    ("en", "Row 3 is empty: every row always holds a card."),
+    ("de", "Reihe 3 ist leer: in jeder Reihe liegt immer eine Karte."),
+])
+def test_an_empty_row_in_the_round_check_says_that_a_row_always_holds_a_card(
+        client: Client, language: str, says: str) -> None:
+    # "Four cards are laid face up ... each starts a row", and a taken row is restarted by
+    # the played card: "This field is required." did not say why.
+    html = client.post(reverse("rules_check", args=["sechs-nimmt"]), {
+        "check": "round", "round-row_1": "12", "round-row_2": "20", "round-row_3": "",
+        "round-row_4": "70", "round-name_1": "Anna", "round-card_1": "25",
+        "round-name_2": "Ben", "round-card_2": "8"},
+        HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    errors = html[html.index('name="round-row_3"'):html.index('name="round-row_4"')]
+    assert says in text(errors)
+    assert 'id="answer"' not in html

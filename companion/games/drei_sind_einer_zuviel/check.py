@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
+from companion.games.checks import Refusal
 from scoring import drei_sind_einer_zuviel
 
 START_CARDS = (0, 30, 60)
@@ -52,6 +55,15 @@ def check_drei_place(rows: Sequence[Sequence[int]], card: int) -> DreiAnswer:
     >>> check_drei_place([[15, 19, 24], [], []], 1).grey_taken
     15
     """
+    for number, row in enumerate(rows, start=1):
+        start = next((c for c in row if c in START_CARDS), None)
+        if start is not None:
+            # The start cards head the rows and are not typed: "There is no card 0" or
+            # "is never played" would be untrue or beside the point here.
+            raise Refusal(gettext(
+                "Card %(card)s is a start card: it heads its row and is not typed in. "
+                "Enter only the number cards after it.") % {"card": start},
+                field=f"row_{number}", code="start_card")
     placed = drei_sind_einer_zuviel.place(rows, card)
     # The place the card is laid at, counted in the row as it was plus the card: taking
     # happens after laying (the row after taking would put a fifth card third).

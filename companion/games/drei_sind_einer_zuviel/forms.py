@@ -14,12 +14,12 @@ DREI_CARDS = drei_sind_einer_zuviel.NUMBER_CARDS
 
 
 class DreiCheckForm(CheckForm):
-    row_1 = cards_field(_("Row 1 (after the 0)"), maximum=max(DREI_CARDS),
+    row_1 = cards_field(_("Row 1 (after the 0)"), minimum=0, maximum=max(DREI_CARDS),
                         max_count=drei_sind_einer_zuviel.ROW_LIMIT,
                         help_text=_("e.g. 10 19 24"))
-    row_2 = cards_field(_("Row 2 (after the 30)"), maximum=max(DREI_CARDS),
+    row_2 = cards_field(_("Row 2 (after the 30)"), minimum=0, maximum=max(DREI_CARDS),
                         max_count=drei_sind_einer_zuviel.ROW_LIMIT)
-    row_3 = cards_field(_("Row 3 (after the 60)"), maximum=max(DREI_CARDS),
+    row_3 = cards_field(_("Row 3 (after the 60)"), minimum=0, maximum=max(DREI_CARDS),
                         max_count=drei_sind_einer_zuviel.ROW_LIMIT)
     card = number_field(_("Card played"), minimum=0, maximum=999)
 

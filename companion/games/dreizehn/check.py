@@ -74,10 +74,30 @@ def _target_refusal(err: ScoringError, field: str) -> Refusal:
 class DreizehnAnswer:
     play: dreizehn.Play
     rule: str
+    card: dreizehn.Card | None = None
+    """The card played."""
+    target: str | None = None
+    """The target's colour before the play (``None``: none yet, variant only)."""
 
     @property
     def allowed(self) -> bool:
         return self.play.allowed
+
+    @property
+    def why_allowed(self) -> str:
+        """Why the card may go there: ``"red"`` (a red 4 goes on any target), ``"first"``
+        (variant: the first coloured card gives a target its colour), ``"colour"`` (its
+        own colour's target); ``""`` when it may not."""
+        if not self.allowed or self.card is None:
+            return ""
+        if self.card.colour == dreizehn.RED:
+            return "red"
+        return "first" if self.target is None else "colour"
+
+    @property
+    def colour_name(self) -> str:
+        """The played card's colour in the reader's language."""
+        return str(COLOUR_NAMES[self.card.colour]) if self.card is not None else ""
 
 
 def check_dreizehn_play(
@@ -120,7 +140,7 @@ def check_dreizehn_play(
     else:
         # Over 13 the cards are taken; below it nothing happens: the "over 13" rule either way.
         rule = "over-13"
-    return DreizehnAnswer(play, rule)
+    return DreizehnAnswer(play, rule, card, target)
 
 
 # ---------------------------------------------------------------- the target helper

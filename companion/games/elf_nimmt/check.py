@@ -32,6 +32,11 @@ class ElfCard:
     legal: tuple[int, ...]
     """0-based pile indices the card may go on."""
 
+    @property
+    def piles_text(self) -> str:
+        """The piles it may go on as a player reads them: "1", "1 or 2", "1, 3 or 4"."""
+        return names_or([str(index + 1) for index in self.legal])
+
 
 @dataclass(frozen=True, slots=True)
 class ElfPlayAnswer:
@@ -43,6 +48,10 @@ class ElfPlayAnswer:
     play_message: str
     bulls: int
     rule: str
+    several: bool = False
+    """The play puts down more than one card (what only bull cards allow)."""
+    wraps: bool = False
+    """A card of the play goes on a higher top card: it fits only because 1 follows 100."""
 
 
 def play_message(check: elf_nimmt.PlayCheck) -> str:
@@ -106,7 +115,10 @@ def check_elf_play(
         elif check.legal and rule == "rule-difference" and any(
                 card < tops[pile] for pile, cards_ in plays.items() for card in cards_):
             rule = "rule-wrap-around"  # one card that fits only because 1 comes after 100
-    return ElfPlayAnswer(tuple(tops), cards, must, check, message, bulls, rule)
+    put = [(pile, card) for pile, cards_ in plays.items() for card in cards_]
+    wraps = any(0 <= pile < len(tops) and card < tops[pile] for pile, card in put)
+    return ElfPlayAnswer(tuple(tops), cards, must, check, message, bulls, rule,
+                         several=len(put) > 1, wraps=wraps)
 
 
 # ------------------------------------------------------------------ bull cards

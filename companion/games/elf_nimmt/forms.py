@@ -10,11 +10,17 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from companion.games.check_forms import CheckForm, PlayersField, cards_field, number_field
+from companion.games.check_forms import (
+    LIST_ATTRS,
+    CheckForm,
+    PlayersField,
+    cards_field,
+    number_field,
+)
 from companion.games.checks import Refusal
 from companion.games.elf_nimmt import check as elf_checks
 from companion.games.messages import message_for
-from companion.parsing import WholeNumberField, parse_card_numbers
+from companion.parsing import CardNumbersField, WholeNumberField, parse_card_numbers
 from scoring import GAMES, ScoringError, elf_nimmt
 
 MAX_PILES = 100
@@ -82,16 +88,37 @@ class ElfPlayForm(CheckForm):
         return data
 
 
+class BullCountsField(CardNumbersField):
+    """The other players' bull cards, one count per player (``4 4 2``): refused in words
+    about bull cards, not card numbers."""
+
+    def to_python(self, value: Any) -> list[int]:
+        try:
+            return super().to_python(value)
+        except ValidationError as err:
+            token = (err.params or {}).get("token", "")
+            if err.code == "too_long":
+                message = gettext("Enter one number of bull cards per other player, at most "
+                                  "%(most)s numbers.") % {"most": self.max_count}
+            elif err.code == "too_large":
+                message = gettext("Nobody holds %(token)s bull cards: there are only "
+                                  "%(total)s.") % {"token": token, "total": self.maximum}
+            else:
+                message = gettext("“%(token)s” is not a number of bull cards.") % {
+                    "token": token}
+            raise ValidationError(message, code=err.code) from err
+
+
 class ElfTakeForm(CheckForm):
     size = number_field(_("Cards in the pile you took"), minimum=1, maximum=100)
     mine = number_field(_("Bull cards you hold"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
                         required=False, initial=0)
-    others = cards_field(
-        _("Bull cards of the other players"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
+    others = BullCountsField(
+        label=_("Bull cards of the other players"), minimum=0, maximum=elf_nimmt.BULL_CARDS,
         # Room for a few too many, so that a ninth player hears the player range, not a
-        # limit on "cards" (check_elf_take refuses more than 7 players).
+        # limit on the numbers (check_elf_take refuses more than 7 players).
         max_count=3 * GAMES["elf-nimmt"].max_players, allow_duplicates=True,
-        help_text=_("One number per player, e.g. 4 4 2"))
+        help_text=_("One number per player, e.g. 4 4 2"), widget=forms.TextInput(attrs=LIST_ATTRS))
 
     answer: elf_checks.ElfTakeAnswer | None = None
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from companion.games.checks import Refusal
+from companion.games.checks import Refusal, names_and
 from scoring import freaky
 
 COLOUR_NAMES = {
@@ -38,6 +38,11 @@ class FreakyJoin:
     """Row number as shown (1-based)."""
     shared: tuple[str, ...]
     """Names of the features the card shares with the row's last card."""
+
+    @property
+    def shared_text(self) -> str:
+        """The shared features in words: "circle colour", "background colour and number"."""
+        return names_and(self.shared)
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,8 +146,11 @@ class FreakyCardsForm(CheckForm):
                         "Pick the background colour, the circle colour and the number."))
                 continue
             if not all(values):
-                self.add_error(f"{slot}_bg", gettext(
-                    "Pick all three: background colour, circle colour and number."))
+                # A value that is not on the picker was refused at its own field already:
+                # "Pick all three" would be untrue when all three were picked.
+                if not any(f"{slot}_{part}" in self.errors for part in ("bg", "circle", "number")):
+                    self.add_error(f"{slot}_bg", gettext(
+                        "Pick all three: background colour, circle colour and number."))
                 continue
             bg, circle, number = values
             try:

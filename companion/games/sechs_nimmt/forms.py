@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from companion.games.check_forms import cards_field
@@ -28,14 +29,18 @@ class SechsRoundForm(RoundForm):
         return [f"row_{number}" for number in range(1, ROWS + 1)]
 
     def own_row_fields(self) -> dict[str, forms.Field]:
-        return {
-            f"row_{number}": cards_field(
+        fields: dict[str, forms.Field] = {}
+        for number in range(1, ROWS + 1):
+            field = cards_field(
                 _("Row %(number)s") % {"number": number}, maximum=self.last_card,
                 max_count=ROW_LIMIT, required=True,
                 help_text=_("Cards left to right, e.g. 12 20") if number == 1 else "",
             )
-            for number in range(1, ROWS + 1)
-        }
+            # The engine's words (a row is never empty), not "This field is required.".
+            field.error_messages["required"] = gettext(
+                "Row {row} is empty: every row always holds a card.").format(row=number)
+            fields[f"row_{number}"] = field
+        return fields
 
     def resolve(self, rows: list[Any], plays: dict[str, int],
                 choices: dict[str, dict[int, int]]) -> SechsRoundAnswer:

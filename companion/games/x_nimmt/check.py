@@ -61,6 +61,11 @@ class XRoundAnswer(ResolvedRound):
     choices: RoundChoices
     """The choices that were used (those for cards not revealed are dropped)."""
     rule: str
+    pending_row_card: int | None = None
+    """For a pending X-Reihe choice: the row card of the row the card went to."""
+    pending_take_rule: str | None = None
+    """For a pending X-Reihe choice: why its player takes (full row, or the low card's
+    chosen row)."""
 
 
 def check_x_nimmt_round(
@@ -86,6 +91,8 @@ def check_x_nimmt_round(
     pending = resolution.pending
     options: tuple[XOption, ...] = ()
     pending_rule = None
+    pending_row_card: int | None = None
+    pending_take_rule: str | None = None
     if pending is not None and pending.kind is x_nimmt.ChoiceKind.ROW:
         options = tuple(
             XOption(f"{pending.card}:{index}", row_card=X_ROW_CARDS[index],
@@ -96,10 +103,15 @@ def check_x_nimmt_round(
     elif pending is not None:
         options = tuple(XOption(f"{pending.card}:{card}", card=card) for card in pending.options)
         pending_rule = "taken-cards"
+        if pending.row is not None:
+            pending_row_card = X_ROW_CARDS[pending.row]
+            # The rows as they were before the card (the engine waits before placing it).
+            low = all(pending.card < row[-1] for row in resolution.rows if row)
+            pending_take_rule = "rule-low-card" if low else "rule-full-row"
     return XRoundAnswer(
         resolution, steps, options,
         tuple(zip(X_ROW_CARDS, resolution.rows, strict=True)), used,
-        closing_rule(steps, pending=pending_rule),
+        closing_rule(steps, pending=pending_rule), pending_row_card, pending_take_rule,
     )
 
 
