@@ -27,6 +27,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SAVE = re.compile("^(Save deal|Durchgang speichern)$")
 
 
+OTHER_PHONE_WHILE_OFFLINE = (
+    r'htmx:sendError', r'htmx:afterRequest', r'net::ERR_INTERNET_DISCONNECTED .*/matches/\d+/',
+    r'net::ERR_INTERNET_DISCONNECTED .*/static/icons/',
+)
+"""What a phone logs when another phone records a deal while it is offline: the change
+wakes this phone's held poll, and what follows it (the sheet asked for again, the
+browser's icons with a new document) fails without network; htmx and the browser log
+it. One CI run in many had the timing for it."""
+
+
 @dataclass
 class Table:
     user: User
@@ -171,10 +181,11 @@ def test_a_deal_whose_answer_got_lost_is_sent_again_and_recorded_once(
 
 
 @pytest.mark.script_errors(
-    r'status of 409 \(Conflict\).*/deals/new/',
+    r'status of 409 \(Conflict\).*/deals/new/', *OTHER_PHONE_WHILE_OFFLINE,
     reason=(
-           "the queued deal is refused with 409 when it is sent (the browser logs it); the "
-           "typed entries coming back are what is tested"))
+           "the queued deal is refused with 409 when it is sent (the browser logs it), and "
+           "the other phone's deal reaches this one while it is offline "
+           "(OTHER_PHONE_WHILE_OFFLINE); the typed entries coming back are what is tested"))
 def test_a_deal_that_became_stale_offline_comes_back_as_an_error_with_the_typed_entries(
     table: Table, page: Page
 ) -> None:
@@ -204,10 +215,11 @@ def test_a_deal_that_became_stale_offline_comes_back_as_an_error_with_the_typed_
 
 
 @pytest.mark.script_errors(
-    r'status of 409 \(Conflict\).*/deals/new/',
+    r'status of 409 \(Conflict\).*/deals/new/', *OTHER_PHONE_WHILE_OFFLINE,
     reason=(
-           "the queued deal is refused with 409 (the browser logs it); what the user is "
-           "asked is what is tested"))
+           "the queued deal is refused with 409 (the browser logs it), and the other "
+           "phone's deal reaches this one while it is offline (OTHER_PHONE_WHILE_OFFLINE); "
+           "what the user is asked is what is tested"))
 def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
     table: Table, page: Page
 ) -> None:
@@ -215,6 +227,9 @@ def test_a_refused_deal_is_discarded_only_when_the_user_says_so(
     page.context.set_offline(True)
     fill(page, OURS)
     page.get_by_role("button", name=SAVE).click()
+    # Queued before the other phone records deal 1 (else the save could reach the server
+    # first, online, and never be queued).
+    expect(page.locator("#net-queue .queue-row")).to_contain_text("waiting for network")
     anna, ben, cem = table.players
     deal_services.deal_record(match=table.match, number=1, entries={
         anna.pk: {"hand": 1}, ben.pk: {"hand": 1}, cem.pk: {}})
