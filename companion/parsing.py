@@ -384,6 +384,21 @@ def name_key(value: str) -> str:
     return " ".join(_name_text(value).split()).casefold()
 
 
+def shown_count(value: object) -> int | None:
+    """A form field's value as the count it shows: "" or None is 0, what is not a whole
+    number None (a count buttons or a conversion cannot show).
+
+    >>> shown_count(""), shown_count(" 7 "), shown_count("7a")
+    (0, 7, None)
+    """
+    if value in (None, ""):
+        return 0
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
 def contains_nul(values: Iterable[str]) -> bool:
     """Whether any of ``values`` holds a NUL character."""
     return any("\x00" in value for value in values)
@@ -402,4 +417,5 @@ __all__ = [
     "number_from",
     "parse_card_numbers",
     "parse_whole_number",
+    "shown_count",
 ]

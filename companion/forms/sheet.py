@@ -41,6 +41,7 @@ from companion.parsing import (
     MAX_POSITIVE,
     MAX_SMALL,
     WholeNumberField,
+    shown_count,
 )
 from scoring import ScoringError
 from scoring.common import rules_for
@@ -51,16 +52,6 @@ SEAT_FIELD = re.compile(r"^s\d+-\w+$")
 """The name of a player's field in the deal form (``s<seat>-<field>``)."""
 
 # ---------------------------------------------------------------------- one deal
-
-
-def _as_count(value: object) -> int | None:
-    """A field's value as the count it shows (None: nothing readable)."""
-    if value in (None, ""):
-        return 0
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        return None
 
 
 class DealForm(forms.Form):
@@ -238,7 +229,7 @@ class DealForm(forms.Form):
             rows = []
             for name in self.player_field_names:
                 bound = self[self.name_for(seat, name)]
-                current = _as_count(bound.value())
+                current = shown_count(bound.value())
                 highest = self.format.chips.get(name)
                 if highest is not None:
                     options = [(n, str(n)) for n in range(highest + 1)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -14,6 +14,7 @@ from companion.games.drei_sind_einer_zuviel.colours import SWATCHES
 from companion.games.drei_sind_einer_zuviel.colours import WORDS as COLOUR_WORDS
 from companion.games.entry import EntryFormat, Mode, count_field
 from companion.models import Seat
+from companion.parsing import shown_count
 from scoring import ScoringError
 from scoring.drei_sind_einer_zuviel import (
     CARDS_PER_COLOUR,
@@ -28,29 +29,20 @@ OPEN_COUNTS = (0, 1, 2)
 FACE_DOWN_COUNTS = tuple(range(0, CARDS_PER_COLOUR + 1, 3))
 
 
-def _split(taken: Mapping[str, Any]) -> dict[str, int]:
-    """Cards taken per colour as the table shows them: n mod 3 open, the rest face down."""
-    split = {}
-    for colour in COLOURS:
-        total = int(taken.get(colour) or 0)
-        split[colour + OPEN] = total % 3
-        split[colour + FACE_DOWN] = total - total % 3
-    return split
+def _split(total: int) -> tuple[int, int]:
+    """A colour's cards taken as the table shows them: (open, face down), n mod 3 open."""
+    return total % 3, total - total % 3
 
 
-def _number(value: str) -> int | None:
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        return None
-
-
-def _count_choice(label: Any, counts: tuple[int, ...]) -> forms.TypedChoiceField:
+def _choice_field(label: Any, choices: Sequence[tuple[int, str]]) -> forms.TypedChoiceField:
     return forms.TypedChoiceField(
-        label=label, coerce=int, required=False, empty_value=0,
-        choices=[(count, str(count)) for count in counts],
+        label=label, coerce=int, required=False, empty_value=0, choices=choices,
         widget=forms.Select(attrs={"class": "form-select"}),
     )
+
+
+def _counts(counts: Sequence[int]) -> list[tuple[int, str]]:
+    return [(count, str(count)) for count in counts]
 
 
 class DreiFormat(EntryFormat):
@@ -95,19 +87,17 @@ class DreiFormat(EntryFormat):
         if mode == "split":
             fields = {}
             for colour in COLOURS:
-                fields[colour + OPEN] = _count_choice(
-                    format_lazy(_("{colour} open"), colour=COLOUR_WORDS[colour]), OPEN_COUNTS)
-                fields[colour + FACE_DOWN] = _count_choice(
+                fields[colour + OPEN] = _choice_field(
+                    format_lazy(_("{colour} open"), colour=COLOUR_WORDS[colour]),
+                    _counts(OPEN_COUNTS))
+                fields[colour + FACE_DOWN] = _choice_field(
                     format_lazy(_("{colour} face-down"), colour=COLOUR_WORDS[colour]),
-                    FACE_DOWN_COUNTS)
+                    _counts(FACE_DOWN_COUNTS))
         else:
             fields = {colour: count_field(COLOUR_WORDS[colour]) for colour in COLOURS}
-        fields["interim_bonus"] = forms.TypedChoiceField(
-            label=_("Interim scoring card (Zwischenwertung)"), coerce=int, required=False,
-            empty_value=0,
-            choices=[(0, "–"), *((b, str(b)) for b in INTERIM_BONUSES)],
-            widget=forms.Select(attrs={"class": "form-select"}),
-        )
+        fields["interim_bonus"] = _choice_field(
+            _("Interim scoring card (Zwischenwertung)"),
+            [(0, "–"), *_counts(INTERIM_BONUSES)])
         return fields
 
     def entry_data(
@@ -123,7 +113,11 @@ class DreiFormat(EntryFormat):
     def initial(self, data: Mapping[str, Any], mode: str) -> dict[str, Any]:
         taken = dict(data.get("taken", {}))
         if mode == "split":
-            return {**_split(taken), "interim_bonus": data.get("interim_bonus", 0)}
+            shown: dict[str, Any] = {}
+            for colour in COLOURS:
+                shown[colour + OPEN], shown[colour + FACE_DOWN] = _split(
+                    int(taken.get(colour) or 0))
+            return {**shown, "interim_bonus": data.get("interim_bonus", 0)}
         return {**taken, "interim_bonus": data.get("interim_bonus", 0)}
 
     def convert(self, values: Mapping[str, str], mode: str) -> dict[str, str]:
@@ -132,13 +126,12 @@ class DreiFormat(EntryFormat):
         converted = dict(values)
         for colour in COLOURS:
             if mode == "split" and colour in values:
-                total = _number(values[colour])
+                total = shown_count(values[colour])
                 if total is not None:
-                    converted.update({name: str(count) for name, count in
-                                      _split({colour: total}).items()})
+                    converted[colour + OPEN], converted[colour + FACE_DOWN] = map(
+                        str, _split(total))
             elif mode != "split" and (colour + OPEN in values or colour + FACE_DOWN in values):
-                parts = [_number(values.get(colour + part, "0") or "0")
-                         for part in (OPEN, FACE_DOWN)]
+                parts = [shown_count(values.get(colour + part)) for part in (OPEN, FACE_DOWN)]
                 if None not in parts:
                     converted[colour] = str(sum(part or 0 for part in parts))
         return converted
