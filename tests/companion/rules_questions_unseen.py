@@ -18,30 +18,9 @@ Used by ``tests/companion/test_rules_search_unseen.py`` and
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from tests.companion.rules_questions_heldout import D, E, F, Question, T, X, q
 
-
-class Question(NamedTuple):
-    language: str
-    sheet: str | None
-    text: str
-    answers: tuple[str, ...]
-
-    @property
-    def game(self) -> str:
-        return self.answers[0].split("#", 1)[0]
-
-
-D = "drei-sind-einer-zuviel"
-X = "x-nimmt"
-F = "freaky"
-E = "elf-nimmt"
-T = "dreizehn"
 S = "sechs-nimmt"
-
-
-def q(language: str, sheet: str | None, text: str, *answers: str) -> Question:
-    return Question(language, sheet, text, answers)
 
 
 UNSEEN_QUESTIONS: tuple[Question, ...] = (
